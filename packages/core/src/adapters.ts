@@ -1,0 +1,97 @@
+/**
+ * The database adapter contract: the same method names and shapes as Auth.js v5,
+ * so an adapter written for one works with the other.
+ *
+ * Every method is optional in the type; Tessera checks at configuration time that
+ * the methods a configured feature needs are present (`MissingAdapterMethods`).
+ *
+ * Tessera stores the SHA-256 of session tokens and a keyed hash of verification
+ * tokens, never the tokens themselves: the values adapters receive in
+ * `sessionToken` and `token` are already hashed, so adapters need no crypto.
+ *
+ * @module
+ */
+import type { Account, Authenticator, Awaitable, User } from "./types.js"
+
+/** A user as stored by an adapter. `email` is unique among users. */
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  emailVerified: Date | null
+}
+
+/** An account (a provider identity) linked to a user. (provider, providerAccountId) is unique. */
+export interface AdapterAccount extends Account {
+  userId: string
+  type: AdapterAccountType
+}
+
+export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn" | "credentials"
+
+/** A database session. `sessionToken` is the SHA-256 (hex) of the cookie value. */
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+/** A single-use e-mail sign-in token. `token` is a keyed hash of the value sent by mail. */
+export interface VerificationToken {
+  identifier: string
+  expires: Date
+  token: string
+}
+
+/** A WebAuthn authenticator (passkey) belonging to a user. */
+export interface AdapterAuthenticator extends Authenticator {
+  userId: string
+}
+
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
+  /** Deletes the user and, by cascade, their accounts, sessions and authenticators. */
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  unlinkAccount?(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Promise<void> | Awaitable<AdapterAccount | undefined>
+  getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  createSession?(session: AdapterSession): Awaitable<AdapterSession>
+  /** One query (a join): the session and its user, or null. */
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(
+    session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
+  ): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  /** Returns the token and deletes it, atomically: a second call with the same token returns null. */
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /**
+   * Tessera extension (optional): creates a user and links its first account in
+   * one transaction. When two first sign-ins of the same identity race, the loser
+   * must get the existing user back (`created: false`), not an error. Without it,
+   * Tessera falls back to `createUser` then `linkAccount`.
+   */
+  createUserAndAccount?(
+    user: AdapterUser,
+    account: AdapterAccount,
+  ): Promise<{ user: AdapterUser; account: AdapterAccount; created: boolean }>
+  getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(
+    credentialID: AdapterAuthenticator["credentialID"],
+    newCounter: AdapterAuthenticator["counter"],
+  ): Awaitable<AdapterAuthenticator>
+}
+
+/** True if the value is a `Date` or a string that parses as an ISO date. Handy in adapters. */
+export function isDate(value: unknown): value is string {
+  return typeof value === "string" && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)
+}

@@ -1,0 +1,52 @@
+/**
+ * The per-request state an action works with. The resolved configuration is
+ * shared and immutable; everything request-specific lives here.
+ * @module
+ */
+import type { ResolvedConfig } from "./config/resolve.js"
+import type { InternalProvider } from "./config/providers.js"
+import type { Cookie, CookiesOptions, RequestInternal } from "./types.js"
+
+export interface RequestContext {
+  readonly config: ResolvedConfig
+  readonly request: RequestInternal
+  /** The original request, as given to `Auth()` (passed to `authorize`, `sendVerificationRequest`). */
+  readonly original: Request | undefined
+  /** The application's origin, e.g. `https://app.example`. */
+  readonly origin: string
+  /** Origin + basePath: the root of every action URL. */
+  readonly authUrl: string
+  /** The cookie names and options for this request (secure on https). */
+  readonly cookieOptions: CookiesOptions
+  /** The provider named in the URL, when there is one and it exists. */
+  readonly provider: InternalProvider | undefined
+  /** Cookies to set on the response, appended to by every step. */
+  readonly cookies: Cookie[]
+}
+
+export function createContext(
+  config: ResolvedConfig,
+  request: RequestInternal,
+  original: Request | undefined,
+): RequestContext {
+  const origin = request.url.origin
+  const secure = config.useSecureCookies ?? request.url.protocol === "https:"
+  return {
+    config,
+    request,
+    original,
+    origin,
+    authUrl: `${origin}${config.basePath}`,
+    cookieOptions: secure ? config.cookies.secure : config.cookies.insecure,
+    provider: request.providerId ? config.providersById.get(request.providerId) : undefined,
+    cookies: [],
+  }
+}
+
+/** The public URLs of a provider, as listed by the `providers` action. */
+export function providerUrls(ctx: RequestContext, provider: InternalProvider) {
+  return {
+    signinUrl: `${ctx.authUrl}/signin/${provider.id}`,
+    callbackUrl: `${ctx.authUrl}/callback/${provider.id}`,
+  }
+}

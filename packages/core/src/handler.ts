@@ -1,0 +1,94 @@
+/**
+ * `Auth()`: Request -> parse -> resolved config -> action -> internal result -> Response.
+ * Every failure ends here as a response the user can act on; nothing throws past
+ * this point except, in raw mode, sign-in errors meant for the framework.
+ * @module
+ */
+import { route } from "./actions/index.js"
+import type { AuthConfig } from "./config/auth-config.js"
+import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
+import { createContext } from "./context.js"
+import { AuthError, CredentialsSignin, MissingCSRF, isClientError, publicErrorOf } from "./errors.js"
+import { parseActionPath, RequestError, toInternalRequest } from "./http/request.js"
+import { toResponse } from "./http/response.js"
+import { renderErrorPage } from "./pages/error.js"
+import { raw } from "./symbols.js"
+import type { AuthAction, LoggerInstance, RequestInternal, ResponseInternal } from "./types.js"
+
+/** Actions that answer JSON to scripts; the others end on a page. */
+const apiActions = new Set<AuthAction>(["csrf", "providers", "session", "webauthn-options"])
+
+const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
+
+export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
+export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+  const isRaw = config?.raw === raw
+  const returnRedirectAsJson = request.headers.get("X-Auth-Return-Redirect") === "1"
+  const finish = (result: ResponseInternal) => (isRaw ? result : toResponse(result, returnRedirectAsJson))
+
+  const resolution = resolveConfig(config)
+  if (!resolution.ok) {
+    resolution.logger.error(resolution.error)
+    if (isRaw) throw resolution.error
+    return finish(configurationErrorResult(request, config?.basePath))
+  }
+  const resolved = resolution.config
+  let internal: RequestInternal | undefined
+  try {
+    internal = await toInternalRequest(request, resolved)
+    return finish(await route(createContext(resolved, internal, request)))
+  } catch (error) {
+    if (error instanceof RequestError) {
+      const log = error.status >= 500 ? resolved.logger.error : (e: Error) => resolved.logger.debug(e.message)
+      log(error.error)
+      return finish({
+        status: error.status,
+        headers: error.headers,
+        body: { error: error.error.type, message: error.error.message },
+      })
+    }
+    resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+    if (isRaw && error instanceof AuthError && !returnRedirectAsJson) throw error
+    return finish(errorResult(resolved, internal!, error))
+  }
+}
+
+/** Where a failed flow sends the user: the sign-in or error page with a documented `error` value. */
+function errorResult(config: ResolvedConfig, request: RequestInternal, error: unknown): ResponseInternal {
+  const { page, value } = publicErrorOf(error)
+  if (apiActions.has(request.action)) {
+    if (request.action === "session" && request.method === "POST") return { status: 400, body: null }
+    const status = error instanceof MissingCSRF ? 403 : isClientError(error) ? 400 : 500
+    return { status, body: { error: value, message: status === 500 ? configurationMessage : undefined } }
+  }
+  const params = new URLSearchParams({ error: value })
+  if (error instanceof CredentialsSignin) params.set("code", error.code)
+  if (request.action === "error") {
+    // The error page itself failed: render the built-in one rather than loop.
+    const rendered = renderErrorPage(config.theme, undefined, value)
+    return { status: rendered.status, body: rendered.body }
+  }
+  const custom = page === "signIn" ? config.pages.signIn : config.pages.error
+  const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
+  const url = new URL(path, request.url.origin)
+  for (const [key, v] of params) url.searchParams.set(key, v)
+  return { redirect: url.href }
+}
+
+/** The configuration is broken: 500 JSON for API actions, the built-in error page otherwise. */
+function configurationErrorResult(request: Request, basePath: string | undefined): ResponseInternal {
+  let action: AuthAction | undefined
+  try {
+    action = parseActionPath(new URL(request.url).pathname, (basePath ?? "/auth").replace(/\/+$/, "")).action
+  } catch {
+    action = undefined
+  }
+  if (action && apiActions.has(action)) {
+    return { status: 500, body: { error: "Configuration", message: configurationMessage } }
+  }
+  const page = renderErrorPage({ colorScheme: "auto" }, undefined, "Configuration")
+  return { status: 500, body: page.body }
+}
+
+export type { LoggerInstance }

@@ -1,0 +1,177 @@
+/**
+ * `Request` -> `RequestInternal`. Everything a client controls is checked here:
+ * the action and method, the provider id, the host headers, the body. Bad input
+ * becomes an `AuthError` with a 4xx status, never an exception from deep inside.
+ * @module
+ */
+import { InvalidRequest, UnknownAction, UntrustedHost } from "../errors.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { AuthAction, RequestInternal } from "../types.js"
+import { parseCookieHeader } from "./cookies.js"
+
+/** The methods each action answers to, from the spec's endpoint table. */
+export const actionMethods: Readonly<Record<AuthAction, readonly ("GET" | "POST")[]>> = {
+  callback: ["GET", "POST"],
+  csrf: ["GET"],
+  error: ["GET"],
+  providers: ["GET"],
+  session: ["GET", "POST"],
+  signin: ["GET", "POST"],
+  signout: ["GET", "POST"],
+  "verify-request": ["GET"],
+  "webauthn-options": ["GET"],
+}
+
+/** True if `action` is one of the nine actions. */
+export function isAuthAction(action: string): action is AuthAction {
+  return Object.hasOwn(actionMethods, action)
+}
+
+/** Bodies larger than this are refused: no sign-in form needs more. */
+export const MAX_BODY_BYTES = 64 * 1024
+
+/** An error with the HTTP status the client should get for it. */
+export class RequestError extends Error {
+  constructor(
+    readonly error: InvalidRequest | UnknownAction | UntrustedHost,
+    readonly status: number,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(error.message)
+  }
+}
+
+const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
+
+/** The URL the client actually used: behind a proxy, rebuilt from the forwarded headers (trusted hosts only). */
+export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "trustHost">): URL {
+  const url = new URL(request.url)
+  if (!config.trustHost) {
+    throw new RequestError(
+      new UntrustedHost(`Host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (host ${url.host})`),
+      500,
+    )
+  }
+  const forwardedHost = firstValue(request.headers.get("x-forwarded-host"))
+  const forwardedProto = firstValue(request.headers.get("x-forwarded-proto"))
+  const host = forwardedHost ?? url.host
+  if (!host || !HOST.test(host)) throw new RequestError(new InvalidRequest("Missing or malformed host"), 400)
+  if (forwardedProto !== undefined && forwardedProto !== "http" && forwardedProto !== "https") {
+    throw new RequestError(new InvalidRequest("Malformed X-Forwarded-Proto"), 400)
+  }
+  if (forwardedHost === undefined && forwardedProto === undefined) return url
+  return new URL(`${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`)
+}
+
+function firstValue(header: string | null): string | undefined {
+  const value = header?.split(",")[0]?.trim()
+  return value ? value : undefined
+}
+
+/** Splits `<basePath>/<action>[/<providerId>]`. */
+export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
+  if (!pathname.startsWith(`${basePath}/`)) {
+    throw new RequestError(new UnknownAction(`Not an auth route: paths start with ${basePath}/`), 404)
+  }
+  const segments = pathname.slice(basePath.length + 1).split("/")
+  const [action, provider, ...rest] = segments
+  if (!action || !isAuthAction(action) || rest.length > 0) {
+    throw new RequestError(new UnknownAction("Unknown action"), 404)
+  }
+  if (provider === undefined || provider === "") return { action }
+  let providerId: string
+  try {
+    providerId = decodeURIComponent(provider)
+  } catch {
+    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
+  }
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerId)) throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
+  return { action, providerId }
+}
+
+async function readBody(request: Request): Promise<Record<string, any> | undefined> {
+  if (request.method !== "POST" || !request.body) return undefined
+  const declared = Number(request.headers.get("content-length") ?? "0")
+  if (declared > MAX_BODY_BYTES) throw new RequestError(new InvalidRequest("Request body too large"), 413)
+  let text: string
+  try {
+    text = await readLimited(request, MAX_BODY_BYTES)
+  } catch (error) {
+    if (error instanceof RequestError) throw error
+    throw new RequestError(new InvalidRequest("Unreadable request body"), 400)
+  }
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+  if (type === "application/json") {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      throw new RequestError(new InvalidRequest("Malformed JSON body"), 400)
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new RequestError(new InvalidRequest("The JSON body must be an object"), 400)
+    }
+    return parsed as Record<string, any>
+  }
+  if (type === "application/x-www-form-urlencoded" || type === "" || type === "text/plain") {
+    return Object.fromEntries(new URLSearchParams(text))
+  }
+  if (type === "multipart/form-data") {
+    try {
+      const form = await new Response(text, { headers: { "content-type": request.headers.get("content-type")! } }).formData()
+      return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+    } catch {
+      throw new RequestError(new InvalidRequest("Malformed form body"), 400)
+    }
+  }
+  throw new RequestError(new InvalidRequest(`Unsupported content type ${type}`), 415)
+}
+
+/** Reads at most `limit` bytes; a body that says it is small but is not is cut off with 413. */
+async function readLimited(request: Request, limit: number): Promise<string> {
+  const reader = request.body!.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      throw new RequestError(new InvalidRequest("Request body too large"), 413)
+    }
+    chunks.push(value)
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+}
+
+export async function toInternalRequest(request: Request, config: ResolvedConfig): Promise<RequestInternal> {
+  const url = effectiveUrl(request, config)
+  const { action, providerId } = parseActionPath(url.pathname, config.basePath)
+  const method = request.method.toUpperCase()
+  const allowed = actionMethods[action]
+  if (method !== "GET" && method !== "POST") {
+    throw new RequestError(new UnknownAction(`${method} is not supported`), 405, { Allow: allowed.join(", ") })
+  }
+  if (!allowed.includes(method)) {
+    throw new RequestError(new UnknownAction(`The ${action} action does not answer ${method}`), 405, { Allow: allowed.join(", ") })
+  }
+  const query = Object.fromEntries(url.searchParams)
+  return {
+    url,
+    method,
+    action,
+    providerId,
+    headers: request.headers,
+    cookies: parseCookieHeader(request.headers.get("cookie")),
+    query,
+    body: await readBody(request),
+    error: query.error,
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Tessera: authentication for the web platform.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "@tessera/core"
+ * import Credentials from "@tessera/core/providers/credentials"
+ *
+ * const config = { secret: process.env.AUTH_SECRET, trustHost: true, providers: [Credentials({ ... })] }
+ * const response = await Auth(request, config)
+ * ```
+ * @module
+ */
+export { Auth } from "./handler.js"
+export { getSession, type GetSessionInput } from "./session/get-session.js"
+export type { AuthConfig } from "./config/auth-config.js"
+export { setEnvDefaults, createActionURL } from "./config/env.js"
+export { isAuthAction } from "./http/request.js"
+export { skipCSRFCheck, raw, customFetch } from "./symbols.js"
+export type * from "./types.js"

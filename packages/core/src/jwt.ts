@@ -1,0 +1,222 @@
+/**
+ * Session tokens: JWTs encrypted as compact JWE (`alg: "dir"`, `enc: "A256GCM"`).
+ *
+ * The content key is derived from the secret with HKDF-SHA-256:
+ * `HKDF(ikm = secret, salt = cookie name, info = "Tessera Generated Encryption Key (<salt>)", 32 bytes)`.
+ * Using the cookie name as salt means a token issued for one cookie cannot be
+ * replayed in another. Keys are derived once per (secret, salt) and cached.
+ * The protected header carries `kid` (the key's JWK thumbprint) so that, with a
+ * list of secrets, decoding picks the right key at once instead of trying each.
+ *
+ * @example
+ * ```ts
+ * import { encode, decode } from "@tessera/core/jwt"
+ * const token = await encode({ token: { sub: "1" }, secret, salt: "tessera.session-token" })
+ * const payload = await decode({ token, secret, salt: "tessera.session-token" })
+ * ```
+ * @module
+ */
+import { base64url, calculateJwkThumbprint, EncryptJWT, jwtDecrypt } from "jose"
+import { readChunkedCookie } from "./http/cookies.js"
+import { parseCookieHeader } from "./http/cookies.js"
+import type { Awaitable } from "./types.js"
+
+export interface DefaultJWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  /** The user id. */
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** The decoded session token. Extend it through module augmentation. */
+export interface JWT extends Record<string, unknown>, DefaultJWT {}
+
+export interface JWTEncodeParams<Payload = JWT> {
+  /** Seconds until the token expires. Default 30 days. */
+  maxAge?: number
+  /** The cookie name the token is stored in; part of the key derivation. */
+  salt: string
+  /** One secret, or a list: encode uses the first. */
+  secret: string | string[]
+  token?: Payload
+}
+
+export interface JWTDecodeParams {
+  salt: string
+  /** One secret, or a list: decode accepts a token made with any of them (rotation). */
+  secret: string | string[]
+  token?: string
+}
+
+export interface JWTOptions {
+  /** Seconds. Default: `session.maxAge`. */
+  maxAge: number
+  encode: (params: JWTEncodeParams) => Awaitable<string>
+  decode: (params: JWTDecodeParams) => Awaitable<JWT | null>
+}
+
+const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+const ENC = "A256GCM"
+const CLOCK_TOLERANCE = 15
+
+interface DerivedKey {
+  key: CryptoKey
+  kid: string
+}
+
+/** Derived keys by `salt \0 secret`. Bounded: configs have a handful of secrets and cookie names. */
+const derivedKeys = new Map<string, Promise<DerivedKey>>()
+const MAX_CACHED_KEYS = 256
+
+/**
+ * The raw 32-byte content key for `secret` and `salt`. Exported so that a
+ * token made by `encode` can be opened with `jose.jwtDecrypt` directly.
+ */
+export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
+  const encoder = new TextEncoder()
+  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"])
+  const bits = await crypto.subtle.deriveBits(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: encoder.encode(salt),
+      info: encoder.encode(`Tessera Generated Encryption Key (${salt})`),
+    },
+    ikm,
+    256,
+  )
+  return new Uint8Array(bits)
+}
+
+function getKey(secret: string, salt: string): Promise<DerivedKey> {
+  const cacheKey = `${salt}\0${secret}`
+  let entry = derivedKeys.get(cacheKey)
+  if (!entry) {
+    entry = (async () => {
+      const raw = await deriveEncryptionKey(secret, salt)
+      const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(raw) }, "sha256")
+      const key = await crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, "AES-GCM", false, [
+        "encrypt",
+        "decrypt",
+      ])
+      return { key, kid }
+    })()
+    if (derivedKeys.size >= MAX_CACHED_KEYS) derivedKeys.delete(derivedKeys.keys().next().value!)
+    derivedKeys.set(cacheKey, entry)
+    // A failed derivation must not poison the cache.
+    entry.catch(() => derivedKeys.delete(cacheKey))
+  }
+  return entry
+}
+
+function secretsOf(secret: string | string[]): string[] {
+  const list = Array.isArray(secret) ? secret : [secret]
+  if (list.length === 0 || list.some((s) => typeof s !== "string" || s.length === 0)) {
+    throw new TypeError("A non-empty secret is required to encode or decode session tokens")
+  }
+  return list
+}
+
+/** Encrypts `token` into a compact JWE with the first secret. Adds `iat`, `exp` and `jti`. */
+export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  const { token = {}, secret, salt, maxAge = DEFAULT_MAX_AGE } = params
+  const { key, kid } = await getKey(secretsOf(secret)[0]!, salt)
+  const now = Math.floor(Date.now() / 1000)
+  return new EncryptJWT(token as Record<string, unknown>)
+    .setProtectedHeader({ alg: "dir", enc: ENC, kid })
+    .setIssuedAt(now)
+    .setExpirationTime(now + maxAge)
+    .setJti(crypto.randomUUID())
+    .encrypt(key)
+}
+
+/**
+ * Decrypts and validates a token made by `encode` with any of the secrets.
+ * Returns `null` for a missing token; throws for a token that is malformed,
+ * tampered with, expired, or made with another secret.
+ */
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  const { token, secret, salt } = params
+  if (!token) return null
+  const secrets = secretsOf(secret)
+  const { payload } = await jwtDecrypt(
+    token,
+    async ({ kid, enc }) => {
+      if (enc !== ENC) throw new TypeError("Unsupported token encryption")
+      if (kid !== undefined) {
+        for (const s of secrets) {
+          const derived = await getKey(s, salt)
+          if (derived.kid === kid) return derived.key
+        }
+        throw new TypeError("No secret matches the token's key id")
+      }
+      // Tokens without kid (made by other encoders): only the current secret is tried.
+      return (await getKey(secrets[0]!, salt)).key
+    },
+    { clockTolerance: CLOCK_TOLERANCE, keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: [ENC] },
+  )
+  return payload as Payload
+}
+
+export interface GetTokenParams<R extends boolean = false> {
+  /** The request (or anything with its headers) carrying the session cookie or `Authorization: Bearer`. */
+  req: Request | { headers: Headers | Record<string, string> }
+  /** Default: `AUTH_SECRET` (and `AUTH_SECRET_1..3`) from the environment. */
+  secret?: string | string[]
+  /** Use the `__Secure-` cookie name. Default: true when the request URL is https. */
+  secureCookie?: boolean
+  /** Default `tessera.session-token` (with `__Secure-` when secure). */
+  cookieName?: string
+  /** Default: the cookie name. */
+  salt?: string
+  /** Return the encrypted token instead of decoding it. */
+  raw?: R
+  decode?: JWTOptions["decode"]
+}
+
+/**
+ * Reads the session token from the request's cookies (chunked or not) or its
+ * `Authorization: Bearer` header and decodes it. Returns `null` when there is no
+ * valid token; never throws for a bad token.
+ */
+export async function getToken<R extends boolean = false>(
+  params: GetTokenParams<R>,
+): Promise<R extends true ? string | null : JWT | null> {
+  const { req, raw } = params
+  const headers = req.headers instanceof Headers ? req.headers : new Headers(req.headers)
+  const secureCookie =
+    params.secureCookie ?? ("url" in req && typeof req.url === "string" ? req.url.startsWith("https:") : false)
+  const cookieName = params.cookieName ?? (secureCookie ? "__Secure-tessera.session-token" : "tessera.session-token")
+  const salt = params.salt ?? cookieName
+
+  let token = readChunkedCookie(parseCookieHeader(headers.get("cookie")), cookieName)
+  const authorization = headers.get("authorization")
+  if (!token && authorization?.startsWith("Bearer ")) {
+    token = authorization.slice("Bearer ".length).trim()
+  }
+  if (!token) return null
+  if (raw) return token as any
+
+  const secret = params.secret ?? secretsFromEnv()
+  if (!secret || (Array.isArray(secret) && secret.length === 0)) {
+    throw new TypeError("getToken needs a secret: pass `secret` or set AUTH_SECRET")
+  }
+  try {
+    return (await (params.decode ?? decode)({ token, secret, salt })) as any
+  } catch {
+    return null
+  }
+}
+
+function secretsFromEnv(): string[] | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  if (!env) return undefined
+  const list = [env.AUTH_SECRET, env.AUTH_SECRET_1, env.AUTH_SECRET_2, env.AUTH_SECRET_3].filter(
+    (s): s is string => !!s,
+  )
+  return list.length ? list : undefined
+}

@@ -1,0 +1,62 @@
+/**
+ * Sign in with anything: a user name and password, a one-time code, a wallet.
+ * `authorize` checks the submitted fields and returns a user, or `null` (or throws
+ * `CredentialsSignin`) to refuse.
+ *
+ * @example
+ * ```ts
+ * import Credentials from "@tessera/core/providers/credentials"
+ * Credentials({
+ *   credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+ *   async authorize({ username, password }) {
+ *     const user = await findUser(String(username))
+ *     return user && (await verifyPassword(user, String(password))) ? user : null
+ *   },
+ * })
+ * ```
+ * @module
+ */
+import type { Awaitable, User } from "../types.js"
+import type { CommonProviderOptions } from "./index.js"
+
+/** One form field on the built-in sign-in page. Extra keys become `<input>` attributes. */
+export interface CredentialInput {
+  label?: string
+  type?: string
+  value?: string
+  placeholder?: string
+  required?: boolean
+  autocomplete?: string
+  [attribute: string]: unknown
+}
+
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
+  type: "credentials"
+  /** The fields of the sign-in form, by name. */
+  credentials: C
+  /**
+   * Receives the submitted fields and the original request. Return the user to
+   * sign in, `null` to refuse (`error=CredentialsSignin&code=credentials`), or
+   * throw a `CredentialsSignin` whose `code` is shown in the URL.
+   */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+}
+
+export type CredentialsProviderType = "Credentials"
+
+export interface CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends Partial<Omit<CredentialsConfig<C>, "type">> {}
+
+export default function Credentials<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>(
+  config: CredentialsUserConfig<C>,
+): CredentialsConfig<C> {
+  return {
+    id: "credentials",
+    name: "Credentials",
+    type: "credentials",
+    credentials: {} as C,
+    authorize: undefined as unknown as CredentialsConfig<C>["authorize"],
+    ...config,
+  }
+}

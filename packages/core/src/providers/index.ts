@@ -1,0 +1,38 @@
+/**
+ * Provider configuration types. Each built-in provider is its own subpath,
+ * `@tessera/core/providers/<id>`, whose default export is the factory.
+ * @module
+ */
+import type { CredentialsConfig } from "./credentials.js"
+import type { EmailConfig } from "./email.js"
+import type { OAuth2Config, OAuthConfig, OIDCConfig } from "./oauth.js"
+import type { WebAuthnConfig } from "./webauthn.js"
+import type { Profile } from "../types.js"
+
+export type * from "./credentials.js"
+export type * from "./email.js"
+export type * from "./oauth.js"
+export type * from "./webauthn.js"
+
+/** `webauthn` is the WebAuthn provider type (the `passkey` provider is a `webauthn` provider). */
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
+
+/** Fields every provider has. */
+export interface CommonProviderOptions {
+  /** Unique among the configured providers; part of the URL (`/auth/signin/<id>`). */
+  id: string
+  /** Shown on the default sign-in button ("Sign in with <name>"). */
+  name: string
+  type: ProviderType
+}
+
+export type ProviderConfig = OIDCConfig<any> | OAuth2Config<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
+
+/**
+ * What `providers: [...]` accepts: a provider config (usually made by a factory
+ * such as `GitHub({ clientId, clientSecret })`) or the factory itself, which is
+ * then called with no options (credentials from `AUTH_<ID>_ID`/`_SECRET`).
+ */
+export type Provider<P extends Profile = any> =
+  | ((OIDCConfig<P> | OAuth2Config<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig) & { options?: any })
+  | ((...args: any[]) => OAuthConfig<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig)

@@ -1,0 +1,100 @@
+/**
+ * Database sessions: the cookie holds a random token (256 bits); the adapter
+ * stores only its SHA-256, so a leaked database does not leak live sessions.
+ * A check is one `getSessionAndUser` (one indexed join). The expiry slides
+ * forward at most once per `updateAge`.
+ * @module
+ */
+import type { RequestContext } from "../context.js"
+import { readChunkedCookie, clearChunkedCookies } from "../http/cookies.js"
+import { callAdapter } from "../lib/adapter.js"
+import { sha256Hex } from "../lib/crypto.js"
+import { fireEvent } from "../lib/events.js"
+import type { Session } from "../types.js"
+import type { SessionStrategyHandler } from "./index.js"
+
+/** Session tokens are hex or base64url; anything else cannot be ours and costs no query. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,512}$/
+
+function cookieToken(ctx: RequestContext): string | undefined {
+  const value = readChunkedCookie(ctx.request.cookies, ctx.cookieOptions.sessionToken.name)
+  return value && TOKEN_SHAPE.test(value) ? value : undefined
+}
+
+function clear(ctx: RequestContext): void {
+  ctx.cookies.push(...clearChunkedCookies(ctx.cookieOptions.sessionToken, ctx.request.cookies))
+}
+
+function setCookie(ctx: RequestContext, token: string, expires: Date): void {
+  const { sessionToken } = ctx.cookieOptions
+  ctx.cookies.push({ ...sessionToken, value: token, options: { ...sessionToken.options, expires } })
+}
+
+async function load(ctx: RequestContext) {
+  const token = cookieToken(ctx)
+  if (!token) {
+    if (readChunkedCookie(ctx.request.cookies, ctx.cookieOptions.sessionToken.name) !== undefined) clear(ctx)
+    return undefined
+  }
+  const hashed = await sha256Hex(token)
+  const found = await callAdapter(ctx.config, "getSessionAndUser", hashed)
+  if (!found) {
+    clear(ctx)
+    return undefined
+  }
+  if (found.session.expires.valueOf() <= Date.now()) {
+    await callAdapter(ctx.config, "deleteSession", hashed)
+    clear(ctx)
+    return undefined
+  }
+  return { token, hashed, ...found }
+}
+
+export const databaseSessionStrategy: SessionStrategyHandler = {
+  async read(ctx, update) {
+    const current = await load(ctx)
+    if (!current) return null
+    const { config } = ctx
+    const { maxAge, updateAge } = config.session
+    let expires = current.session.expires
+    // The session was last extended at `expires - maxAge`; extend again once updateAge has passed.
+    const lastExtended = expires.valueOf() - maxAge * 1000
+    if (Date.now() - lastExtended >= updateAge * 1000) {
+      expires = new Date(Date.now() + maxAge * 1000)
+      await callAdapter(config, "updateSession", { sessionToken: current.hashed, expires })
+      setCookie(ctx, current.token, expires)
+    }
+    const { user } = current
+    const session: Session = {
+      user: { name: user.name, email: user.email, image: user.image },
+      expires: expires.toISOString(),
+    }
+    const result = await config.callbacks.session({
+      session,
+      user,
+      ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
+    } as any)
+    await fireEvent(ctx, "session", { session: result, token: undefined as any })
+    return result
+  },
+
+  async create(ctx, { user }) {
+    const { config } = ctx
+    const token = config.session.generateSessionToken()
+    const expires = new Date(Date.now() + config.session.maxAge * 1000)
+    await callAdapter(config, "createSession", { sessionToken: await sha256Hex(token), userId: user.id!, expires })
+    setCookie(ctx, token, expires)
+  },
+
+  async destroy(ctx) {
+    const token = cookieToken(ctx)
+    clear(ctx)
+    if (!token) return await fireEvent(ctx, "signOut", { session: null })
+    const session = await callAdapter(ctx.config, "deleteSession", await sha256Hex(token))
+    await fireEvent(ctx, "signOut", { session: session ?? null })
+  },
+
+  async currentUserId(ctx) {
+    return (await load(ctx))?.user.id ?? null
+  },
+}

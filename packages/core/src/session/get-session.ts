@@ -1,0 +1,48 @@
+/**
+ * Reads the session from cookies directly: no Request to build, no HTTP round
+ * trip. For framework integrations (`locals.auth()` in SvelteKit) and any server
+ * code that has the cookies at hand.
+ * @module
+ */
+import type { AuthConfig } from "../config/auth-config.js"
+import { resolveConfig } from "../config/resolve.js"
+import { createContext } from "../context.js"
+import { parseCookieHeader } from "../http/cookies.js"
+import type { Cookie, Session } from "../types.js"
+import { sessionStrategy } from "./index.js"
+
+export interface GetSessionInput {
+  /** The URL of the current request (its protocol decides the secure cookie names). */
+  url: URL | string
+  /** Parsed cookies, or the raw `Cookie` header. */
+  cookies: Record<string, string> | string | null
+  headers?: Headers
+}
+
+/**
+ * The session (after the `jwt` and `session` callbacks) or `null`, and the
+ * cookies to set: a refreshed session cookie, or expired ones for a bad session.
+ */
+export async function getSession(input: GetSessionInput, config: AuthConfig): Promise<{ session: Session | null; cookies: Cookie[] }> {
+  const resolution = resolveConfig(config)
+  if (!resolution.ok) {
+    resolution.logger.error(resolution.error)
+    throw resolution.error
+  }
+  const cookies = typeof input.cookies === "string" || input.cookies === null ? parseCookieHeader(input.cookies) : input.cookies
+  const ctx = createContext(
+    resolution.config,
+    {
+      url: typeof input.url === "string" ? new URL(input.url) : input.url,
+      method: "GET",
+      action: "session",
+      cookies,
+      headers: input.headers ?? new Headers(),
+      query: {},
+      body: undefined,
+    },
+    undefined,
+  )
+  const session = await sessionStrategy(ctx).read(ctx)
+  return { session, cookies: ctx.cookies }
+}

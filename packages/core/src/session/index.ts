@@ -1,0 +1,33 @@
+/**
+ * One interface, two strategies: `jwt` (the session lives in an encrypted
+ * cookie) and `database` (the cookie holds a random token; the session row lives
+ * in the adapter).
+ * @module
+ */
+import type { RequestContext } from "../context.js"
+import type { Account, Profile, Session, User } from "../types.js"
+import type { AdapterUser } from "../adapters.js"
+import { jwtSessionStrategy } from "./jwt.js"
+import { databaseSessionStrategy } from "./database.js"
+
+export interface NewSessionParams {
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  isNewUser: boolean
+}
+
+export interface SessionStrategyHandler {
+  /** The current session, after the `jwt`/`session` callbacks; refreshes or clears cookies as needed. */
+  read(ctx: RequestContext, update?: { data: unknown }): Promise<Session | null>
+  /** Starts a session for a user who just signed in (cookies go to `ctx.cookies`). */
+  create(ctx: RequestContext, params: NewSessionParams): Promise<void>
+  /** Ends the current session, if any, and fires `signOut`. */
+  destroy(ctx: RequestContext): Promise<void>
+  /** The id of the signed-in user, without running callbacks (account linking, passkey registration). */
+  currentUserId(ctx: RequestContext): Promise<string | null>
+}
+
+export function sessionStrategy(ctx: Pick<RequestContext, "config">): SessionStrategyHandler {
+  return ctx.config.session.strategy === "database" ? databaseSessionStrategy : jwtSessionStrategy
+}

@@ -1,0 +1,48 @@
+/**
+ * The last steps every sign-in shares, whatever proved the user's identity:
+ * the `signIn` callback, persisting the user, starting the session, the
+ * `signIn` event, and the redirect.
+ * @module
+ */
+import type { RequestContext } from "../context.js"
+import { AccessDenied } from "../errors.js"
+import { resolveCallbackUrl } from "../lib/callback-url.js"
+import { fireEvent } from "../lib/events.js"
+import { sessionStrategy } from "../session/index.js"
+import type { ResponseInternal } from "../types.js"
+import { persistSignIn, type ProviderIdentity } from "./persist.js"
+
+export interface CompleteSignInOptions {
+  /** The submitted credentials, for the `signIn` callback. */
+  credentials?: Record<string, unknown>
+  /** Set for e-mail sign-ins, as Auth.js does. */
+  email?: { verificationRequest?: boolean }
+}
+
+export async function completeSignIn(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+  options: CompleteSignInOptions = {},
+): Promise<ResponseInternal> {
+  const { config } = ctx
+  const verdict = await config.callbacks.signIn({
+    user: identity.user,
+    account: identity.account,
+    profile: identity.profile,
+    ...options,
+  })
+  if (verdict === false) throw new AccessDenied("The signIn callback refused the sign-in")
+  if (typeof verdict === "string") return { redirect: verdict, cookies: ctx.cookies }
+
+  const { user, isNewUser } = await persistSignIn(ctx, identity)
+  await sessionStrategy(ctx).create(ctx, { user, account: identity.account, profile: identity.profile, isNewUser })
+  await fireEvent(ctx, "signIn", { user, account: identity.account, profile: identity.profile, isNewUser })
+
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  ctx.cookies.push({ ...ctx.cookieOptions.callbackUrl, value: "", options: { ...ctx.cookieOptions.callbackUrl.options, maxAge: 0 } })
+  if (isNewUser && config.pages.newUser) {
+    const separator = config.pages.newUser.includes("?") ? "&" : "?"
+    return { redirect: `${config.pages.newUser}${separator}${new URLSearchParams({ callbackUrl })}`, cookies: ctx.cookies }
+  }
+  return { redirect: callbackUrl, cookies: ctx.cookies }
+}

@@ -1,0 +1,261 @@
+/**
+ * Public types shared by every part of Tessera. Mirrors `@auth/core/types`.
+ * @module
+ */
+import type { SerializeOptions } from "cookie"
+import type { Adapter, AdapterUser } from "./adapters.js"
+import type { JWT, JWTOptions } from "./jwt.js"
+import type { Provider, ProviderType } from "./providers/index.js"
+
+export type { ProviderType } from "./providers/index.js"
+export type { JWT } from "./jwt.js"
+
+export type Awaitable<T> = T | PromiseLike<T>
+export type Awaited<T> = T extends PromiseLike<infer U> ? U : T
+
+/** The shape of the user returned by providers' `profile` and credentials' `authorize`. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** The session returned by the `session` action and `auth()` helpers. */
+export interface DefaultSession {
+  user?: User
+  /** ISO 8601 expiry time. */
+  expires: string
+}
+
+export interface Session extends DefaultSession {}
+
+/** Standard OpenID Connect claims, plus anything a provider sends. */
+export interface Profile {
+  id?: string | null
+  sub?: string | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  middle_name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  profile?: string | null
+  picture?: any
+  website?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  gender?: string | null
+  birthdate?: string | null
+  zoneinfo?: string | null
+  locale?: string | null
+  phone_number?: string | null
+  updated_at?: Date | string | number | null
+  address?: {
+    formatted?: string | null
+    street_address?: string | null
+    locality?: string | null
+    region?: string | null
+    postal_code?: string | null
+    country?: string | null
+  } | null
+  [claim: string]: unknown
+}
+
+/** An OAuth 2.0 / OIDC token endpoint response, plus `expires_at` (seconds, absolute). */
+export interface TokenSet {
+  access_token?: string
+  token_type?: Lowercase<string>
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  expires_in?: number
+  /** Absolute expiry time in seconds since the epoch, computed from `expires_in`. */
+  expires_at?: number
+  [parameter: string]: unknown
+}
+
+/** A provider identity. Extends the token endpoint response. */
+export interface Account extends Partial<TokenSet> {
+  provider: string
+  /** oauth/oidc: the id from `profile`; email: the address; credentials: the id from `authorize`. */
+  providerAccountId: string
+  type: ProviderType
+  userId?: string
+  /** Always lower-cased. */
+  token_type?: Lowercase<string>
+}
+
+/** A WebAuthn authenticator. Ids and keys are base64url strings. */
+export interface Authenticator {
+  credentialID: string
+  userId?: string
+  providerAccountId: string
+  counter: number
+  credentialBackedUp: boolean
+  credentialPublicKey: string
+  /** Comma-separated transports, e.g. "internal,hybrid". */
+  transports?: string | null
+  credentialDeviceType: string
+}
+
+export type AuthAction =
+  | "callback"
+  | "csrf"
+  | "error"
+  | "providers"
+  | "session"
+  | "signin"
+  | "signout"
+  | "verify-request"
+  | "webauthn-options"
+
+export interface PagesOptions {
+  /** Default `${basePath}/signin`. Receives `error` and `callbackUrl` query parameters. */
+  signIn: string
+  signOut: string
+  /** Receives the `error` query parameter. */
+  error: string
+  verifyRequest: string
+  /** First-time users are sent here after sign-in when set. */
+  newUser: string
+}
+
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light"
+  logo?: string
+  brandColor?: string
+  buttonText?: string
+}
+
+export type CookieSerializeOptions = SerializeOptions
+
+export interface CookieOption {
+  name: string
+  options: CookieSerializeOptions
+}
+
+export interface CookiesOptions {
+  sessionToken: CookieOption
+  callbackUrl: CookieOption
+  csrfToken: CookieOption
+  pkceCodeVerifier: CookieOption
+  state: CookieOption
+  nonce: CookieOption
+  webauthnChallenge: CookieOption
+}
+
+/** A cookie to set (or clear, with `maxAge: 0`) on the response. */
+export interface Cookie extends CookieOption {
+  value: string
+}
+
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "env-url-basepath-redundant"
+  | "env-url-basepath-mismatch"
+  | "insecure-issuer"
+
+export interface LoggerInstance {
+  debug(message: string, metadata?: unknown): void
+  error(error: Error): void
+  warn(code: WarningCode): void
+}
+
+export interface CallbacksOptions<P = Profile, A = Account> {
+  /** Return `false` to deny (AccessDenied), a string to redirect there, `true` to go on. */
+  signIn(params: {
+    user: User | AdapterUser
+    account: A | null
+    profile?: P
+    email?: { verificationRequest?: boolean }
+    credentials?: Record<string, unknown>
+  }): Awaitable<boolean | string>
+  /** Decides where a callback URL may send the user. The default allows the app's own origin only. */
+  redirect(params: { url: string; baseUrl: string }): Awaitable<string>
+  /** Shapes what the session action and `auth()` return. */
+  session(params: {
+    session: Session
+    token: JWT
+    user: AdapterUser
+    newSession?: any
+    trigger?: "update"
+  }): Awaitable<Session | DefaultSession>
+  /** Shapes the JWT stored in the session cookie. Returning `null` ends the session. */
+  jwt(params: {
+    token: JWT
+    user: User | AdapterUser
+    account: A | null
+    profile?: P
+    trigger?: "signIn" | "signUp" | "update"
+    isNewUser?: boolean
+    session?: any
+  }): Awaitable<JWT | null>
+}
+
+export interface EventCallbacks {
+  signIn(message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }): Awaitable<void>
+  signOut(message: { session: AdapterSessionLike | null | undefined | void } | { token: JWT | null }): Awaitable<void>
+  createUser(message: { user: User }): Awaitable<void>
+  updateUser(message: { user: User }): Awaitable<void>
+  linkAccount(message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }): Awaitable<void>
+  session(message: { session: Session; token: JWT }): Awaitable<void>
+}
+
+/** The stored session passed to `events.signOut` with database sessions. */
+export interface AdapterSessionLike {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+export type SessionStrategy = "jwt" | "database"
+
+export interface SessionOptions {
+  /** `"database"` when an adapter is set, otherwise `"jwt"`. */
+  strategy: SessionStrategy
+  /** Seconds until an idle session expires. Default 30 days. */
+  maxAge: number
+  /** Seconds between writes that extend the session. Default 24 hours. */
+  updateAge: number
+  /** Generates database session tokens. Default: 32 random bytes, hex. */
+  generateSessionToken: () => string
+}
+
+/** The internal result of an action, returned as is in `raw` mode. */
+export interface ResponseInternal<Body extends string | Record<string, any> | any[] | null = any> {
+  status?: number
+  headers?: Headers | HeadersInit
+  body?: Body
+  redirect?: string
+  cookies?: Cookie[]
+}
+
+/** The parsed request an action works on. */
+export interface RequestInternal {
+  url: URL
+  method: "GET" | "POST"
+  cookies: Record<string, string>
+  headers: Headers
+  query: Record<string, string>
+  body: Record<string, any> | undefined
+  action: AuthAction
+  providerId?: string
+  error?: string
+}
+
+/** A provider as listed by the `providers` action: safe to send to browsers. */
+export interface PublicProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+export interface AppProvider extends PublicProvider {
+  type: ProviderType
+}
+
+export type { Adapter, AdapterUser, JWTOptions, Provider }

@@ -1,0 +1,23 @@
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+// Tests run against the TypeScript sources of every package, so a change is
+// tested without a build. Subpath `@tessera/core/<x>` maps to `src/<x>.ts`.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@tessera\/core$/, replacement: src("./packages/core/src/index.ts") },
+      { find: /^@tessera\/core\/(.*)$/, replacement: src("./packages/core/src/$1.ts") },
+      { find: /^@tessera\/testing$/, replacement: src("./packages/testing/src/index.ts") },
+      { find: /^@tessera\/testing\/(.*)$/, replacement: src("./packages/testing/src/$1.ts") },
+      { find: /^@tessera\/sql$/, replacement: src("./packages/sql/src/index.ts") },
+    ],
+  },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
