@@ -6,6 +6,7 @@
  */
 import type { RequestContext } from "../context.js"
 import { AccessDenied } from "../errors.js"
+import { expiredCookie } from "../http/cookies.js"
 import { resolveCallbackUrl } from "../lib/callback-url.js"
 import { fireEvent } from "../lib/events.js"
 import { sessionStrategy } from "../session/index.js"
@@ -39,7 +40,8 @@ export async function completeSignIn(
   await fireEvent(ctx, "signIn", { user, account: identity.account, profile: identity.profile, isNewUser })
 
   const callbackUrl = await resolveCallbackUrl(ctx)
-  ctx.cookies.push({ ...ctx.cookieOptions.callbackUrl, value: "", options: { ...ctx.cookieOptions.callbackUrl.options, maxAge: 0 } })
+  // The flow is over: the remembered callback URL must not steer a later sign-in.
+  if (ctx.request.cookies[ctx.cookieOptions.callbackUrl.name] !== undefined) ctx.cookies.push(expiredCookie(ctx.cookieOptions.callbackUrl))
   if (isNewUser && config.pages.newUser) {
     const separator = config.pages.newUser.includes("?") ? "&" : "?"
     return { redirect: `${config.pages.newUser}${separator}${new URLSearchParams({ callbackUrl })}`, cookies: ctx.cookies }
