@@ -95,3 +95,5 @@ export interface Adapter {
 export function isDate(value: unknown): value is string {
   return typeof value === "string" && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)
 }
+
+export { MemoryAdapter } from "./memory-adapter.js"

@@ -16,9 +16,9 @@
  * ```
  * @module
  */
-import { base64url, calculateJwkThumbprint, EncryptJWT, jwtDecrypt } from "jose"
-import { readChunkedCookie } from "./http/cookies.js"
-import { parseCookieHeader } from "./http/cookies.js"
+import { base64url, calculateJwkThumbprint, EncryptJWT, errors, jwtDecrypt } from "jose"
+import { parseCookieHeader, readChunkedCookie } from "./http/cookies.js"
+import { syncAesGcmDecrypt } from "./lib/crypto.js"
 import type { Awaitable } from "./types.js"
 
 export interface DefaultJWT extends Record<string, unknown> {
@@ -65,6 +65,8 @@ const CLOCK_TOLERANCE = 15
 
 interface DerivedKey {
   key: CryptoKey
+  /** The same key as bytes, for the synchronous decrypt path. */
+  raw: Uint8Array
   kid: string
 }
 
@@ -103,7 +105,7 @@ function getKey(secret: string, salt: string): Promise<DerivedKey> {
         "encrypt",
         "decrypt",
       ])
-      return { key, kid }
+      return { key, raw, kid }
     })()
     if (derivedKeys.size >= MAX_CACHED_KEYS) derivedKeys.delete(derivedKeys.keys().next().value!)
     derivedKeys.set(cacheKey, entry)
@@ -143,23 +145,108 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const { token, secret, salt } = params
   if (!token) return null
   const secrets = secretsOf(secret)
+  const fast = syncAesGcmDecrypt && (await decodeFast(token, secrets, salt))
+  if (fast) return fast as Payload
   const { payload } = await jwtDecrypt(
     token,
     async ({ kid, enc }) => {
       if (enc !== ENC) throw new TypeError("Unsupported token encryption")
-      if (kid !== undefined) {
-        for (const s of secrets) {
-          const derived = await getKey(s, salt)
-          if (derived.kid === kid) return derived.key
-        }
-        throw new TypeError("No secret matches the token's key id")
-      }
-      // Tokens without kid (made by other encoders): only the current secret is tried.
-      return (await getKey(secrets[0]!, salt)).key
+      return (await keyFor(kid, secrets, salt)).key
     },
     { clockTolerance: CLOCK_TOLERANCE, keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: [ENC] },
   )
   return payload as Payload
+}
+
+/** The key a token's `kid` names; tokens without kid (made by other encoders) get the current secret's key. */
+async function keyFor(kid: unknown, secrets: string[], salt: string): Promise<DerivedKey> {
+  if (kid === undefined) return getKey(secrets[0]!, salt)
+  for (const s of secrets) {
+    const derived = await getKey(s, salt)
+    if (derived.kid === kid) return derived
+  }
+  throw new TypeError("No secret matches the token's key id")
+}
+
+const B64URL = /^[A-Za-z0-9_-]+$/
+const asciiEncoder = new TextEncoder()
+const strictDecoder = new TextDecoder("utf-8", { fatal: true })
+/** Protected headers seen on tokens that decrypted, by their encoded form: a handful (one per key). */
+const knownHeaders = new Map<string, { kid: unknown }>()
+
+/**
+ * The session check's hot path: the same checks `jwtDecrypt` makes for the tokens
+ * `encode` produces (compact JWE, `dir`, `A256GCM`, header `alg`/`enc`/`kid` only,
+ * then `iat`/`nbf`/`exp` with the same clock tolerance), with a synchronous
+ * decrypt. Returns `undefined` for any other shape, which then goes through jose,
+ * so nothing jose would refuse is accepted here. Throws jose's error classes.
+ */
+async function decodeFast(token: string, secrets: string[], salt: string): Promise<JWT | undefined> {
+  const parts = token.split(".")
+  if (parts.length !== 5 || parts[1] !== "") return undefined
+  const [encodedHeader, , encodedIv, encodedCiphertext, encodedTag] = parts as [string, string, string, string, string]
+  let header = knownHeaders.get(encodedHeader)
+  if (!header) {
+    let parsed: Record<string, unknown>
+    try {
+      parsed = JSON.parse(strictDecoder.decode(base64url.decode(encodedHeader)))
+    } catch {
+      return undefined
+    }
+    if (!isPlainObject(parsed) || parsed.alg !== "dir" || parsed.enc !== ENC) return undefined
+    if (Object.keys(parsed).some((name) => name !== "alg" && name !== "enc" && name !== "kid")) return undefined
+    header = { kid: parsed.kid }
+  }
+  if (!B64URL.test(encodedIv) || !B64URL.test(encodedCiphertext) || !B64URL.test(encodedTag)) {
+    throw new errors.JWEInvalid("Malformed JWE")
+  }
+  const iv = base64url.decode(encodedIv)
+  const tag = base64url.decode(encodedTag)
+  if (iv.byteLength !== 12) throw new errors.JWEInvalid("Invalid Initialization Vector length")
+  if (tag.byteLength !== 16) throw new errors.JWEInvalid("Invalid Authentication Tag length")
+  const { raw } = await keyFor(header.kid, secrets, salt)
+  let plaintext: Uint8Array
+  try {
+    plaintext = syncAesGcmDecrypt!(raw, iv, base64url.decode(encodedCiphertext), tag, asciiEncoder.encode(encodedHeader))
+  } catch (cause) {
+    throw new errors.JWEDecryptionFailed(undefined, { cause })
+  }
+  if (!knownHeaders.has(encodedHeader)) {
+    if (knownHeaders.size >= 32) knownHeaders.clear()
+    knownHeaders.set(encodedHeader, header)
+  }
+  let claims: unknown
+  try {
+    claims = JSON.parse(strictDecoder.decode(plaintext))
+  } catch (cause) {
+    throw new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
+  }
+  if (!isPlainObject(claims)) throw new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object")
+  return validateTimes(claims)
+}
+
+/** `iat`, `nbf` and `exp` as jose checks them with `clockTolerance`. */
+function validateTimes(claims: Record<string, unknown>): JWT {
+  const now = Math.floor(Date.now() / 1000)
+  for (const claim of ["iat", "nbf", "exp"] as const) {
+    if (claims[claim] !== undefined && typeof claims[claim] !== "number") {
+      throw new errors.JWTClaimValidationFailed(`"${claim}" claim must be a number`, claims, claim, "invalid")
+    }
+  }
+  const { nbf, exp } = claims as { nbf?: number; exp?: number }
+  if (nbf !== undefined && nbf > now + CLOCK_TOLERANCE) {
+    throw new errors.JWTClaimValidationFailed('"nbf" claim timestamp check failed', claims, "nbf", "check_failed")
+  }
+  if (exp !== undefined && exp <= now - CLOCK_TOLERANCE) {
+    throw new errors.JWTExpired('"exp" claim timestamp check failed', claims, "exp", "check_failed")
+  }
+  return claims as JWT
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
 }
 
 export interface GetTokenParams<R extends boolean = false> {

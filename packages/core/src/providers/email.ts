@@ -1,10 +1,26 @@
 /**
- * Configuration type of e-mail ("magic link") providers (`type: "email"`).
- * The flow lives in `src/email/`.
+ * E-mail ("magic link") sign-in: the user types an address, receives a link,
+ * and following it signs them in. Needs a database adapter (for the single-use
+ * tokens and the users).
+ *
+ * `Email` is the generic provider: give it your own `sendVerificationRequest`
+ * (an HTTP mail API, a queue), or `server` and `from` to send with nodemailer
+ * as `Nodemailer` does.
+ *
+ * @example
+ * ```ts
+ * import Email from "@tessera/core/providers/email"
+ * Email({
+ *   async sendVerificationRequest({ identifier, url }) {
+ *     await mailApi.send({ to: identifier, subject: "Sign in", text: url })
+ *   },
+ * })
+ * ```
  * @module
  */
 import type { Awaitable, Theme } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
+import { sendWithNodemailer } from "./nodemailer.js"
 
 export interface EmailSendVerificationRequestParams {
   /** The normalized e-mail address. */
@@ -19,24 +35,43 @@ export interface EmailSendVerificationRequestParams {
   request: Request
 }
 
+/** Auth.js spelling of {@link EmailSendVerificationRequestParams}. */
+export type EmailProviderSendVerificationRequestParams = EmailSendVerificationRequestParams
+
 export interface EmailConfig extends CommonProviderOptions {
   type: "email"
   id: string
   name: string
-  /** nodemailer transport: a connection URL or options object. */
+  /** nodemailer transport: a connection URL (`smtp://user:pass@host:587`) or an options object. */
   server?: any
+  /** The sender. Default `no-reply@<your host>`. */
   from?: string
   /** Seconds the link stays valid. Default 24 hours. */
   maxAge?: number
+  /** Sends the link. Throwing ends the sign-in with `error=EmailSignin`. */
   sendVerificationRequest: (params: EmailSendVerificationRequestParams) => Awaitable<void>
-  /** Default: 32 random bytes (256 bits) from the CSPRNG, hex. */
+  /** Default: 32 random bytes (256 bits) from the CSPRNG, hex. Return at least 128 random bits. */
   generateVerificationToken?: () => Awaitable<string>
   /** Default: trims, lower-cases and strictly validates the address. Throw to refuse. */
   normalizeIdentifier?: (identifier: string) => string
-  /** Used to hash tokens instead of the global secret. */
+  /** Used to hash tokens instead of the global secret (32 or more characters). */
   secret?: string
+  /** For HTTP mail APIs; Tessera only passes it through to `sendVerificationRequest` via `provider`. */
   apiKey?: string
   options?: EmailUserConfig
 }
 
+export type EmailProviderType = "email"
+
 export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
+
+export default function Email(config: EmailUserConfig = {}): EmailConfig {
+  return {
+    id: "email",
+    type: "email",
+    name: "Email",
+    maxAge: 24 * 60 * 60,
+    sendVerificationRequest: sendWithNodemailer,
+    options: config,
+  }
+}

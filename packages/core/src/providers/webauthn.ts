@@ -1,36 +1,103 @@
 /**
- * Configuration type of WebAuthn providers (`type: "webauthn"`, passkeys).
- * The flow lives in `src/webauthn/`.
+ * WebAuthn providers (`type: "webauthn"`): sign-in with passkeys and security
+ * keys. The flow lives in `src/webauthn/`; `Passkey` (`./passkey`) is this
+ * provider with passkey-friendly defaults.
+ *
+ * Needs an adapter with the authenticator methods (`getAuthenticator`,
+ * `createAuthenticator`, `listAuthenticatorsByUserId`, `updateAuthenticatorCounter`)
+ * and verification tokens (challenges are recorded there so each is used once).
+ *
+ * @example
+ * ```ts
+ * import WebAuthn from "@tessera/core/providers/webauthn"
+ * WebAuthn({ relayingParty: { id: "example.com", name: "Example", origin: "https://example.com" } })
+ * ```
  * @module
  */
-import type { Awaitable } from "../types.js"
+import type { Awaitable, RequestInternal, User } from "../types.js"
 import type { CredentialInput } from "./credentials.js"
 import type { CommonProviderOptions } from "./index.js"
 
 /** The relying party: the site the credential is bound to. Defaults come from the request URL. */
 export interface RelayingParty {
+  /** A registrable domain, e.g. `example.com`. Default: the request's host name. */
   id: string
+  /** Shown by the browser and the authenticator. Default: the request's host name. */
   name: string
-  /** One origin, or several allowed origins. */
+  /** One origin, or several allowed origins (`https://example.com`). Default: the request's origin. */
   origin: string | string[]
+}
+
+/** Auth.js spells it "relaying"; the correct spelling is accepted too. */
+export type RelyingParty = RelayingParty
+
+/** Who wants to register or sign in, as read from the `webauthn-options` request. */
+export interface WebAuthnUserInfo {
+  /** `email` is required to register a new user; `name` is used as display name. */
+  user: Pick<User, "email" | "name">
+  /** True if a user with this identity exists (then the automatic action is `authenticate`). */
+  exists: boolean
 }
 
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn"
   /** Overrides of the relying party derived from the request URL. (Auth.js spelling.) */
   relayingParty?: Partial<RelayingParty>
-  /** Offer passkeys in the browser's autofill for the e-mail field on the built-in page. */
+  /** Same as `relayingParty`. */
+  relyingParty?: Partial<RelayingParty>
+  /**
+   * Offer passkeys in the browser's autofill for the e-mail field on the
+   * built-in page. At most one provider may turn it on. Default: `true` for
+   * `Passkey`, `false` for `WebAuthn`.
+   */
   enableConditionalUI?: boolean
-  /** Fields asked for when registering a new passkey. Default: e-mail. */
+  /**
+   * Fields of the passkey form on the built-in page, sent as query parameters
+   * to `webauthn-options`. `email` identifies a new user, `name` becomes the
+   * display name. Default: an e-mail field with `autocomplete="username webauthn"`.
+   */
   formFields?: Record<string, CredentialInput>
-  /** Options passed through to @simplewebauthn/server. */
+  /** Extra options for `generateAuthenticationOptions` of @simplewebauthn/server (e.g. `userVerification`, `timeout`). */
   authenticationOptions?: Record<string, unknown>
+  /** Extra options for `generateRegistrationOptions` (e.g. `authenticatorSelection`, `attestationType`). */
   registrationOptions?: Record<string, unknown>
+  /** Extra options for `verifyAuthenticationResponse` (e.g. `requireUserVerification`). */
   verifyAuthenticationOptions?: Record<string, unknown>
+  /** Extra options for `verifyRegistrationResponse`. */
   verifyRegistrationOptions?: Record<string, unknown>
-  /** Seconds the challenge cookie lives. Default 300. */
+  /** Seconds a challenge stays valid (and its cookie lives). Default 300. */
   challengeMaxAge?: number
-  getUserInfo?: (...args: any[]) => Awaitable<any>
+  /**
+   * Reads who is asking from the `webauthn-options` request. Default: `email`
+   * (and `name`) from the query, `exists` if a user has that e-mail address.
+   * Return `null` when the request names nobody.
+   */
+  getUserInfo?: (provider: WebAuthnConfig, request: RequestInternal) => Awaitable<WebAuthnUserInfo | null>
   options?: Partial<Omit<WebAuthnConfig, "options" | "type">>
   [key: string]: unknown
+}
+
+export type WebAuthnProviderType = "WebAuthn"
+
+export interface WebAuthnUserConfig extends Partial<Omit<WebAuthnConfig, "type" | "options">> {}
+
+/** The default passkey form: one e-mail field, offered for passkey autofill. */
+export const defaultFormFields: Record<string, CredentialInput> = {
+  email: { label: "Email", type: "email", placeholder: "email@example.com", autocomplete: "username webauthn" },
+}
+
+/**
+ * A WebAuthn provider (security keys and passkeys). Registration and sign-in
+ * are started by the browser: see `webauthn-options` in the docs.
+ */
+export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfig {
+  return {
+    id: "webauthn",
+    name: "WebAuthn",
+    type: "webauthn",
+    enableConditionalUI: false,
+    formFields: defaultFormFields,
+    challengeMaxAge: 300,
+    ...config,
+  }
 }

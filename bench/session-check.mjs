@@ -1,0 +1,103 @@
+// In-process session check: `Auth()` answering GET /auth/session with a valid
+// JWT session cookie, against a floor measured in the same process and run.
+//
+// The floor is the work no implementation can skip: build the Request, read its
+// cookie, one AES-256-GCM decrypt with node:crypto (synchronous, no JWE parsing
+// or claim checks), JSON.parse, Response.json. Rounds alternate floor and Auth()
+// so that machine noise (other processes, CPU frequency) hits both alike; the
+// figure reported is the median of the per-round ratios.
+//
+// Run: npx tsc -b packages/core && node bench/session-check.mjs [rounds] [iterations]
+import { createDecipheriv } from "node:crypto"
+import { Auth } from "../packages/core/dist/index.js"
+import { decode, deriveEncryptionKey, encode } from "../packages/core/dist/jwt.js"
+
+const ROUNDS = Number(process.argv[2] ?? 21)
+const ITERATIONS = Number(process.argv[3] ?? 2000)
+const TARGET = 1.5
+
+const secret = "bench-secret-bench-secret-bench-secret-0123456789"
+const cookieName = "tessera.session-token"
+const url = "http://localhost:3000/auth/session"
+const config = { secret, trustHost: true, providers: [] }
+
+const token = await encode({
+  token: { name: "Ada Lovelace", email: "ada@example.com", picture: null, sub: "7d3c1a2e-5f0b-4c8e-9a41-2b6f3e8d9c10" },
+  secret,
+  salt: cookieName,
+})
+const cookie = `${cookieName}=${token}`
+const key = Buffer.from(await deriveEncryptionKey(secret, cookieName))
+
+/** The floor: one request's unavoidable work, with the cheapest primitives Node has. */
+function floor() {
+  const request = new Request(url, { headers: { cookie } })
+  const value = request.headers.get("cookie").slice(cookieName.length + 1)
+  const [header, , iv, ciphertext, tag] = value.split(".")
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"))
+  decipher.setAAD(Buffer.from(header, "ascii"))
+  decipher.setAuthTag(Buffer.from(tag, "base64url"))
+  const claims = JSON.parse(Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8"))
+  return Response.json({
+    user: { name: claims.name, email: claims.email, image: claims.picture },
+    expires: new Date(claims.exp * 1000).toISOString(),
+  })
+}
+
+function auth() {
+  return Auth(new Request(url, { headers: { cookie } }), config)
+}
+
+// Both paths must answer the same session, and Auth() must not re-issue the cookie.
+{
+  const [a, b] = [await floor().json(), await auth()]
+  const body = await b.json()
+  if (b.status !== 200 || JSON.stringify(body) !== JSON.stringify(a) || b.headers.get("set-cookie")) {
+    throw new Error(`Auth() answered ${b.status} ${JSON.stringify(body)} set-cookie=${b.headers.get("set-cookie")}; floor ${JSON.stringify(a)}`)
+  }
+}
+
+async function time(fn, n) {
+  const start = process.hrtime.bigint()
+  for (let i = 0; i < n; i++) await fn()
+  return Number(process.hrtime.bigint() - start) / 1000 / n
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+// Warm-up: JIT, key cache, resolved configuration.
+await time(floor, ITERATIONS)
+await time(auth, ITERATIONS)
+
+const floors = []
+const auths = []
+const ratios = []
+for (let round = 0; round < ROUNDS; round++) {
+  // Alternate which goes first so neither always runs on a warmer or colder machine.
+  let f, a
+  if (round % 2 === 0) {
+    f = await time(floor, ITERATIONS)
+    a = await time(auth, ITERATIONS)
+  } else {
+    a = await time(auth, ITERATIONS)
+    f = await time(floor, ITERATIONS)
+  }
+  floors.push(f)
+  auths.push(a)
+  ratios.push(a / f)
+}
+
+const result = {
+  node: process.version,
+  rounds: ROUNDS,
+  iterations: ITERATIONS,
+  floorMedianMicros: +median(floors).toFixed(1),
+  authMedianMicros: +median(auths).toFixed(1),
+  medianRatio: +median(ratios).toFixed(2),
+  target: TARGET,
+}
+console.log(JSON.stringify(result, null, 2))
+if (result.medianRatio > TARGET) {
+  console.error(`median ratio ${result.medianRatio} exceeds ${TARGET}`)
+  process.exitCode = 1
+}

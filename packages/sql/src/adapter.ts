@@ -1,0 +1,364 @@
+/**
+ * The `Adapter` methods over a Kysely instance, for SQLite and PostgreSQL.
+ *
+ * - `getSessionAndUser` is one indexed join, the hot path of every request.
+ * - `useVerificationToken` is `DELETE ... RETURNING`: two concurrent uses of one
+ *   token cannot both succeed.
+ * - `createUserAndAccount` is one transaction; the loser of a race on the unique
+ *   e-mail or (provider, providerAccountId) rolls back and gets the winner.
+ * @module
+ */
+import type { Kysely, Selectable, Updateable } from "kysely"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@tessera/core/adapters"
+import { redactError } from "./redact.js"
+import type { AccountsTable, AuthenticatorsTable, Database, SqlDialect, Timestamp, UsersTable } from "./schema.js"
+
+/** Every method of `Adapter`, required. */
+export type SqlAdapterMethods = Required<Adapter>
+
+// ---- conversions between rows and adapter objects ----
+
+function toDate(value: Timestamp | string): Date {
+  if (value instanceof Date) return new Date(value.valueOf())
+  return new Date(typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value)
+}
+
+const toBool = (value: unknown) => value === true || value === 1 || value === "1" || value === "t"
+
+function toUser(row: Selectable<UsersTable>): AdapterUser {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email as string,
+    emailVerified: row.email_verified == null ? null : toDate(row.email_verified),
+    image: row.image,
+  }
+}
+
+const ACCOUNT_TOKENS = ["refresh_token", "access_token", "token_type", "scope", "id_token", "session_state"] as const
+
+/** Unset token fields are left out (not `null`), as the `Account` type says. */
+function toAccount(row: Selectable<AccountsTable>): AdapterAccount {
+  const account: Record<string, unknown> = {
+    userId: row.user_id,
+    type: row.type,
+    provider: row.provider,
+    providerAccountId: row.provider_account_id,
+  }
+  for (const field of ACCOUNT_TOKENS) if (row[field] != null) account[field] = row[field]
+  if (row.expires_at != null) account.expires_at = Number(row.expires_at)
+  return account as unknown as AdapterAccount
+}
+
+function toAuthenticator(row: Selectable<AuthenticatorsTable>): AdapterAuthenticator {
+  return {
+    credentialID: row.credential_id,
+    userId: row.user_id,
+    providerAccountId: row.provider_account_id,
+    credentialPublicKey: row.credential_public_key,
+    counter: Number(row.counter),
+    credentialDeviceType: row.credential_device_type,
+    credentialBackedUp: toBool(row.credential_backed_up),
+    transports: row.transports ?? null,
+  }
+}
+
+const toSession = (row: { session_token: string; user_id: string; expires: Timestamp }): AdapterSession => ({
+  sessionToken: row.session_token,
+  userId: row.user_id,
+  expires: toDate(row.expires),
+})
+
+const toToken = (row: { identifier: string; token: string; expires: Timestamp }): VerificationToken => ({
+  identifier: row.identifier,
+  token: row.token,
+  expires: toDate(row.expires),
+})
+
+/** A unique or primary-key violation, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY"
+}
+
+export interface CreateAdapterOptions {
+  dialect: SqlDialect
+  /** Strings scrubbed from every error (the connection string, the password). */
+  secrets?: string[]
+}
+
+/** The adapter methods for a Kysely instance whose schema is migrated. */
+export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapterOptions): SqlAdapterMethods {
+  const { dialect, secrets = [] } = options
+  const sqlite = dialect === "sqlite"
+  // Values written to the engine's column types.
+  const date = (d: Date): Timestamp => (sqlite ? d.valueOf() : d)
+  const optionalDate = (d: Date | null | undefined) => (d == null ? null : date(d))
+  const bool = (b: boolean) => (sqlite ? (b ? 1 : 0) : b)
+
+  const userRow = (user: AdapterUser) => ({
+    id: user.id ?? crypto.randomUUID(),
+    name: user.name ?? null,
+    email: user.email ?? null,
+    email_verified: optionalDate(user.emailVerified),
+    image: user.image ?? null,
+  })
+
+  const accountRow = (account: AdapterAccount) => ({
+    user_id: account.userId,
+    type: account.type,
+    provider: account.provider,
+    provider_account_id: account.providerAccountId,
+    refresh_token: account.refresh_token ?? null,
+    access_token: account.access_token ?? null,
+    expires_at: account.expires_at ?? null,
+    token_type: account.token_type ?? null,
+    scope: account.scope ?? null,
+    id_token: account.id_token ?? null,
+    session_state: typeof account.session_state === "string" ? account.session_state : null,
+  })
+
+  async function userByAccount(provider: string, providerAccountId: string) {
+    const row = await db
+      .selectFrom("accounts")
+      .innerJoin("users", "users.id", "accounts.user_id")
+      .selectAll("users")
+      .where("accounts.provider", "=", provider)
+      .where("accounts.provider_account_id", "=", providerAccountId)
+      .executeTakeFirst()
+    return row ? toUser(row) : null
+  }
+
+  async function account(provider: string, providerAccountId: string) {
+    const row = await db
+      .selectFrom("accounts")
+      .selectAll()
+      .where("provider", "=", provider)
+      .where("provider_account_id", "=", providerAccountId)
+      .executeTakeFirst()
+    return row ? toAccount(row) : null
+  }
+
+  const methods: SqlAdapterMethods = {
+    async createUser(user) {
+      const row = await db.insertInto("users").values(userRow(user)).returningAll().executeTakeFirstOrThrow()
+      return toUser(row)
+    },
+
+    async getUser(id) {
+      const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()
+      return row ? toUser(row) : null
+    },
+
+    async getUserByEmail(email) {
+      const row = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst()
+      return row ? toUser(row) : null
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      return userByAccount(provider, providerAccountId)
+    },
+
+    async updateUser(user) {
+      const set: Updateable<UsersTable> = {}
+      if (user.name !== undefined) set.name = user.name
+      if (user.email !== undefined) set.email = user.email
+      if (user.emailVerified !== undefined) set.email_verified = optionalDate(user.emailVerified)
+      if (user.image !== undefined) set.image = user.image
+      const row = Object.keys(set).length
+        ? await db.updateTable("users").set(set).where("id", "=", user.id).returningAll().executeTakeFirst()
+        : await db.selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirst()
+      if (!row) throw new Error("updateUser: no user with this id")
+      return toUser(row)
+    },
+
+    async deleteUser(userId) {
+      // Explicit deletes, not only ON DELETE CASCADE: a Kysely instance brought
+      // by the app may run SQLite without `PRAGMA foreign_keys = ON`.
+      const row = await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("sessions").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("accounts").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("authenticators").where("user_id", "=", userId).execute()
+        return trx.deleteFrom("users").where("id", "=", userId).returningAll().executeTakeFirst()
+      })
+      return row ? toUser(row) : null
+    },
+
+    async linkAccount(input) {
+      const row = await db.insertInto("accounts").values(accountRow(input)).returningAll().executeTakeFirstOrThrow()
+      return toAccount(row)
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const row = await db
+        .deleteFrom("accounts")
+        .where("provider", "=", provider)
+        .where("provider_account_id", "=", providerAccountId)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toAccount(row) : undefined
+    },
+
+    async getAccount(providerAccountId, provider) {
+      return account(provider, providerAccountId)
+    },
+
+    async createUserAndAccount(user, input) {
+      const users = userRow(user)
+      const accounts = accountRow({ ...input, userId: users.id })
+      try {
+        const created = await db.transaction().execute(async (trx) => {
+          const u = await trx.insertInto("users").values(users).returningAll().executeTakeFirstOrThrow()
+          const a = await trx.insertInto("accounts").values(accounts).returningAll().executeTakeFirstOrThrow()
+          return { user: toUser(u), account: toAccount(a) }
+        })
+        return { ...created, created: true }
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error
+        // Rolled back. If this identity won the race elsewhere (its transaction has
+        // committed, or we would not have seen the violation), return the winner.
+        // A taken e-mail with no such account is someone else's: fail, never hand
+        // out their user.
+        const [existing, linked] = await Promise.all([
+          userByAccount(input.provider, input.providerAccountId),
+          account(input.provider, input.providerAccountId),
+        ])
+        if (existing && linked) return { user: existing, account: linked, created: false }
+        throw error
+      }
+    },
+
+    async createSession(session) {
+      const row = await db
+        .insertInto("sessions")
+        .values({ session_token: session.sessionToken, user_id: session.userId, expires: date(session.expires) })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toSession(row)
+    },
+
+    async getSessionAndUser(sessionToken) {
+      const row = await db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .select([
+          "sessions.session_token",
+          "sessions.user_id",
+          "sessions.expires",
+          "users.id",
+          "users.name",
+          "users.email",
+          "users.email_verified",
+          "users.image",
+        ])
+        .where("sessions.session_token", "=", sessionToken)
+        .executeTakeFirst()
+      if (!row) return null
+      const session = toSession(row)
+      const now = new Date()
+      if (session.expires <= now) {
+        // Only if still expired: a concurrent request may just have extended it.
+        await db
+          .deleteFrom("sessions")
+          .where("session_token", "=", sessionToken)
+          .where("expires", "<=", date(now))
+          .execute()
+        return null
+      }
+      return { session, user: toUser(row) }
+    },
+
+    async updateSession(session) {
+      const set: { expires?: Timestamp; user_id?: string } = {}
+      if (session.expires !== undefined) set.expires = date(session.expires)
+      if (session.userId !== undefined) set.user_id = session.userId
+      const row = Object.keys(set).length
+        ? await db.updateTable("sessions").set(set).where("session_token", "=", session.sessionToken).returningAll().executeTakeFirst()
+        : await db.selectFrom("sessions").selectAll().where("session_token", "=", session.sessionToken).executeTakeFirst()
+      return row ? toSession(row) : null
+    },
+
+    async deleteSession(sessionToken) {
+      const row = await db.deleteFrom("sessions").where("session_token", "=", sessionToken).returningAll().executeTakeFirst()
+      return row ? toSession(row) : null
+    },
+
+    async createVerificationToken(token) {
+      const row = await db
+        .insertInto("verification_tokens")
+        .values({ identifier: token.identifier, token: token.token, expires: date(token.expires) })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toToken(row)
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      const row = await db
+        .deleteFrom("verification_tokens")
+        .where("identifier", "=", identifier)
+        .where("token", "=", token)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toToken(row) : null
+    },
+
+    async getAuthenticator(credentialID) {
+      const row = await db.selectFrom("authenticators").selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
+      return row ? toAuthenticator(row) : null
+    },
+
+    async createAuthenticator(authenticator) {
+      const row = await db
+        .insertInto("authenticators")
+        .values({
+          credential_id: authenticator.credentialID,
+          user_id: authenticator.userId,
+          provider_account_id: authenticator.providerAccountId,
+          credential_public_key: authenticator.credentialPublicKey,
+          counter: authenticator.counter,
+          credential_device_type: authenticator.credentialDeviceType,
+          credential_backed_up: bool(authenticator.credentialBackedUp),
+          transports: authenticator.transports ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toAuthenticator(row)
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const rows = await db.selectFrom("authenticators").selectAll().where("user_id", "=", userId).execute()
+      return rows.map(toAuthenticator)
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await db
+        .updateTable("authenticators")
+        .set({ counter: newCounter })
+        .where("credential_id", "=", credentialID)
+        .returningAll()
+        .executeTakeFirst()
+      if (!row) throw new Error("updateAuthenticatorCounter: no authenticator with this credential id")
+      return toAuthenticator(row)
+    },
+  }
+
+  // Every error leaves with connection secrets scrubbed (see redact.ts).
+  for (const key of Object.keys(methods) as (keyof SqlAdapterMethods)[]) {
+    const fn = methods[key] as (...args: unknown[]) => Promise<unknown>
+    ;(methods as Record<string, unknown>)[key] = async (...args: unknown[]) => {
+      try {
+        return await fn(...args)
+      } catch (error) {
+        throw redactError(error, secrets)
+      }
+    }
+  }
+  return methods
+}

@@ -1,0 +1,69 @@
+/**
+ * Kysely instances for the two engines, set up the way the adapter needs them.
+ * Drivers are imported on first use, so a SQLite app never loads `pg`.
+ * @module
+ */
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteAdapter, SqliteDialect } from "kysely"
+import type BetterSqlite3 from "better-sqlite3"
+import type pg from "pg"
+import type { Database, SqlDialect } from "./schema.js"
+
+/**
+ * Opens (creating it and its folder if needed) a SQLite database file:
+ * WAL journal (readers do not block the writer), foreign keys enforced,
+ * a 5 s busy timeout for other processes' writes.
+ *
+ * better-sqlite3 is synchronous and Kysely gives SQLite one connection, so
+ * statements from one process are serialized; use one instance per file per
+ * process (two in one process would wait on each other's locks synchronously).
+ */
+export function sqliteDatabase(path: string): Kysely<Database> {
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: async () => {
+        const { default: Sqlite } = await import("better-sqlite3")
+        const memory = path === ":memory:" || path === ""
+        if (!memory) mkdirSync(dirname(path), { recursive: true })
+        const db: BetterSqlite3.Database = new Sqlite(path, { timeout: 5000 })
+        if (!memory) db.pragma("journal_mode = WAL")
+        // NORMAL is durable across application crashes in WAL mode; only a power
+        // loss may drop the last commits. The default (FULL) syncs on every commit.
+        db.pragma("synchronous = NORMAL")
+        db.pragma("foreign_keys = ON")
+        return db
+      },
+    }),
+  })
+}
+
+/** A pool on a connection string or `pg.PoolConfig`. */
+export function postgresDatabase(config: string | pg.PoolConfig): Kysely<Database> {
+  const poolConfig: pg.PoolConfig = typeof config === "string" ? { connectionString: config } : config
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: async () => {
+        const { default: pgModule } = await import("pg")
+        const pool = new pgModule.Pool(poolConfig)
+        // An idle client losing its connection (server restart) emits "error" on
+        // the pool; unhandled, that would crash the process. The pool already
+        // drops the client, and the next query reports any lasting problem.
+        pool.on("error", () => {})
+        return pool
+      },
+    }),
+  })
+}
+
+/** The engine behind a Kysely instance, when its dialect is one Kysely ships. */
+export function detectDialect(db: Kysely<any>): SqlDialect | undefined {
+  const adapter = db.getExecutor().adapter
+  if (adapter instanceof PostgresAdapter) return "postgres"
+  if (adapter instanceof SqliteAdapter) return "sqlite"
+  // Another copy of Kysely, or a third-party dialect built on these adapters.
+  const name = adapter.constructor?.name ?? ""
+  if (/postgres/i.test(name)) return "postgres"
+  if (/sqlite/i.test(name)) return "sqlite"
+  return undefined
+}

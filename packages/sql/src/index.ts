@@ -1,0 +1,87 @@
+/**
+ * `@tessera/sql`: the database adapter for Tessera on Kysely, for SQLite (the
+ * embedded default) and PostgreSQL.
+ *
+ * @example
+ * ```ts
+ * import { SqlAdapter } from "@tessera/sql"
+ *
+ * const adapter = SqlAdapter.sqlite("./data/auth.db") // or SqlAdapter.postgres(process.env.DATABASE_URL)
+ * await adapter.migrate()
+ * const config = { adapter, providers: [...] }
+ * ```
+ * @module
+ */
+import type { Kysely } from "kysely"
+import type pg from "pg"
+import { createAdapterMethods, type SqlAdapterMethods } from "./adapter.js"
+import { detectDialect, postgresDatabase, sqliteDatabase } from "./dialects.js"
+import { migrate } from "./migrations.js"
+import { redactError, secretsOf } from "./redact.js"
+import type { Database, SqlDialect } from "./schema.js"
+
+export type * from "./schema.js"
+export { migrate, migrations, MIGRATION_TABLE, type MigrateOptions } from "./migrations.js"
+export { isUniqueViolation, type SqlAdapterMethods } from "./adapter.js"
+export { redactError } from "./redact.js"
+
+/** An adapter with every `Adapter` method, plus the handles to manage it. */
+export interface SqlAdapterInstance extends SqlAdapterMethods {
+  /** The Kysely instance, for your own queries on the same database. */
+  readonly db: Kysely<Database>
+  readonly dialect: SqlDialect
+  /** Applies pending migrations (idempotent). */
+  migrate(): Promise<{ applied: string[] }>
+  /** Closes the database, if the adapter opened it (not a Kysely instance you passed in). */
+  close(): Promise<void>
+}
+
+export interface SqlAdapterOptions {
+  /** Needed only when it cannot be told from the Kysely instance's dialect. */
+  dialect?: SqlDialect
+}
+
+function build(db: Kysely<Database>, dialect: SqlDialect, secrets: string[], owned: boolean): SqlAdapterInstance {
+  return {
+    ...createAdapterMethods(db, { dialect, secrets }),
+    db,
+    dialect,
+    async migrate() {
+      try {
+        return await migrate(db, { dialect })
+      } catch (error) {
+        throw redactError(error, secrets)
+      }
+    },
+    async close() {
+      if (owned) await db.destroy()
+    },
+  }
+}
+
+/**
+ * The adapter on an existing Kysely instance (its schema must be migrated: see
+ * `migrate`). The dialect is detected for Kysely's own Postgres and SQLite
+ * dialects; pass it for others.
+ */
+export function SqlAdapter(db: Kysely<any>, options: SqlAdapterOptions = {}): SqlAdapterInstance {
+  const dialect = options.dialect ?? detectDialect(db)
+  if (!dialect) throw new Error('SqlAdapter: cannot tell the database engine; pass { dialect: "sqlite" | "postgres" }')
+  return build(db as Kysely<Database>, dialect, [], false)
+}
+
+/**
+ * SQLite in a file (created with its folder if missing), with WAL and foreign
+ * keys on. Default `./data/auth.db`.
+ */
+SqlAdapter.sqlite = function sqlite(path = "./data/auth.db"): SqlAdapterInstance {
+  return build(sqliteDatabase(path), "sqlite", [], true)
+}
+
+/**
+ * PostgreSQL through a `pg` pool, from a connection string or a `pg.PoolConfig`.
+ * The password never appears in errors this adapter throws.
+ */
+SqlAdapter.postgres = function postgres(config: string | pg.PoolConfig): SqlAdapterInstance {
+  return build(postgresDatabase(config), "postgres", secretsOf(config), true)
+}

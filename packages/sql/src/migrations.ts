@@ -1,0 +1,149 @@
+/**
+ * The schema, as Kysely migrations kept in code (no migration files to ship or
+ * find at run time), and `migrate()`, which applies the pending ones.
+ *
+ * Migrations are recorded in `tessera_migrations`, not Kysely's default table,
+ * so an app can run its own Kysely migrations on the same database.
+ * @module
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely"
+import { detectDialect } from "./dialects.js"
+import { redactError } from "./redact.js"
+import type { SqlDialect } from "./schema.js"
+
+/** Column types per engine. */
+function types(dialect: SqlDialect) {
+  const pg = dialect === "postgres"
+  return {
+    timestamp: pg ? "timestamptz" : "integer",
+    bigint: pg ? "bigint" : "integer",
+    boolean: pg ? "boolean" : "integer",
+  } as const
+}
+
+/** 0001: users, accounts, sessions, verification tokens, authenticators. */
+function init(dialect: SqlDialect): Migration {
+  const t = types(dialect)
+  return {
+    // `if not exists` everywhere: Kysely runs SQLite migrations outside a
+    // transaction, so a run cut short can be resumed.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("users")
+        .ifNotExists()
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text")
+        .addColumn("email", "text")
+        .addColumn("email_verified", t.timestamp)
+        .addColumn("image", "text")
+        .addUniqueConstraint("users_email_key", ["email"])
+        .execute()
+
+      await db.schema
+        .createTable("accounts")
+        .ifNotExists()
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("provider", "text", (c) => c.notNull())
+        .addColumn("provider_account_id", "text", (c) => c.notNull())
+        .addColumn("refresh_token", "text")
+        .addColumn("access_token", "text")
+        .addColumn("expires_at", t.bigint)
+        .addColumn("token_type", "text")
+        .addColumn("scope", "text")
+        .addColumn("id_token", "text")
+        .addColumn("session_state", "text")
+        .addPrimaryKeyConstraint("accounts_pkey", ["provider", "provider_account_id"])
+        .execute()
+      await db.schema.createIndex("accounts_user_id_idx").ifNotExists().on("accounts").column("user_id").execute()
+
+      await db.schema
+        .createTable("sessions")
+        .ifNotExists()
+        .addColumn("session_token", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("expires", t.timestamp, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("sessions_user_id_idx").ifNotExists().on("sessions").column("user_id").execute()
+
+      await db.schema
+        .createTable("verification_tokens")
+        .ifNotExists()
+        .addColumn("identifier", "text", (c) => c.notNull())
+        .addColumn("token", "text", (c) => c.notNull())
+        .addColumn("expires", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("verification_tokens_pkey", ["identifier", "token"])
+        .execute()
+
+      await db.schema
+        .createTable("authenticators")
+        .ifNotExists()
+        .addColumn("credential_id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("provider_account_id", "text", (c) => c.notNull())
+        .addColumn("credential_public_key", "text", (c) => c.notNull())
+        .addColumn("counter", t.bigint, (c) => c.notNull())
+        .addColumn("credential_device_type", "text", (c) => c.notNull())
+        .addColumn("credential_backed_up", t.boolean, (c) => c.notNull())
+        .addColumn("transports", "text")
+        .execute()
+      await db.schema
+        .createIndex("authenticators_user_id_idx")
+        .ifNotExists()
+        .on("authenticators")
+        .column("user_id")
+        .execute()
+    },
+    async down(db: Kysely<any>) {
+      for (const table of ["authenticators", "verification_tokens", "sessions", "accounts", "users"]) {
+        await db.schema.dropTable(table).ifExists().execute()
+      }
+    },
+  }
+}
+
+/** Every migration, by name; names sort in the order they apply. */
+export function migrations(dialect: SqlDialect): Record<string, Migration> {
+  return { "0001_init": init(dialect) }
+}
+
+class InCodeMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: SqlDialect) {}
+  async getMigrations() {
+    return migrations(this.dialect)
+  }
+}
+
+export const MIGRATION_TABLE = "tessera_migrations"
+export const MIGRATION_LOCK_TABLE = "tessera_migrations_lock"
+
+export interface MigrateOptions {
+  /** Needed only when it cannot be told from the Kysely instance's dialect. */
+  dialect?: SqlDialect
+}
+
+/**
+ * Brings the schema up to date. Idempotent: with nothing pending it changes
+ * nothing. Safe to run from several processes at once (Kysely takes a lock).
+ * Returns the names of the migrations it applied.
+ */
+export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+  const dialect = options.dialect ?? detectDialect(db)
+  if (!dialect) throw new Error('Cannot tell the database engine: pass { dialect: "sqlite" | "postgres" }')
+  const migrator = new Migrator({
+    db,
+    provider: new InCodeMigrationProvider(dialect),
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  })
+  const { error, results = [] } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results.find((r) => r.status === "Error")?.migrationName
+    throw redactError(
+      new Error(`Migration ${failed ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`.replace("  ", " "), {
+        cause: error,
+      }),
+    )
+  }
+  return { applied: results.filter((r) => r.status === "Success").map((r) => r.migrationName) }
+}

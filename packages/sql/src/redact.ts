@@ -1,0 +1,84 @@
+/**
+ * Keeps passwords out of errors. Drivers put connection details in errors in
+ * places nobody thinks of (Node's `ERR_INVALID_URL` carries the whole URL in
+ * `input`; messages may quote a host string), and errors end up in logs. Every
+ * error leaving this package goes through `redactError`.
+ * @module
+ */
+
+/** `scheme://user:password@` -> `scheme://user:***@` */
+const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s]*@/gi
+
+/** Replaces every secret (and any password in a URL) in a string. */
+export function redactString(value: string, secrets: readonly string[] = []): string {
+  let out = value
+  for (const secret of secrets) if (secret) out = out.split(secret).join("***")
+  return out.replace(URL_USERINFO, "$1***@")
+}
+
+/**
+ * Scrubs, in place, the string properties (message, stack, input, ...) of an
+ * error, its `cause` chain and an AggregateError's `errors`. The error keeps its
+ * class and `code`, so callers can still tell a unique violation from a lost
+ * connection. Returns the error, for `throw redactError(e, secrets)`.
+ */
+export function redactError<E>(error: E, secrets: readonly string[] = []): E {
+  const seen = new Set<object>()
+  const visit = (value: unknown, depth: number) => {
+    if (depth > 5 || typeof value !== "object" || value === null || seen.has(value)) return
+    if (!(value instanceof Error) && !Array.isArray(value)) return
+    seen.add(value)
+    const record = value as unknown as Record<string, unknown>
+    for (const key of Object.getOwnPropertyNames(value)) {
+      let v: unknown
+      try {
+        v = record[key]
+      } catch {
+        continue
+      }
+      if (typeof v === "string") {
+        const clean = redactString(v, secrets)
+        if (clean !== v) {
+          try {
+            record[key] = clean
+          } catch {
+            try {
+              Object.defineProperty(value, key, { value: clean })
+            } catch {}
+          }
+        }
+      } else {
+        visit(v, depth + 1)
+      }
+    }
+  }
+  visit(error, 0)
+  return error
+}
+
+/** The strings to redact for a PostgreSQL connection string or pool config. */
+export function secretsOf(config: string | { connectionString?: string; password?: unknown }): string[] {
+  const secrets: string[] = []
+  const add = (s: unknown) => {
+    if (typeof s === "string" && s.length > 0) secrets.push(s)
+  }
+  const fromUrl = (url: string) => {
+    add(url)
+    try {
+      const password = new URL(url).password
+      add(password)
+      add(decodeURIComponent(password))
+    } catch {
+      // Not a parseable URL: the URL itself is already a secret.
+      const match = /:\/\/[^:/?#\s@]*:([^@\s]*)@/.exec(url)
+      add(match?.[1])
+    }
+  }
+  if (typeof config === "string") fromUrl(config)
+  else {
+    if (config.connectionString) fromUrl(config.connectionString)
+    add(config.password)
+  }
+  // Longest first, so a password inside the URL does not break the URL's match.
+  return secrets.sort((a, b) => b.length - a.length)
+}

@@ -1,0 +1,75 @@
+/**
+ * The tables, as Kysely sees them. Column names are snake_case; the adapter
+ * maps them to the camelCase fields of `@tessera/core/adapters`.
+ *
+ * Types that differ by engine: dates are `timestamptz` on PostgreSQL and integer
+ * milliseconds on SQLite; booleans are `boolean` and 0/1; 64-bit integers come
+ * back from PostgreSQL as strings. The adapter converts all of them.
+ * @module
+ */
+
+export type SqlDialect = "sqlite" | "postgres"
+
+/** A `Date` (PostgreSQL timestamptz) or milliseconds since the epoch (SQLite). */
+export type Timestamp = Date | number
+/** PostgreSQL returns `bigint` columns as strings. */
+export type BigIntColumn = number | string
+
+export interface UsersTable {
+  id: string
+  name: string | null
+  /** Unique; several users may have none. */
+  email: string | null
+  email_verified: Timestamp | null
+  image: string | null
+}
+
+/** Primary key (provider, provider_account_id). */
+export interface AccountsTable {
+  user_id: string
+  type: string
+  provider: string
+  provider_account_id: string
+  refresh_token: string | null
+  access_token: string | null
+  /** Seconds since the epoch. */
+  expires_at: BigIntColumn | null
+  token_type: string | null
+  scope: string | null
+  id_token: string | null
+  session_state: string | null
+}
+
+/** `session_token` is the SHA-256 (hex) of the cookie value, never the value. */
+export interface SessionsTable {
+  session_token: string
+  user_id: string
+  expires: Timestamp
+}
+
+/** Primary key (identifier, token); `token` is a keyed hash of the mailed value. */
+export interface VerificationTokensTable {
+  identifier: string
+  token: string
+  expires: Timestamp
+}
+
+export interface AuthenticatorsTable {
+  credential_id: string
+  user_id: string
+  provider_account_id: string
+  credential_public_key: string
+  counter: BigIntColumn
+  credential_device_type: string
+  credential_backed_up: boolean | number
+  /** Comma-separated, e.g. "internal,hybrid". */
+  transports: string | null
+}
+
+export interface Database {
+  users: UsersTable
+  accounts: AccountsTable
+  sessions: SessionsTable
+  verification_tokens: VerificationTokensTable
+  authenticators: AuthenticatorsTable
+}

@@ -1,0 +1,75 @@
+/**
+ * The configuration as each part of the integration needs it. Everything here
+ * is derived once per configuration object and cached by identity, so core's
+ * own cache (it validates a configuration once per object) keeps working:
+ * nothing here builds a fresh object per request.
+ * @module
+ */
+import { raw, setEnvDefaults, skipCSRFCheck, type AuthConfig } from "@tessera/core"
+import type { ProviderType } from "@tessera/core/types"
+import type { Env } from "./env.js"
+import type { SvelteKitAuthConfig } from "./types.js"
+
+/** `config` with the environment's defaults. Same object back while the environment is unchanged. */
+export function withEnv(env: Env, config: SvelteKitAuthConfig): AuthConfig {
+  return setEnvDefaults(env, config as AuthConfig)
+}
+
+type ActionConfig = AuthConfig & { raw: typeof raw; skipCSRFCheck: typeof skipCSRFCheck }
+const actionConfigs = new WeakMap<AuthConfig, ActionConfig>()
+
+/**
+ * The configuration form actions call `Auth()` with: the internal result instead
+ * of a `Response`, and no CSRF token check, because SvelteKit has already refused
+ * form posts from other origins before any action runs. `handle` never uses it.
+ */
+export function actionConfig(config: AuthConfig): ActionConfig {
+  let derived = actionConfigs.get(config)
+  if (!derived) {
+    derived = { ...config, raw, skipCSRFCheck }
+    actionConfigs.set(config, derived)
+  }
+  return derived
+}
+
+/** Where the auth actions are mounted, as core resolves it (default `/auth`, no trailing slash). */
+export function basePathOf(config: Pick<AuthConfig, "basePath">): string {
+  return (config.basePath ?? "/auth").replace(/\/+$/, "")
+}
+
+export interface ProviderSummary {
+  id: string
+  type: ProviderType
+}
+
+const providerIndexes = new WeakMap<AuthConfig, Map<string, ProviderSummary>>()
+
+/** The id and type of a configured provider, or `undefined` when none has that id. */
+export function findProvider(config: AuthConfig, id: string): ProviderSummary | undefined {
+  let index = providerIndexes.get(config)
+  if (!index) {
+    index = new Map()
+    for (const entry of config.providers ?? []) {
+      const summary = summarize(entry)
+      if (summary && !index.has(summary.id)) index.set(summary.id, summary)
+    }
+    providerIndexes.set(config, index)
+  }
+  return index.get(id)
+}
+
+function summarize(entry: AuthConfig["providers"][number]): ProviderSummary | undefined {
+  let provider: unknown = entry
+  if (typeof entry === "function") {
+    try {
+      provider = (entry as () => unknown)()
+    } catch {
+      return undefined
+    }
+  }
+  if (!provider || typeof provider !== "object") return undefined
+  const p = provider as { id?: unknown; type?: unknown; options?: { id?: unknown } }
+  const id = p.options?.id ?? p.id
+  if (typeof id !== "string" || typeof p.type !== "string") return undefined
+  return { id, type: p.type as ProviderType }
+}

@@ -1,0 +1,54 @@
+/**
+ * The two SvelteKit runtime values the integration reads: `$env/dynamic/private`
+ * (secrets, `AUTH_URL`, provider credentials) and `$app/environment`'s `building`.
+ *
+ * Both are read lazily, inside the request path, never when this module is
+ * imported: during `vite build` and prerendering there is no request-time
+ * environment (SvelteKit refuses `$env/dynamic/*` there), and serverless
+ * adapters fill the environment only once the first request arrives.
+ *
+ * The source is replaceable so the integration can be tested, or hosted, without
+ * the SvelteKit runtime: see {@link setKitRuntime}.
+ * @module
+ */
+
+/** Environment variables, as `$env/dynamic/private` exposes them. */
+export type Env = Record<string, string | undefined>
+
+export interface KitRuntime {
+  /** True while SvelteKit builds or prerenders: nothing request-time runs then. */
+  readonly building: boolean
+  /** `$env/dynamic/private`: `AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`, ... */
+  readonly env: Env
+}
+
+export type KitRuntimeSource = () => KitRuntime | Promise<KitRuntime>
+
+type KitModules = [{ env: Env }, { building: boolean }]
+let modules: Promise<KitModules> | undefined
+
+/**
+ * Reads the values from SvelteKit's virtual modules. The module namespaces are
+ * kept, not the values: SvelteKit replaces the `env` binding when the server is
+ * initialised, and `building` changes while it prerenders.
+ */
+async function fromSvelteKit(): Promise<KitRuntime> {
+  modules ??= Promise.all([import("$env/dynamic/private"), import("$app/environment")]) as Promise<KitModules>
+  const [privateEnv, app] = await modules
+  return { building: app.building, env: privateEnv.env }
+}
+
+let source: KitRuntimeSource = fromSvelteKit
+
+/** The current runtime values. Called once per request (or form action). */
+export function kitRuntime(): KitRuntime | Promise<KitRuntime> {
+  return source()
+}
+
+/**
+ * Replaces where the runtime values come from, e.g. `setKitRuntime(() => ({ building: false, env: process.env }))`
+ * in tests or outside SvelteKit. Call it with no argument to go back to SvelteKit's modules.
+ */
+export function setKitRuntime(next?: KitRuntimeSource): void {
+  source = next ?? fromSvelteKit
+}

@@ -1,0 +1,98 @@
+/**
+ * Tessera for SvelteKit (experimental: the API may change).
+ *
+ * @example
+ * ```ts
+ * // src/auth.ts
+ * import { SvelteKitAuth } from "@tessera/sveltekit"
+ * import Credentials from "@tessera/core/providers/credentials"
+ * export const { handle, signIn, signOut } = SvelteKitAuth({ providers: [Credentials({ ... })] })
+ *
+ * // src/hooks.server.ts
+ * export { handle } from "./auth"
+ * ```
+ * @module
+ */
+import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
+import { Auth, isAuthAction, type AuthConfig } from "@tessera/core"
+import { signInWithForm, signOutWithForm } from "./actions.js"
+import { basePathOf, withEnv } from "./config.js"
+import { kitRuntime } from "./env.js"
+import { sessionReader } from "./session.js"
+import type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
+
+export interface SvelteKitAuthResult {
+  /**
+   * The request hook. Answers the auth actions under `basePath` (default
+   * `/auth`: `/auth/signin`, `/auth/callback/<provider>`, `/auth/session`, ...)
+   * and passes every other request on, with `event.locals.auth()` set.
+   */
+  handle: Handle
+  /** Form action starting a sign-in: `export const actions = { default: signIn }` in `src/routes/signin/+page.server.ts`. */
+  signIn: Action
+  /** Form action ending the session: `export const actions = { default: signOut }` in `src/routes/signout/+page.server.ts`. */
+  signOut: Action
+}
+
+/**
+ * Creates the hook and the two form actions from one configuration, or from an
+ * async function that returns the configuration for a request (called at most
+ * once per request; return the same object for the same settings so it is
+ * validated only once).
+ *
+ * Missing settings come from `$env/dynamic/private`: `AUTH_SECRET`, `AUTH_URL`,
+ * `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`/`_SECRET`/`_ISSUER`. Nothing is read or
+ * run while SvelteKit builds or prerenders.
+ */
+export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthResult {
+  const lazyConfigs = new WeakMap<RequestEvent, Promise<SvelteKitAuthConfig>>()
+
+  async function configFor(event: RequestEvent): Promise<AuthConfig> {
+    const { env } = await kitRuntime()
+    let config: SvelteKitAuthConfig
+    if (typeof input === "function") {
+      let pending = lazyConfigs.get(event)
+      if (!pending) {
+        pending = Promise.resolve(input(event))
+        lazyConfigs.set(event, pending)
+      }
+      config = await pending
+    } else {
+      config = input
+    }
+    return withEnv(env, config)
+  }
+
+  const handle: Handle = async ({ event, resolve }) => {
+    const { building } = await kitRuntime()
+    if (building) {
+      // Prerendered pages are the same for everyone: nobody is signed in there.
+      event.locals.auth ??= async () => null
+      return resolve(event)
+    }
+    const config = await configFor(event)
+    event.locals.auth ??= sessionReader(event, config)
+    if (isAuthRoute(event.url.pathname, basePathOf(config))) return Auth(event.request, config)
+    return resolve(event)
+  }
+
+  return {
+    handle,
+    signIn: async (event) => signInWithForm(event, await configFor(event)),
+    signOut: async (event) => signOutWithForm(event, await configFor(event)),
+  }
+}
+
+/** `<basePath>/<action>[/...]` with a known action; `/auth/anything-else` stays the app's. */
+function isAuthRoute(pathname: string, basePath: string): boolean {
+  if (!pathname.startsWith(`${basePath}/`)) return false
+  const action = pathname.slice(basePath.length + 1).split("/")[0] ?? ""
+  return isAuthAction(action)
+}
+
+export { AUTHORIZATION_PARAMS_PREFIX, type ActionResult } from "./actions.js"
+export { setKitRuntime, type Env, type KitRuntime, type KitRuntimeSource } from "./env.js"
+export type { SignInOptions, SignOutOptions, SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
+export type { AuthConfig } from "@tessera/core"
+export type * from "@tessera/core/types"
+export * from "@tessera/core/errors"

@@ -1,0 +1,50 @@
+/**
+ * Types of the SvelteKit integration, and the `App.Locals` augmentation that
+ * gives every request `event.locals.auth()`.
+ * @module
+ */
+import type { AuthConfig } from "@tessera/core"
+import type { Session } from "@tessera/core/types"
+import type { RequestEvent } from "@sveltejs/kit"
+
+/** `AuthConfig` without `raw`: the integration decides how it calls `Auth()`. */
+export interface SvelteKitAuthConfig extends Omit<AuthConfig, "raw"> {}
+
+/**
+ * A configuration, or an async function returning it per request (lazy
+ * initialisation), e.g. to read `event.platform.env` on edge adapters.
+ * Return the same object for the same settings: the configuration is validated
+ * once per object, so a fresh object per request is validated per request.
+ */
+export type SvelteKitAuthConfigInput = SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>)
+
+/** Options accepted by the server-side `signIn`/`signOut` helpers (and as form fields). */
+export interface SignInOptions {
+  /** Where to go after signing in. Default: the page's `redirectTo`/`callbackUrl` query, the Referer, then `/`. */
+  redirectTo?: string
+  /** Auth.js' older name of `redirectTo`. */
+  callbackUrl?: string
+  /** `false`: return `{ url }` instead of redirecting. Default `true`. */
+  redirect?: boolean | "true" | "false"
+  /** Anything else is passed on as a form field: credentials, `email`, ... */
+  [field: string]: string | boolean | undefined
+}
+
+export interface SignOutOptions {
+  redirectTo?: string
+  callbackUrl?: string
+  redirect?: boolean | "true" | "false"
+}
+
+declare global {
+  namespace App {
+    interface Locals {
+      /**
+       * The session of this request, or `null` when nobody is signed in. Reads
+       * and decrypts the session cookie directly; computed once per request,
+       * however often it is called.
+       */
+      auth(): Promise<Session | null>
+    }
+  }
+}

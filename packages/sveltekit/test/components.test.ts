@@ -1,0 +1,127 @@
+import { fileURLToPath } from "node:url"
+import { render } from "svelte/server"
+import { beforeAll, describe, expect, it } from "vitest"
+import { loadComponent } from "./helpers/svelte.js"
+
+const file = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+/** The markup without Svelte's hydration comments and with whitespace collapsed. */
+function html(body: string): string {
+  return body.replace(/<!--[\s\S]*?-->/g, "").replace(/\s+/g, " ").replace(/> </g, "><").trim()
+}
+
+/** `<input type="hidden">` fields of the markup, by name. */
+function hiddenFields(markup: string): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const [tag] of markup.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
+    const name = /name="([^"]*)"/.exec(tag)?.[1]
+    const value = /value="([^"]*)"/.exec(tag)?.[1] ?? ""
+    if (name !== undefined) fields[name] = value.replaceAll("&amp;", "&")
+  }
+  return fields
+}
+
+function forms(markup: string): string[] {
+  return markup.match(/<form[\s\S]*?<\/form>/g) ?? []
+}
+
+let SignIn: Awaited<ReturnType<typeof loadComponent>>
+let SignOut: Awaited<ReturnType<typeof loadComponent>>
+
+beforeAll(async () => {
+  SignIn = await loadComponent(file("../src/components/SignIn.svelte"))
+  SignOut = await loadComponent(file("../src/components/SignOut.svelte"))
+})
+
+describe("SignIn", () => {
+  it("renders a form posting to the /signin action with the provider id and a default button", () => {
+    const markup = html(render(SignIn, { props: { provider: "github" } }).body)
+    expect(markup).toMatch(/^<form method="POST" action="\/signin" class="signInButton">/)
+    expect(hiddenFields(markup)).toEqual({ providerId: "github" })
+    expect(markup).toContain('<button type="submit">Sign in with github</button>')
+    expect(markup).not.toContain('type="email"')
+  })
+
+  it("posts to a custom sign-in page and adds class names", () => {
+    for (const signInPage of ["login", "/login"]) {
+      const markup = html(render(SignIn, { props: { provider: "github", signInPage, className: "wide" } }).body)
+      expect(markup).toContain('action="/login" class="signInButton wide"')
+    }
+  })
+
+  it("sends redirectTo, other option fields and authorizationParams-<name> as hidden fields", () => {
+    const markup = html(
+      render(SignIn, {
+        props: {
+          provider: "github",
+          options: { redirectTo: "/dashboard?tab=1&x=2", redirect: false, login_hint: "ada" },
+          authorizationParams: { prompt: "consent", scope: "openid email" },
+        },
+      }).body,
+    )
+    expect(hiddenFields(markup)).toEqual({
+      providerId: "github",
+      redirectTo: "/dashboard?tab=1&x=2",
+      login_hint: "ada",
+      "authorizationParams-prompt": "consent",
+      "authorizationParams-scope": "openid email",
+    })
+  })
+
+  it("accepts Auth.js' callbackUrl and FormData options", () => {
+    const fromCallbackUrl = html(render(SignIn, { props: { provider: "github", options: { callbackUrl: "/a" } } }).body)
+    expect(hiddenFields(fromCallbackUrl).redirectTo).toBe("/a")
+    const form = new FormData()
+    form.set("redirectTo", "/b")
+    const fromFormData = html(render(SignIn, { props: { provider: "github", options: form } }).body)
+    expect(hiddenFields(fromFormData).redirectTo).toBe("/b")
+  })
+
+  it("without a provider posts an empty providerId (the action then opens the sign-in page)", () => {
+    const markup = html(render(SignIn, {}).body)
+    expect(hiddenFields(markup)).toEqual({ providerId: "" })
+    expect(markup).toContain('<button type="submit">Sign in</button>')
+  })
+
+  it("gives e-mail providers a default e-mail input", () => {
+    for (const provider of ["email", "nodemailer", "resend"]) {
+      const markup = html(render(SignIn, { props: { provider } }).body)
+      expect(markup).toMatch(/<input id="tessera-email-[a-z]+" type="email" name="email"[^>]*required/)
+      expect(markup).toContain('<button type="submit">Sign in</button>')
+    }
+  })
+
+  it("fills credentials and submitButton slots with slot content", async () => {
+    const Legacy = await loadComponent(file("./fixtures/SlotsLegacy.svelte"))
+    const [signIn, signOut] = forms(html(render(Legacy, {}).body))
+    expect(signIn).toContain('<input name="username"/>')
+    expect(signIn).toContain('<input name="password" type="password"/>')
+    expect(signIn).toContain('<button type="submit"><span slot="submitButton">Log in (slot)</span></button>')
+    expect(hiddenFields(signIn!)).toEqual({ providerId: "credentials", redirectTo: "/dashboard" })
+    expect(signOut).toContain('<button type="submit"><span slot="submitButton">Log out (slot)</span></button>')
+  })
+
+  it("fills credentials, email and submitButton slots with Svelte 5 snippets", async () => {
+    const Snippets = await loadComponent(file("./fixtures/SlotsSnippets.svelte"))
+    const [credentials, email, signOut] = forms(html(render(Snippets, { props: { redirectTo: "/x" } }).body))
+    expect(credentials).toContain('<input name="otp"/>')
+    expect(credentials).toContain('<button type="submit"><strong>Log in (snippet)</strong></button>')
+    expect(hiddenFields(credentials!)).toEqual({ providerId: "credentials", redirectTo: "/x" })
+    expect(email).toContain('class="custom-email"')
+    expect(email).not.toContain("tessera-email")
+    expect(signOut).toContain('<button type="submit"><em>Log out (snippet)</em></button>')
+  })
+})
+
+describe("SignOut", () => {
+  it("renders a form posting to the /signout action with a default button", () => {
+    const markup = html(render(SignOut, {}).body)
+    expect(markup).toBe('<form method="POST" action="/signout" class="signOutButton"><button type="submit">Sign out</button></form>')
+  })
+
+  it("takes a custom page, class names and redirectTo", () => {
+    const markup = html(render(SignOut, { props: { signOutPage: "logout", className: "link", options: { redirectTo: "/bye" } } }).body)
+    expect(markup).toContain('action="/logout" class="signOutButton link"')
+    expect(hiddenFields(markup)).toEqual({ redirectTo: "/bye" })
+  })
+})

@@ -1,0 +1,146 @@
+/**
+ * Just enough of SvelteKit's request machinery to drive `handle` and the form
+ * actions with real `Request`s: a cookie jar with SvelteKit's `event.cookies`
+ * semantics, a `RequestEvent`, and a browser that carries cookies between requests.
+ */
+import type { Cookies, Handle, RequestEvent } from "@sveltejs/kit"
+import { parse, serialize, type SerializeOptions } from "cookie"
+
+export interface JarCookie {
+  name: string
+  value: string
+  options: SerializeOptions & { path: string }
+}
+
+/** `event.cookies`: request cookies plus those set during the request (SvelteKit's defaults applied). */
+export class CookieJar implements Cookies {
+  readonly set_: JarCookie[] = []
+  private readonly initial: Record<string, string>
+  private readonly defaults: SerializeOptions
+
+  constructor(
+    header: string | null,
+    private readonly url: URL,
+  ) {
+    this.initial = parse(header ?? "") as Record<string, string>
+    // SvelteKit's defaults for cookies.set.
+    this.defaults = { httpOnly: true, sameSite: "lax", secure: !(url.hostname === "localhost" && url.protocol === "http:") }
+  }
+
+  get(name: string): string | undefined {
+    const latest = this.latest(name)
+    if (latest) return latest.options.maxAge === 0 ? undefined : latest.value
+    return this.initial[name]
+  }
+
+  getAll(): { name: string; value: string }[] {
+    const all: Record<string, string> = { ...this.initial }
+    for (const c of this.set_) all[c.name] = c.value
+    return Object.entries(all).map(([name, value]) => ({ name, value }))
+  }
+
+  set(name: string, value: string, options: SerializeOptions & { path: string }): void {
+    if (typeof options?.path !== "string") throw new Error("You must specify a `path` when setting cookies")
+    this.set_.push({ name, value, options: { ...this.defaults, ...options } })
+  }
+
+  delete(name: string, options: SerializeOptions & { path: string }): void {
+    this.set(name, "", { ...options, maxAge: 0 })
+  }
+
+  serialize(name: string, value: string, options: SerializeOptions & { path: string }): string {
+    return serialize(name, value, { ...this.defaults, ...options })
+  }
+
+  /** The last cookie set under `name` in this request. */
+  latest(name: string): JarCookie | undefined {
+    return this.set_.findLast((c) => c.name === name)
+  }
+
+  /** `Set-Cookie` header values, as SvelteKit would add them to the response. */
+  setCookieHeaders(): string[] {
+    return this.set_.map((c) => serialize(c.name, c.value, c.options))
+  }
+}
+
+export type TestEvent = RequestEvent & { cookies: CookieJar }
+
+/** A `RequestEvent` for `request`, with a fresh `locals` and a cookie jar. */
+export function createEvent(request: Request): TestEvent {
+  const url = new URL(request.url)
+  const cookies = new CookieJar(request.headers.get("cookie"), url)
+  const event = {
+    request,
+    url,
+    cookies,
+    locals: {},
+    params: {},
+    route: { id: null },
+    platform: undefined,
+    isDataRequest: false,
+    isSubRequest: false,
+    isRemoteRequest: false,
+    fetch: globalThis.fetch,
+    getClientAddress: () => "127.0.0.1",
+    setHeaders: () => {},
+  }
+  return event as unknown as TestEvent
+}
+
+/** A form POST, as a browser submits it. */
+export function formRequest(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Request {
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin, ...headers },
+    body: new URLSearchParams(fields),
+  })
+}
+
+/** Cookies a browser keeps between requests: from `Set-Cookie` headers or from an event's jar. */
+export class Browser {
+  readonly cookies = new Map<string, string>()
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => serialize(name, value)).join("; ")
+  }
+
+  /** Applies `Set-Cookie` headers (a value with `Max-Age=0` deletes). */
+  receive(setCookies: Iterable<string>): void {
+    for (const line of setCookies) {
+      const [pair, ...attributes] = line.split(";")
+      const index = pair!.indexOf("=")
+      const name = pair!.slice(0, index).trim()
+      const value = decodeURIComponent(pair!.slice(index + 1).trim())
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))
+      if (expired) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+  }
+
+  receiveResponse(response: Response): void {
+    this.receive(response.headers.getSetCookie())
+  }
+
+  receiveEvent(event: TestEvent): void {
+    this.receive(event.cookies.setCookieHeaders())
+  }
+
+  request(url: string, init: RequestInit = {}): Request {
+    const headers = new Headers(init.headers)
+    if (this.cookies.size) headers.set("cookie", this.header())
+    return new Request(url, { ...init, headers })
+  }
+}
+
+/** Runs `handle` on `request`; `resolve` answers 200 "page" and records that it was called. */
+export async function runHandle(handle: Handle, event: TestEvent): Promise<{ response: Response; resolved: boolean }> {
+  let resolved = false
+  const response = await handle({
+    event,
+    resolve: async () => {
+      resolved = true
+      return new Response("page")
+    },
+  })
+  return { response, resolved }
+}

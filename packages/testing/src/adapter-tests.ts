@@ -1,0 +1,519 @@
+/**
+ * The adapter conformance suite: one set of tests that every database adapter
+ * must pass, run against each of them (the memory adapter, SQLite, PostgreSQL,
+ * or your own). Built on vitest: call it at the top level of a test file.
+ *
+ * Every test makes its own users, accounts and tokens with random ids, so the
+ * suite needs no empty database and does not depend on test order.
+ *
+ * @example
+ * ```ts
+ * import { runAdapterTests } from "@tessera/testing"
+ * import { MyAdapter } from "../src/index.js"
+ *
+ * const adapter = MyAdapter(client)
+ * runAdapterTests({
+ *   adapter,
+ *   db: {
+ *     user: (id) => client.users.find(id),
+ *     account: ({ provider, providerAccountId }) => client.accounts.find(provider, providerAccountId),
+ *     session: (sessionToken) => client.sessions.find(sessionToken),
+ *     verificationToken: ({ identifier, token }) => client.tokens.find(identifier, token),
+ *     authenticator: (credentialID) => client.authenticators.find(credentialID),
+ *   },
+ * })
+ * ```
+ * @module
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@tessera/core/adapters"
+
+type Awaitable<T> = T | PromiseLike<T>
+
+/**
+ * Raw access to the adapter's storage, bypassing the adapter, so the suite can
+ * check what was really written (and deleted). Each reader returns the stored
+ * record (in the adapter's field names) or null when there is none.
+ */
+export interface AdapterTestDb {
+  /** Called once before the tests (open connections, run migrations). */
+  connect?(): Awaitable<void>
+  /** Called once after the tests. */
+  disconnect?(): Awaitable<void>
+  user(id: string): Awaitable<Partial<AdapterUser> | null | undefined>
+  account(params: { provider: string; providerAccountId: string }): Awaitable<Partial<AdapterAccount> | null | undefined>
+  session(sessionToken: string): Awaitable<Partial<AdapterSession> | null | undefined>
+  verificationToken(params: { identifier: string; token: string }): Awaitable<Partial<VerificationToken> | null | undefined>
+  authenticator(credentialID: string): Awaitable<Partial<AdapterAuthenticator> | null | undefined>
+}
+
+export interface AdapterTestOptions {
+  adapter: Adapter
+  db: AdapterTestDb
+  /** Names of tests not to run (the second argument of each `test`), e.g. for methods you do not offer. */
+  skipTests?: string[]
+  /** The describe block's name. Default "adapter conformance". */
+  name?: string
+  /** How many first sign-ins of one identity race in the `createUserAndAccount` test. Default 20. */
+  raceSize?: number
+}
+
+const uid = () => crypto.randomUUID()
+
+/** A user with random id and e-mail. Dates have millisecond precision, as every database keeps. */
+export function testUser(overrides: Partial<AdapterUser> = {}): AdapterUser {
+  const id = uid()
+  return {
+    id,
+    name: "Ada Lovelace",
+    email: `ada-${id}@example.com`,
+    emailVerified: null,
+    image: "https://example.com/ada.png",
+    ...overrides,
+  }
+}
+
+/** An OAuth account with every standard token field set. */
+export function testAccount(userId: string, overrides: Partial<AdapterAccount> = {}): AdapterAccount {
+  return {
+    userId,
+    type: "oauth",
+    provider: "github",
+    providerAccountId: uid(),
+    access_token: `at-${uid()}`,
+    refresh_token: `rt-${uid()}`,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    token_type: "bearer",
+    scope: "read:user user:email",
+    id_token: "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.",
+    session_state: "state-1",
+    ...overrides,
+  }
+}
+
+export function testAuthenticator(userId: string, overrides: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator {
+  return {
+    userId,
+    credentialID: `cred-${uid()}`,
+    providerAccountId: `cred-${uid()}`,
+    credentialPublicKey: "pQECAyYgASFYIB2Fv0FJ2yY1L2d8p6sA3XUyq1gWqgq9e5U",
+    counter: 0,
+    credentialDeviceType: "multiDevice",
+    credentialBackedUp: true,
+    transports: "internal,hybrid",
+    ...overrides,
+  }
+}
+
+const inOneHour = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 3_600_000)
+
+/**
+ * Registers the conformance tests (vitest `describe`/`test`). Every method of
+ * the `Adapter` interface is exercised, including `createUserAndAccount`; skip
+ * tests by name for methods an adapter does not implement.
+ */
+export function runAdapterTests(options: AdapterTestOptions): void {
+  const { adapter, db, skipTests = [], name = "adapter conformance", raceSize = 20 } = options
+  const skipped = new Set(skipTests)
+  // Skipped tests are not registered at all, so a suite with skips stays green.
+  const it = (title: string, fn: () => Promise<void>) => {
+    if (!skipped.has(title)) test(title, fn)
+  }
+
+  /** The adapter's method, bound, or a clear failure when it is missing. */
+  function method<M extends keyof Adapter>(key: M): NonNullable<Adapter[M]> {
+    const fn = adapter[key]
+    if (typeof fn !== "function") throw new Error(`The adapter does not implement ${String(key)}`)
+    return (fn as (...args: unknown[]) => unknown).bind(adapter) as NonNullable<Adapter[M]>
+  }
+
+  async function createUser(overrides: Partial<AdapterUser> = {}): Promise<AdapterUser> {
+    const user = testUser(overrides)
+    const created = await method("createUser")(user)
+    return { ...user, ...created }
+  }
+
+  async function linkAccount(userId: string, overrides: Partial<AdapterAccount> = {}): Promise<AdapterAccount> {
+    const account = testAccount(userId, overrides)
+    await method("linkAccount")(account)
+    return account
+  }
+
+  describe(name, () => {
+    beforeAll(async () => {
+      await db.connect?.()
+    })
+    afterAll(async () => {
+      await db.disconnect?.()
+    })
+
+    describe("users", () => {
+      it("createUser returns the user", async () => {
+        const user = testUser({ emailVerified: new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678)) })
+        const created = await method("createUser")(user)
+        expect(created).toMatchObject(user)
+        expect(created.emailVerified).toBeInstanceOf(Date)
+        expect(await db.user(user.id)).toMatchObject({ id: user.id, email: user.email })
+      })
+
+      it("getUser returns the user, null for an unknown id", async () => {
+        const user = await createUser()
+        expect(await method("getUser")(user.id)).toMatchObject(user)
+        expect(await method("getUser")(uid())).toBeNull()
+      })
+
+      it("getUserByEmail returns the user, null for an unknown e-mail", async () => {
+        const user = await createUser()
+        expect(await method("getUserByEmail")(user.email)).toMatchObject(user)
+        expect(await method("getUserByEmail")(`nobody-${uid()}@example.com`)).toBeNull()
+      })
+
+      it("e-mail is unique", async () => {
+        const user = await createUser()
+        const twin = testUser({ email: user.email })
+        await expect(Promise.resolve().then(() => method("createUser")(twin))).rejects.toBeDefined()
+        expect(await db.user(twin.id)).toBeFalsy()
+        const other = await createUser()
+        await expect(
+          Promise.resolve().then(() => method("updateUser")({ id: other.id, email: user.email })),
+        ).rejects.toBeDefined()
+        expect(await method("getUser")(other.id)).toMatchObject({ email: other.email })
+      })
+
+      it("users without an e-mail", async () => {
+        // Providers may not share an address: several users then have none.
+        const a = await createUser({ email: null as unknown as string })
+        const b = await createUser({ email: null as unknown as string })
+        expect((await method("getUser")(a.id))?.email ?? null).toBeNull()
+        expect((await method("getUser")(b.id))?.email ?? null).toBeNull()
+      })
+
+      it("updateUser changes only the given fields", async () => {
+        const user = await createUser()
+        const verified = new Date(Date.UTC(2025, 5, 6, 7, 8, 9, 123))
+        const updated = await method("updateUser")({ id: user.id, name: "Ada King", emailVerified: verified })
+        expect(updated).toMatchObject({ ...user, name: "Ada King", emailVerified: verified })
+        const read = await method("getUser")(user.id)
+        expect(read).toMatchObject({ ...user, name: "Ada King", emailVerified: verified })
+        expect(read?.emailVerified).toBeInstanceOf(Date)
+      })
+
+      it("deleteUser removes the user; unknown ids do not throw", async () => {
+        const user = await createUser()
+        await method("deleteUser")(user.id)
+        expect(await method("getUser")(user.id)).toBeNull()
+        expect(await method("getUserByEmail")(user.email)).toBeNull()
+        expect(await db.user(user.id)).toBeFalsy()
+        await method("deleteUser")(uid())
+      })
+
+      it("deleteUser cascades to accounts, sessions and authenticators", async () => {
+        const user = await createUser()
+        const keep = await createUser()
+        const account = await linkAccount(user.id)
+        const kept = await linkAccount(keep.id)
+        const sessionToken = uid()
+        await method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() })
+        const authenticator = testAuthenticator(user.id)
+        await method("createAuthenticator")(authenticator)
+        await method("deleteUser")(user.id)
+        expect(await db.user(user.id)).toBeFalsy()
+        expect(await db.account(account)).toBeFalsy()
+        expect(await db.session(sessionToken)).toBeFalsy()
+        expect(await db.authenticator(authenticator.credentialID)).toBeFalsy()
+        expect(await method("getUserByAccount")(account)).toBeNull()
+        // Another user's rows are untouched.
+        expect(await db.user(keep.id)).toBeTruthy()
+        expect(await db.account(kept)).toBeTruthy()
+      })
+
+      it("returned objects are copies", async () => {
+        const input = testUser()
+        const created = await method("createUser")(input)
+        input.name = "changed input"
+        created.name = "changed result"
+        const read = await method("getUser")(input.id)
+        expect(read?.name).toBe("Ada Lovelace")
+        read!.name = "changed read"
+        expect((await method("getUser")(input.id))?.name).toBe("Ada Lovelace")
+      })
+    })
+
+    describe("accounts", () => {
+      it("linkAccount stores the account with its tokens", async () => {
+        const user = await createUser()
+        const account = await linkAccount(user.id)
+        const stored = await method("getAccount")(account.providerAccountId, account.provider)
+        expect(stored).toMatchObject(account)
+        expect(typeof stored?.expires_at).toBe("number")
+        expect(await db.account(account)).toMatchObject({ userId: user.id, provider: account.provider })
+      })
+
+      it("linkAccount keeps a minimal account", async () => {
+        const user = await createUser()
+        const account: AdapterAccount = { userId: user.id, type: "email", provider: "email", providerAccountId: user.email }
+        await method("linkAccount")(account)
+        expect(await method("getAccount")(account.providerAccountId, "email")).toMatchObject(account)
+      })
+
+      it("getUserByAccount returns the linked user, null when unknown", async () => {
+        const user = await createUser()
+        const account = await linkAccount(user.id)
+        const { provider, providerAccountId } = account
+        expect(await method("getUserByAccount")({ provider, providerAccountId })).toMatchObject(user)
+        expect(await method("getUserByAccount")({ provider, providerAccountId: uid() })).toBeNull()
+        expect(await method("getUserByAccount")({ provider: "other", providerAccountId })).toBeNull()
+      })
+
+      it("getAccount returns the account, null when unknown", async () => {
+        const user = await createUser()
+        const account = await linkAccount(user.id, { provider: "google", type: "oidc" })
+        expect(await method("getAccount")(account.providerAccountId, "google")).toMatchObject(account)
+        expect(await method("getAccount")(account.providerAccountId, "github")).toBeNull()
+        expect(await method("getAccount")(uid(), "google")).toBeNull()
+      })
+
+      it("(provider, providerAccountId) is unique", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        const account = await linkAccount(user.id)
+        const twin = testAccount(other.id, { provider: account.provider, providerAccountId: account.providerAccountId })
+        await expect(Promise.resolve().then(() => method("linkAccount")(twin))).rejects.toBeDefined()
+        expect(await method("getUserByAccount")(account)).toMatchObject({ id: user.id })
+        // The same id at another provider is another account.
+        await linkAccount(other.id, { provider: "gitlab", providerAccountId: account.providerAccountId })
+        expect(await method("getUserByAccount")({ provider: "gitlab", providerAccountId: account.providerAccountId }))
+          .toMatchObject({ id: other.id })
+      })
+
+      it("unlinkAccount removes the account; unknown accounts do not throw", async () => {
+        const user = await createUser()
+        const account = await linkAccount(user.id)
+        const { provider, providerAccountId } = account
+        await method("unlinkAccount")({ provider, providerAccountId })
+        expect(await method("getAccount")(providerAccountId, provider)).toBeNull()
+        expect(await method("getUserByAccount")({ provider, providerAccountId })).toBeNull()
+        expect(await db.account({ provider, providerAccountId })).toBeFalsy()
+        expect(await db.user(user.id)).toBeTruthy()
+        await method("unlinkAccount")({ provider, providerAccountId: uid() })
+      })
+    })
+
+    describe("sessions", () => {
+      it("createSession and getSessionAndUser", async () => {
+        const user = await createUser()
+        const session = { sessionToken: uid(), userId: user.id, expires: inOneHour() }
+        expect(await method("createSession")(session)).toMatchObject(session)
+        const found = await method("getSessionAndUser")(session.sessionToken)
+        expect(found?.session).toMatchObject(session)
+        expect(found?.session.expires).toBeInstanceOf(Date)
+        expect(found?.user).toMatchObject(user)
+        expect(await db.session(session.sessionToken)).toMatchObject({ userId: user.id })
+      })
+
+      it("getSessionAndUser returns null for an unknown token", async () => {
+        expect(await method("getSessionAndUser")(uid())).toBeNull()
+      })
+
+      it("getSessionAndUser returns null for an expired session and deletes it", async () => {
+        const user = await createUser()
+        const sessionToken = uid()
+        await method("createSession")({ sessionToken, userId: user.id, expires: new Date(Date.now() - 1000) })
+        expect(await method("getSessionAndUser")(sessionToken)).toBeNull()
+        expect(await db.session(sessionToken)).toBeFalsy()
+        expect(await db.user(user.id)).toBeTruthy()
+      })
+
+      it("updateSession changes expires; null for an unknown token", async () => {
+        const user = await createUser()
+        const sessionToken = uid()
+        await method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() })
+        const expires = new Date(Date.now() + 86_400_000)
+        const updated = await method("updateSession")({ sessionToken, expires })
+        expect(updated).toMatchObject({ sessionToken, userId: user.id, expires })
+        expect((await method("getSessionAndUser")(sessionToken))?.session.expires).toEqual(expires)
+        expect(await method("updateSession")({ sessionToken: uid(), expires })).toBeFalsy()
+      })
+
+      it("deleteSession removes the session; unknown tokens do not throw", async () => {
+        const user = await createUser()
+        const sessionToken = uid()
+        await method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() })
+        await method("deleteSession")(sessionToken)
+        expect(await method("getSessionAndUser")(sessionToken)).toBeNull()
+        expect(await db.session(sessionToken)).toBeFalsy()
+        expect(await db.user(user.id)).toBeTruthy()
+        expect(await method("deleteSession")(uid())).toBeFalsy()
+      })
+
+      it("session tokens are unique", async () => {
+        const user = await createUser()
+        const sessionToken = uid()
+        await method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() })
+        await expect(
+          Promise.resolve().then(() => method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() })),
+        ).rejects.toBeDefined()
+      })
+    })
+
+    describe("verification tokens", () => {
+      const newToken = (): VerificationToken => ({
+        identifier: `ada-${uid()}@example.com`,
+        token: uid().replaceAll("-", ""),
+        expires: inOneHour(),
+      })
+
+      it("createVerificationToken and useVerificationToken", async () => {
+        const token = newToken()
+        const created = await method("createVerificationToken")(token)
+        if (created) expect(created).toMatchObject(token)
+        expect(await db.verificationToken(token)).toMatchObject({ identifier: token.identifier })
+        const used = await method("useVerificationToken")({ identifier: token.identifier, token: token.token })
+        expect(used).toMatchObject(token)
+        expect(used?.expires).toBeInstanceOf(Date)
+        expect(await db.verificationToken(token)).toBeFalsy()
+      })
+
+      it("useVerificationToken is single use", async () => {
+        const token = newToken()
+        await method("createVerificationToken")(token)
+        const params = { identifier: token.identifier, token: token.token }
+        expect(await method("useVerificationToken")(params)).toMatchObject(token)
+        expect(await method("useVerificationToken")(params)).toBeNull()
+      })
+
+      it("useVerificationToken returns null for an unknown token", async () => {
+        expect(await method("useVerificationToken")({ identifier: "nobody@example.com", token: uid() })).toBeNull()
+      })
+
+      it("useVerificationToken needs the right identifier", async () => {
+        const token = newToken()
+        await method("createVerificationToken")(token)
+        expect(await method("useVerificationToken")({ identifier: "mallory@example.com", token: token.token })).toBeNull()
+        // The failed attempt did not consume it.
+        expect(await db.verificationToken(token)).toBeTruthy()
+        expect(await method("useVerificationToken")({ identifier: token.identifier, token: token.token })).toMatchObject(token)
+      })
+
+      it("useVerificationToken under concurrency: exactly one caller gets the token", async () => {
+        const token = newToken()
+        await method("createVerificationToken")(token)
+        const params = { identifier: token.identifier, token: token.token }
+        const results = await Promise.all(Array.from({ length: 10 }, () => method("useVerificationToken")(params)))
+        expect(results.filter(Boolean)).toHaveLength(1)
+      })
+    })
+
+    describe("authenticators", () => {
+      it("createAuthenticator and getAuthenticator", async () => {
+        const user = await createUser()
+        const authenticator = testAuthenticator(user.id)
+        expect(await method("createAuthenticator")(authenticator)).toMatchObject(authenticator)
+        const found = await method("getAuthenticator")(authenticator.credentialID)
+        expect(found).toMatchObject(authenticator)
+        expect(found?.credentialBackedUp).toBe(true)
+        expect(await db.authenticator(authenticator.credentialID)).toMatchObject({ userId: user.id })
+      })
+
+      it("getAuthenticator returns null for an unknown credential id", async () => {
+        expect(await method("getAuthenticator")(uid())).toBeNull()
+      })
+
+      it("listAuthenticatorsByUserId", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        const a = testAuthenticator(user.id, { transports: null, credentialBackedUp: false })
+        const b = testAuthenticator(user.id, { counter: 7 })
+        await method("createAuthenticator")(a)
+        await method("createAuthenticator")(b)
+        await method("createAuthenticator")(testAuthenticator(other.id))
+        const list = await method("listAuthenticatorsByUserId")(user.id)
+        const byId = (x: { credentialID: string }, y: { credentialID: string }) => x.credentialID.localeCompare(y.credentialID)
+        expect([...list].sort(byId)).toMatchObject([a, b].sort(byId).map((x) => ({ ...x, transports: x.transports ?? null })))
+        expect(await method("listAuthenticatorsByUserId")(uid())).toEqual([])
+      })
+
+      it("updateAuthenticatorCounter", async () => {
+        const user = await createUser()
+        const authenticator = testAuthenticator(user.id)
+        await method("createAuthenticator")(authenticator)
+        const updated = await method("updateAuthenticatorCounter")(authenticator.credentialID, 4_000_000_000)
+        expect(updated).toMatchObject({ ...authenticator, counter: 4_000_000_000 })
+        expect((await method("getAuthenticator")(authenticator.credentialID))?.counter).toBe(4_000_000_000)
+      })
+
+      it("credential id is unique", async () => {
+        const user = await createUser()
+        const authenticator = testAuthenticator(user.id)
+        await method("createAuthenticator")(authenticator)
+        await expect(
+          Promise.resolve().then(() => method("createAuthenticator")({ ...authenticator, counter: 9 })),
+        ).rejects.toBeDefined()
+        expect((await method("getAuthenticator")(authenticator.credentialID))?.counter).toBe(0)
+      })
+    })
+
+    describe("createUserAndAccount", () => {
+      it("createUserAndAccount creates both", async () => {
+        const user = testUser()
+        const account = testAccount(user.id)
+        const result = await method("createUserAndAccount")(user, account)
+        expect(result.created).toBe(true)
+        expect(result.user).toMatchObject(user)
+        expect(result.account).toMatchObject(account)
+        expect(await method("getUserByAccount")(account)).toMatchObject(user)
+        expect(await db.user(user.id)).toBeTruthy()
+        expect(await db.account(account)).toMatchObject({ userId: user.id })
+      })
+
+      it("createUserAndAccount returns the existing user for a known account", async () => {
+        const first = testUser()
+        const account = testAccount(first.id)
+        await method("createUserAndAccount")(first, account)
+        const second = testUser({ email: first.email })
+        const result = await method("createUserAndAccount")(second, { ...account, userId: second.id })
+        expect(result.created).toBe(false)
+        expect(result.user).toMatchObject({ id: first.id })
+        expect(result.account).toMatchObject({ userId: first.id, providerAccountId: account.providerAccountId })
+        expect(await db.user(second.id)).toBeFalsy()
+      })
+
+      it("createUserAndAccount with another user's e-mail fails and stores nothing", async () => {
+        // Not a race of one identity but a different account with a taken address:
+        // handing out the existing user would sign a stranger in as them.
+        const owner = await createUser()
+        const user = testUser({ email: owner.email })
+        const account = testAccount(user.id)
+        await expect(method("createUserAndAccount")(user, account)).rejects.toBeDefined()
+        expect(await db.user(user.id)).toBeFalsy()
+        expect(await db.account(account)).toBeFalsy()
+      })
+
+      it("createUserAndAccount race: one user and one account", async () => {
+        const email = `race-${uid()}@example.com`
+        const providerAccountId = uid()
+        const attempts = Array.from({ length: raceSize }, () => {
+          const user = testUser({ email })
+          return { user, account: testAccount(user.id, { providerAccountId }) }
+        })
+        const results = await Promise.all(
+          attempts.map(({ user, account }) => method("createUserAndAccount")(user, account)),
+        )
+        expect(results.filter((r) => r.created)).toHaveLength(1)
+        const winner = results.find((r) => r.created)!.user
+        for (const result of results) expect(result.user.id).toBe(winner.id)
+        const stored = await Promise.all(attempts.map(({ user }) => db.user(user.id)))
+        expect(stored.filter(Boolean)).toHaveLength(1)
+        expect(await db.account({ provider: "github", providerAccountId })).toMatchObject({ userId: winner.id })
+        expect(await method("getUserByEmail")(email)).toMatchObject({ id: winner.id })
+      })
+    })
+  })
+}
