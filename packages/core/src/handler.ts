@@ -31,7 +31,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   if (!resolution.ok) {
     resolution.logger.error(resolution.error)
     if (isRaw) throw resolution.error
-    return finish(configurationErrorResult(request, config?.basePath))
+    return finish(configurationErrorResult(request, config?.basePath, config?.pages?.error))
   }
   const resolved = resolution.config
   let internal: RequestInternal | undefined
@@ -42,6 +42,10 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     if (error instanceof RequestError) {
       const log = error.status >= 500 ? resolved.logger.error : (e: Error) => resolved.logger.debug(e.message)
       log(error.error)
+      // A server-side refusal (UntrustedHost) on a page a browser shows: the error page, not JSON.
+      if (error.status >= 500 && !isApiPath(request, resolved.basePath)) {
+        return finish(configurationErrorResult(request, resolved.basePath, resolved.pages.error))
+      }
       return finish({
         status: error.status,
         headers: error.headers,
@@ -50,7 +54,8 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     }
     resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     if (isRaw && error instanceof AuthError && !returnRedirectAsJson) throw error
-    return finish(errorResult(resolved, internal!, error))
+    if (!internal) return finish({ status: 400, body: { error: "InvalidRequest", message: "The request could not be read" } })
+    return finish(errorResult(resolved, internal, error))
   }
 }
 
@@ -76,16 +81,27 @@ function errorResult(config: ResolvedConfig, request: RequestInternal, error: un
   return { redirect: url.href }
 }
 
-/** The configuration is broken: 500 JSON for API actions, the built-in error page otherwise. */
-function configurationErrorResult(request: Request, basePath: string | undefined): ResponseInternal {
-  let action: AuthAction | undefined
+/** True when the request is for one of the JSON actions (by path alone: the request may not parse). */
+function isApiPath(request: Request, basePath: string | undefined): boolean {
   try {
-    action = parseActionPath(new URL(request.url).pathname, (basePath ?? "/auth").replace(/\/+$/, "")).action
+    const { action } = parseActionPath(new URL(request.url).pathname, (basePath ?? "/auth").replace(/\/+$/, ""))
+    return apiActions.has(action)
   } catch {
-    action = undefined
+    return false
   }
-  if (action && apiActions.has(action)) {
+}
+
+/**
+ * The configuration is broken: 500 JSON for API actions; for pages, the custom
+ * error page when there is one (a relative redirect: the host is not trusted
+ * yet), otherwise the built-in error page.
+ */
+function configurationErrorResult(request: Request, basePath: string | undefined, errorPage: unknown): ResponseInternal {
+  if (isApiPath(request, basePath)) {
     return { status: 500, body: { error: "Configuration", message: configurationMessage } }
+  }
+  if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {
+    return { redirect: `${errorPage}${errorPage.includes("?") ? "&" : "?"}error=Configuration` }
   }
   const page = renderErrorPage({ colorScheme: "auto" }, undefined, "Configuration")
   return { status: 500, body: page.body }

@@ -18,7 +18,7 @@
  */
 import { base64url, calculateJwkThumbprint, EncryptJWT, errors, jwtDecrypt } from "jose"
 import { parseCookieHeader, readChunkedCookie } from "./http/cookies.js"
-import { syncAesGcmDecrypt } from "./lib/crypto.js"
+import { syncPrimitives, type SyncPrimitives } from "./lib/crypto.js"
 import type { Awaitable } from "./types.js"
 
 export interface DefaultJWT extends Record<string, unknown> {
@@ -145,7 +145,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const { token, secret, salt } = params
   if (!token) return null
   const secrets = secretsOf(secret)
-  const fast = syncAesGcmDecrypt && (await decodeFast(token, secrets, salt))
+  const fast = syncPrimitives && (await decodeFast(syncPrimitives, token, secrets, salt))
   if (fast) return fast as Payload
   const { payload } = await jwtDecrypt(
     token,
@@ -169,6 +169,14 @@ async function keyFor(kid: unknown, secrets: string[], salt: string): Promise<De
 }
 
 const B64URL = /^[A-Za-z0-9_-]+$/
+/**
+ * What jose's decoder (`atob`, "forgiving base64") accepts: base64url characters,
+ * never a length of 4n + 1, and padding only where it completes a quantum.
+ */
+function isBase64url(value: string): boolean {
+  const unpadded = value.length % 4 === 0 ? value.replace(/={1,2}$/, "") : value
+  return unpadded.length % 4 !== 1 && B64URL.test(unpadded)
+}
 const asciiEncoder = new TextEncoder()
 const strictDecoder = new TextDecoder("utf-8", { fatal: true })
 /** Protected headers seen on tokens that decrypted, by their encoded form: a handful (one per key). */
@@ -181,7 +189,7 @@ const knownHeaders = new Map<string, { kid: unknown }>()
  * decrypt. Returns `undefined` for any other shape, which then goes through jose,
  * so nothing jose would refuse is accepted here. Throws jose's error classes.
  */
-async function decodeFast(token: string, secrets: string[], salt: string): Promise<JWT | undefined> {
+async function decodeFast(sync: SyncPrimitives, token: string, secrets: string[], salt: string): Promise<JWT | undefined> {
   const parts = token.split(".")
   if (parts.length !== 5 || parts[1] !== "") return undefined
   const [encodedHeader, , encodedIv, encodedCiphertext, encodedTag] = parts as [string, string, string, string, string]
@@ -197,17 +205,17 @@ async function decodeFast(token: string, secrets: string[], salt: string): Promi
     if (Object.keys(parsed).some((name) => name !== "alg" && name !== "enc" && name !== "kid")) return undefined
     header = { kid: parsed.kid }
   }
-  if (!B64URL.test(encodedIv) || !B64URL.test(encodedCiphertext) || !B64URL.test(encodedTag)) {
+  if (!isBase64url(encodedIv) || !isBase64url(encodedCiphertext) || !isBase64url(encodedTag)) {
     throw new errors.JWEInvalid("Malformed JWE")
   }
-  const iv = base64url.decode(encodedIv)
-  const tag = base64url.decode(encodedTag)
+  const iv = sync.base64urlDecode(encodedIv)
+  const tag = sync.base64urlDecode(encodedTag)
   if (iv.byteLength !== 12) throw new errors.JWEInvalid("Invalid Initialization Vector length")
   if (tag.byteLength !== 16) throw new errors.JWEInvalid("Invalid Authentication Tag length")
   const { raw } = await keyFor(header.kid, secrets, salt)
   let plaintext: Uint8Array
   try {
-    plaintext = syncAesGcmDecrypt!(raw, iv, base64url.decode(encodedCiphertext), tag, asciiEncoder.encode(encodedHeader))
+    plaintext = sync.aesGcmDecrypt(raw, iv, sync.base64urlDecode(encodedCiphertext), tag, asciiEncoder.encode(encodedHeader))
   } catch (cause) {
     throw new errors.JWEDecryptionFailed(undefined, { cause })
   }

@@ -20,8 +20,22 @@ import type {
 import { redactError } from "./redact.js"
 import type { AccountsTable, AuthenticatorsTable, Database, SqlDialect, Timestamp, UsersTable } from "./schema.js"
 
-/** Every method of `Adapter`, required. */
-export type SqlAdapterMethods = Required<Adapter>
+type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never
+
+/** Every method of `Adapter`, required, each returning a Promise. */
+export type SqlAdapterMethods = {
+  [K in Exclude<keyof Adapter, "deleteUser" | "linkAccount" | "unlinkAccount" | "deleteSession">]-?: Promised<
+    NonNullable<Adapter[K]>
+  >
+} & {
+  /** Returns the deleted user, or null if there was none. */
+  deleteUser(userId: string): Promise<AdapterUser | null>
+  linkAccount(account: AdapterAccount): Promise<AdapterAccount>
+  /** Returns the unlinked account, or undefined if there was none. */
+  unlinkAccount(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<AdapterAccount | undefined>
+  /** Returns the deleted session, or null if there was none. */
+  deleteSession(sessionToken: string): Promise<AdapterSession | null>
+}
 
 // ---- conversions between rows and adapter objects ----
 

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto"
 import { realpathSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { SqlAdapter, type SqlAdapterInstance } from "./index.js"
-import { redactString, secretsOf } from "./redact.js"
+import { maskUrl, redactString, secretsOf } from "./redact.js"
 
 export interface CliIO {
   out(text: string): void
@@ -35,11 +35,12 @@ const defaultIO: CliIO = {
   env: process.env,
 }
 
-type Target = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string }
+export type Target = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string }
 
 class UsageError extends Error {}
 
-function parseTarget(args: string[], env: CliIO["env"]): Target {
+/** Where `tessera migrate` would write, from its arguments and environment. */
+export function resolveTarget(args: string[], env: CliIO["env"]): Target {
   let target: Target | undefined
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
@@ -60,9 +61,9 @@ function parseTarget(args: string[], env: CliIO["env"]): Target {
 }
 
 async function runMigrate(args: string[], io: CliIO): Promise<number> {
-  const target = parseTarget(args, io.env)
+  const target = resolveTarget(args, io.env)
   const secrets = target.kind === "postgres" ? secretsOf(target.url) : []
-  const label = target.kind === "postgres" ? `PostgreSQL ${redactString(target.url, secrets)}` : `SQLite ${target.path}`
+  const label = target.kind === "postgres" ? `PostgreSQL ${maskUrl(target.url)}` : `SQLite ${target.path}`
   let adapter: SqlAdapterInstance | undefined
   try {
     adapter = target.kind === "postgres" ? SqlAdapter.postgres(target.url) : SqlAdapter.sqlite(target.path)

@@ -6,7 +6,7 @@
  * so an app can run its own Kysely migrations on the same database.
  * @module
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely"
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely"
 import { detectDialect } from "./dialects.js"
 import { redactError } from "./redact.js"
 import type { SqlDialect } from "./schema.js"
@@ -130,11 +130,20 @@ export interface MigrateOptions {
 export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const dialect = options.dialect ?? detectDialect(db)
   if (!dialect) throw new Error('Cannot tell the database engine: pass { dialect: "sqlite" | "postgres" }')
+  // Kysely looks for its tables in every schema; name ours, or tables of
+  // another schema on the search_path (another app, another tenant) would be
+  // taken for them.
+  const schema =
+    dialect === "postgres"
+      ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined
+  if (dialect === "postgres" && !schema) throw new Error("migrate: no schema on the search_path to create tables in")
   const migrator = new Migrator({
     db,
     provider: new InCodeMigrationProvider(dialect),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
+    ...(schema ? { migrationTableSchema: schema } : {}),
   })
   const { error, results = [] } = await migrator.migrateToLatest()
   if (error) {

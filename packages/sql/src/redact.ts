@@ -1,13 +1,17 @@
 /**
- * Keeps passwords out of errors. Drivers put connection details in errors in
- * places nobody thinks of (Node's `ERR_INVALID_URL` carries the whole URL in
- * `input`; messages may quote a host string), and errors end up in logs. Every
- * error leaving this package goes through `redactError`.
+ * Keeps passwords out of errors. Connection details turn up in errors in places
+ * nobody thinks of (Node's `ERR_INVALID_URL` carries the whole URL in `input`:
+ * `pg` scrubs that one itself, but not every code path or driver version does),
+ * and errors end up in logs. Every error leaving this package goes through
+ * `redactError`; the CLI also scrubs what it prints.
  * @module
  */
 
 /** `scheme://user:password@` -> `scheme://user:***@` */
 const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s]*@/gi
+
+/** The password of a URL too malformed to parse: from the user's ":" to the last "@". */
+const LOOSE_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)(.*)@/is
 
 /** Replaces every secret (and any password in a URL) in a string. */
 export function redactString(value: string, secrets: readonly string[] = []): string {
@@ -56,6 +60,17 @@ export function redactError<E>(error: E, secrets: readonly string[] = []): E {
   return error
 }
 
+/** A connection URL fit to print: the password replaced by `***`. */
+export function maskUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = "***"
+    return redactString(parsed.href)
+  } catch {
+    return redactString(url).replace(LOOSE_USERINFO, "$1***@")
+  }
+}
+
 /** The strings to redact for a PostgreSQL connection string or pool config. */
 export function secretsOf(config: string | { connectionString?: string; password?: unknown }): string[] {
   const secrets: string[] = []
@@ -70,8 +85,7 @@ export function secretsOf(config: string | { connectionString?: string; password
       add(decodeURIComponent(password))
     } catch {
       // Not a parseable URL: the URL itself is already a secret.
-      const match = /:\/\/[^:/?#\s@]*:([^@\s]*)@/.exec(url)
-      add(match?.[1])
+      add(LOOSE_USERINFO.exec(url)?.[2])
     }
   }
   if (typeof config === "string") fromUrl(config)

@@ -97,18 +97,25 @@ async function readForm(request: Request): Promise<Record<string, string>> {
 }
 
 /**
- * Where to go afterwards: the explicit value, else the page's own `redirectTo`
- * (or `callbackUrl`) query parameter, else the page the form was on, else `/`.
+ * Where to go afterwards: the explicit value, else a `redirectTo` (or
+ * `callbackUrl`) query parameter of the action's URL or of the page the form was
+ * on (`/signin?redirectTo=/dashboard`), else that page itself, else `/`.
  * Core passes it through the `redirect` callback, which keeps it on this origin.
  */
 function callbackUrlOf(event: RequestEvent, explicit: string | undefined): string {
-  return (
-    explicit ||
-    event.url.searchParams.get("redirectTo") ||
-    event.url.searchParams.get("callbackUrl") ||
-    event.request.headers.get("referer") ||
-    "/"
-  )
+  if (explicit) return explicit
+  const fromQuery = (url: URL) => url.searchParams.get("redirectTo") || url.searchParams.get("callbackUrl")
+  const own = fromQuery(event.url)
+  if (own) return own
+  const referer = event.request.headers.get("referer")
+  if (!referer) return "/"
+  let page: URL
+  try {
+    page = new URL(referer, event.url)
+  } catch {
+    return "/"
+  }
+  return (page.origin === event.url.origin && fromQuery(page)) || referer
 }
 
 function signInPageUrl(event: RequestEvent, config: AuthConfig, callbackUrl: string): string {

@@ -17,7 +17,7 @@ import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
 import { Auth, isAuthAction, type AuthConfig } from "@tessera/core"
 import { signInWithForm, signOutWithForm } from "./actions.js"
 import { basePathOf, withEnv } from "./config.js"
-import { kitRuntime } from "./env.js"
+import { kitRuntime, type Env } from "./env.js"
 import { sessionReader } from "./session.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 
@@ -47,8 +47,7 @@ export interface SvelteKitAuthResult {
 export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthResult {
   const lazyConfigs = new WeakMap<RequestEvent, Promise<SvelteKitAuthConfig>>()
 
-  async function configFor(event: RequestEvent): Promise<AuthConfig> {
-    const { env } = await kitRuntime()
+  async function configFor(event: RequestEvent, env: Env): Promise<AuthConfig> {
     let config: SvelteKitAuthConfig
     if (typeof input === "function") {
       let pending = lazyConfigs.get(event)
@@ -64,22 +63,25 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
   }
 
   const handle: Handle = async ({ event, resolve }) => {
-    const { building } = await kitRuntime()
+    const { building, env } = await kitRuntime()
     if (building) {
       // Prerendered pages are the same for everyone: nobody is signed in there.
       event.locals.auth ??= async () => null
       return resolve(event)
     }
-    const config = await configFor(event)
+    const config = await configFor(event, env)
     event.locals.auth ??= sessionReader(event, config)
     if (isAuthRoute(event.url.pathname, basePathOf(config))) return Auth(event.request, config)
     return resolve(event)
   }
 
+  // Form actions never run while prerendering (SvelteKit refuses them there).
+  const actionConfigFor = async (event: RequestEvent) => configFor(event, (await kitRuntime()).env)
+
   return {
     handle,
-    signIn: async (event) => signInWithForm(event, await configFor(event)),
-    signOut: async (event) => signOutWithForm(event, await configFor(event)),
+    signIn: async (event) => signInWithForm(event, await actionConfigFor(event)),
+    signOut: async (event) => signOutWithForm(event, await actionConfigFor(event)),
   }
 }
 

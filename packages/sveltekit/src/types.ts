@@ -20,7 +20,7 @@ export type SvelteKitAuthConfigInput = SvelteKitAuthConfig | ((event: RequestEve
 
 /** Options accepted by the server-side `signIn`/`signOut` helpers (and as form fields). */
 export interface SignInOptions {
-  /** Where to go after signing in. Default: the page's `redirectTo`/`callbackUrl` query, the Referer, then `/`. */
+  /** Where to go after signing in. Default: a `redirectTo`/`callbackUrl` query of the action or of the page the form was on, that page, then `/`. */
   redirectTo?: string
   /** Auth.js' older name of `redirectTo`. */
   callbackUrl?: string

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url"
 import { render } from "svelte/server"
-import { beforeAll, describe, expect, it } from "vitest"
-import { loadComponent } from "./helpers/svelte.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { disposeCompiled, loadComponent } from "./helpers/svelte.js"
 
 const file = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -32,6 +32,7 @@ beforeAll(async () => {
   SignIn = await loadComponent(file("../src/components/SignIn.svelte"))
   SignOut = await loadComponent(file("../src/components/SignOut.svelte"))
 })
+afterAll(disposeCompiled)
 
 describe("SignIn", () => {
   it("renders a form posting to the /signin action with the provider id and a default button", () => {

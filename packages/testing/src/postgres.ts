@@ -195,7 +195,6 @@ async function startDebian(bin: string): Promise<PostgresServer> {
         "synchronous_commit = off",
         "full_page_writes = off",
         "max_connections = 100",
-        "shared_buffers = 32MB",
       ]
       // postgresql.auto.conf is read last and owned by the server user already.
       writeFileSync(join(data, "postgresql.auto.conf"), `${settings.join("\n")}\n`)

@@ -62,8 +62,18 @@ function withEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
   return result
 }
 
+/** Ids of factory providers, so a factory is called once to learn its id, not per request. */
+const factoryIds = new WeakMap<Function, string | undefined>()
+
 function providerId(provider: AuthConfig["providers"][number]): string | undefined {
-  const p = typeof provider === "function" ? safeCall(provider) : provider
+  if (typeof provider === "function") {
+    if (!factoryIds.has(provider)) factoryIds.set(provider, idOf(safeCall(provider)))
+    return factoryIds.get(provider)
+  }
+  return idOf(provider)
+}
+
+function idOf(p: unknown): string | undefined {
   return (p as { options?: { id?: string } } | undefined)?.options?.id ?? (p as { id?: string } | undefined)?.id
 }
 

@@ -87,7 +87,9 @@ function resolveBasePath(basePath: string | undefined): string {
 
 function resolve(config: AuthConfig, logger: LoggerInstance): ResolvedConfig {
   if (!config || typeof config !== "object") throw new AuthError("Auth() needs a configuration object")
-  if (!Array.isArray(config.providers)) throw new AuthError("`providers` must be an array")
+  // Read once: a getter must not see a second, possibly different, value.
+  const providerList = config.providers
+  if (!Array.isArray(providerList)) throw new AuthError("`providers` must be an array")
   const secrets = resolveSecrets(config.secret)
   const adapter = config.adapter
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
@@ -110,9 +112,11 @@ function resolve(config: AuthConfig, logger: LoggerInstance): ResolvedConfig {
     decode: config.jwt?.decode ?? decode,
   }
   const redirectProxyUrl = config.redirectProxyUrl
-  const providers = resolveProviders(config.providers, { adapter, logger, redirectProxyUrl, sessionStrategy: strategy })
+  const providers = resolveProviders(providerList, { adapter, logger, redirectProxyUrl, sessionStrategy: strategy })
   if (config.debug) logger.warn("debug-enabled")
   const skip = config.skipCSRFCheck === skipCSRFCheck
+  // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.
+  if (skip && config.raw !== raw) logger.warn("csrf-disabled")
   return {
     basePath: resolveBasePath(config.basePath),
     secrets,

@@ -19,7 +19,12 @@ export async function credentialsCallback(
   provider: InternalProvider<"credentials">,
 ): Promise<ResponseInternal> {
   const submitted = Object.fromEntries(Object.entries(ctx.request.body ?? {}).filter(([key]) => !RESERVED.has(key)))
-  const request = ctx.original ?? new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers })
+  // The original request's body has been read already; as Auth.js does, `authorize`
+  // gets a request it can still read, with the submitted fields as JSON.
+  const headers = new Headers(ctx.request.headers)
+  headers.set("content-type", "application/json")
+  headers.delete("content-length")
+  const request = new Request(ctx.request.url, { method: "POST", headers, body: JSON.stringify(ctx.request.body ?? {}) })
   let user: User | null
   try {
     user = await provider.authorize(submitted, request)

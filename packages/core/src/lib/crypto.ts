@@ -47,10 +47,15 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return diff === 0
 }
 
-/** AES-256-GCM decryption that returns at once instead of through a promise. */
-export type SyncAesGcmDecrypt = (key: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, aad: Uint8Array) => Uint8Array
+/** Synchronous primitives for the session check's hot path. */
+export interface SyncPrimitives {
+  /** AES-256-GCM decryption with a 16-byte tag; throws when the tag does not authenticate the data. */
+  aesGcmDecrypt(key: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, aad: Uint8Array): Uint8Array
+  /** base64url to bytes, for input already checked to hold only base64url characters and a valid length. */
+  base64urlDecode(input: string): Uint8Array
+}
 
-/** The part of `node:crypto` the fast path uses; declared here so the core needs no Node types. */
+/** The parts of `node:crypto` and `node:buffer` used; declared here so the core needs no Node types. */
 interface NodeCryptoSubset {
   createDecipheriv(
     algorithm: "aes-256-gcm",
@@ -59,34 +64,42 @@ interface NodeCryptoSubset {
     options: { authTagLength: number },
   ): { setAAD(aad: Uint8Array): unknown; setAuthTag(tag: Uint8Array): unknown; update(data: Uint8Array): Uint8Array; final(): Uint8Array }
 }
+interface NodeBufferSubset {
+  Buffer: { from(input: string, encoding: "base64url"): Uint8Array }
+}
 
 /**
- * Synchronous AES-256-GCM decryption from `node:crypto`, when the runtime offers
- * it through `process.getBuiltinModule` (Node >= 20.16, Bun, Deno); otherwise
- * `undefined` and callers use Web Crypto.
+ * `node:crypto` and `node:buffer` primitives when the runtime offers them through
+ * `process.getBuiltinModule` (Node >= 20.16, Bun, Deno); otherwise `undefined`
+ * and callers use Web Crypto and jose.
  *
  * Why: on Node every `crypto.subtle` call is a round trip through the libuv
  * thread pool, about 50 µs, several times what the whole session check costs
- * otherwise. The module is looked up by name at run time, so the core keeps no
- * static dependency on Node and runs unchanged elsewhere. Throws when the tag
- * does not authenticate the data.
+ * otherwise. The modules are looked up by name at run time, so the core keeps no
+ * static dependency on Node and runs unchanged elsewhere.
  */
-export const syncAesGcmDecrypt: SyncAesGcmDecrypt | undefined = (() => {
+export const syncPrimitives: SyncPrimitives | undefined = (() => {
   try {
     const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-    const node = typeof getBuiltinModule === "function" ? (getBuiltinModule("node:crypto") as NodeCryptoSubset | undefined) : undefined
-    if (typeof node?.createDecipheriv !== "function") return undefined
-    return (key, iv, ciphertext, tag, aad) => {
-      const decipher = node.createDecipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
-      decipher.setAAD(aad)
-      decipher.setAuthTag(tag)
-      const head = decipher.update(ciphertext)
-      const tail = decipher.final()
-      if (tail.byteLength === 0) return head
-      const out = new Uint8Array(head.byteLength + tail.byteLength)
-      out.set(head)
-      out.set(tail, head.byteLength)
-      return out
+    if (typeof getBuiltinModule !== "function") return undefined
+    const crypto = getBuiltinModule("node:crypto") as NodeCryptoSubset | undefined
+    const buffer = getBuiltinModule("node:buffer") as NodeBufferSubset | undefined
+    if (typeof crypto?.createDecipheriv !== "function" || typeof buffer?.Buffer?.from !== "function") return undefined
+    const { Buffer } = buffer
+    return {
+      aesGcmDecrypt(key, iv, ciphertext, tag, aad) {
+        const decipher = crypto.createDecipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
+        decipher.setAAD(aad)
+        decipher.setAuthTag(tag)
+        const head = decipher.update(ciphertext)
+        const tail = decipher.final()
+        if (tail.byteLength === 0) return head
+        const out = new Uint8Array(head.byteLength + tail.byteLength)
+        out.set(head)
+        out.set(tail, head.byteLength)
+        return out
+      },
+      base64urlDecode: (input) => Buffer.from(input, "base64url"),
     }
   } catch {
     return undefined

@@ -14,10 +14,8 @@ import type { EmailConfig, EmailSendVerificationRequestParams, EmailUserConfig }
 
 export { verificationMessage, type VerificationMessage } from "../email/message.js"
 
-export interface NodemailerConfig extends EmailConfig {
-  /** A connection URL (`smtp://user:pass@smtp.example:587`) or nodemailer transport options. */
-  server: any
-}
+/** `server` (a connection URL such as `smtp://user:pass@smtp.example:587`, or nodemailer transport options) is required. */
+export interface NodemailerConfig extends EmailConfig {}
 
 export type NodemailerUserConfig = EmailUserConfig
 

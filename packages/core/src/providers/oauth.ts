@@ -35,17 +35,39 @@ export interface AuthorizationParameters extends UrlParams {
 
 export type AuthorizationEndpointHandler = EndpointHandler<AuthorizationParameters>
 
-export type TokenEndpointHandler = EndpointHandler<
-  UrlParams,
-  { params: Record<string, string>; checks: { code_verifier?: string; state?: string; nonce?: string }; provider: OAuthConfigInternal<any> },
-  { tokens: TokenSet }
->
+/** What a custom token `request` receives. */
+export interface TokenRequestContext {
+  /** The parameters of the callback request (`code`, `state`, ...). */
+  params: Record<string, string>
+  /** The values of the checks that passed, to send along (`code_verifier`). */
+  checks: { code_verifier?: string; state?: string; nonce?: string }
+  provider: OAuthConfigInternal<any>
+  /** The `redirect_uri` sent in the authorization request; send the same one. */
+  redirectUri: string
+  /** `fetch` routed through the provider's `customFetch`; refuses `http:` unless allowed. */
+  fetch: typeof fetch
+}
 
-export type UserinfoEndpointHandler = EndpointHandler<
-  UrlParams,
-  { tokens: TokenSet; provider: OAuthConfigInternal<any> },
-  Profile
->
+/** What a custom userinfo `request` receives. */
+export interface UserinfoRequestContext {
+  tokens: TokenSet
+  provider: OAuthConfigInternal<any>
+  /** The parameters of the callback request (Apple posts the user's name here). */
+  params: Record<string, string>
+  /** The validated ID Token claims, when the token response had an ID Token. */
+  claims?: Profile
+  /** `fetch` routed through the provider's `customFetch`; refuses `http:` unless allowed. */
+  fetch: typeof fetch
+}
+
+/**
+ * The token endpoint. A custom `request` yields `{ tokens }` (or the token set
+ * itself); its tokens are still validated like a token endpoint response.
+ */
+export type TokenEndpointHandler = EndpointHandler<UrlParams, TokenRequestContext, { tokens: TokenSet } | TokenSet>
+
+/** The userinfo endpoint. A custom `request` yields the profile. */
+export type UserinfoEndpointHandler = EndpointHandler<UrlParams, UserinfoRequestContext, Profile>
 
 /** Colours and logo of the provider's button on the built-in sign-in page. */
 export interface OAuthProviderButtonStyles {
@@ -64,24 +86,50 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
   type: "oauth"
   id: string
   name: string
+  /** Default: `AUTH_<PROVIDER_ID>_ID` through `setEnvDefaults`. */
   clientId?: string
+  /** Default: `AUTH_<PROVIDER_ID>_SECRET` through `setEnvDefaults`. */
   clientSecret?: string
+  /**
+   * The authorization server's issuer identifier. Checked against the `iss` of
+   * ID Tokens and authorization responses; with no endpoints configured, the
+   * metadata is discovered from `<issuer>/.well-known/openid-configuration`.
+   */
   issuer?: string
-  /** Authorization server metadata URL. This exact URL is fetched (once per issuer). */
+  /** Authorization server metadata URL. This exact URL is fetched (once per process, then cached). */
   wellKnown?: string
+  /** The JSON Web Key Set URL, when the metadata does not name one (`jwks_uri`). */
   jwks_endpoint?: string
+  /** Where the browser is sent to sign in. `params` are added to the URL. */
   authorization?: string | AuthorizationEndpointHandler
+  /** Where the code is exchanged. `params` are added to the request body. */
   token?: string | TokenEndpointHandler
+  /** Where the profile is read (OAuth 2, or OIDC with `idToken: false`). `params` are added to the URL. */
   userinfo?: string | UserinfoEndpointHandler
-  /** Default `["pkce"]`. */
+  /** Default `["pkce"]` (`["pkce", "nonce"]` for OIDC). `state` is added when a redirect proxy is used. */
   checks?: OAuthChecks
-  /** oauth4webapi client overrides: `token_endpoint_auth_method`, `id_token_signed_response_alg`, ... */
+  /**
+   * oauth4webapi client metadata overrides: `token_endpoint_auth_method`
+   * (`client_secret_basic` by default, `client_secret_post`, `none`),
+   * `id_token_signed_response_alg` (`RS256` unless the metadata says otherwise), ...
+   */
   client?: Partial<oauth.Client & { token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none" }>
+  /** Turns the provider's profile into a user. Default: keeps id (`sub` or `id`), name, email, image (`picture`). */
   profile?: ProfileCallback<P>
+  /**
+   * Picks what the Account stores from the token response. Default: access_token,
+   * id_token, refresh_token, expires_at, scope, token_type, session_state.
+   * Returning nothing stores no tokens.
+   */
   account?: AccountCallback
   style?: OAuthProviderButtonStyles
   /** Link by e-mail to an existing user without asking. Unsafe across arbitrary providers. */
   allowDangerousEmailAccountLinking?: boolean
+  /**
+   * The stable deployment's auth URL (e.g. `https://app.example/auth`) that
+   * receives callbacks for every deployment (preview deployments) and forwards
+   * them to the one that started the sign-in. Default `AUTH_REDIRECT_PROXY_URL`.
+   */
   redirectProxyUrl?: string
   /**
    * Allow `http:` issuer and endpoint URLs. Off by default; meant for loopback
@@ -96,10 +144,11 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
 
 export interface OIDCConfig<P> extends Omit<OAuth2Config<P>, "type" | "checks" | "options"> {
   type: "oidc"
+  /** Default `["pkce", "nonce"]`. */
   checks?: OAuthChecks
-  /** When false, the profile is read from the userinfo endpoint instead of the id_token. */
+  /** When false, the profile is read from the userinfo endpoint instead of the ID Token. Default true. */
   idToken?: boolean
-  options?: OAuthUserConfig<P>
+  options?: OIDCUserConfig<P>
 }
 
 export type OAuthConfig<P> = OIDCConfig<P> | OAuth2Config<P>

@@ -18,6 +18,12 @@ import type { Awaitable, RequestInternal, User } from "../types.js"
 import type { CredentialInput } from "./credentials.js"
 import type { CommonProviderOptions } from "./index.js"
 
+/**
+ * The hash of the passkey script the built-in sign-in page inlines, for a
+ * Content-Security-Policy: `script-src '<hash>'`.
+ */
+export { webauthnClientScriptHash } from "../webauthn/client-script.generated.js"
+
 /** The relying party: the site the credential is bound to. Defaults come from the request URL. */
 export interface RelayingParty {
   /** A registrable domain, e.g. `example.com`. Default: the request's host name. */

@@ -5,7 +5,9 @@
  * forward at most once per `updateAge`.
  * @module
  */
+import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../context.js"
+import { SessionTokenError } from "../errors.js"
 import { readChunkedCookie, clearChunkedCookies } from "../http/cookies.js"
 import { callAdapter } from "../lib/adapter.js"
 import { sha256Hex } from "../lib/crypto.js"
@@ -13,8 +15,12 @@ import { fireEvent } from "../lib/events.js"
 import type { Session } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
 
-/** Session tokens are hex or base64url; anything else cannot be ours and costs no query. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,512}$/
+/**
+ * What a session token can look like: printable ASCII without spaces, 16 to 512
+ * characters. Anything else in the cookie cannot be ours and costs no query;
+ * `create` refuses a custom `generateSessionToken` that makes anything else.
+ */
+const TOKEN_SHAPE = /^[\x21-\x7e]{16,512}$/
 
 function cookieToken(ctx: RequestContext): string | undefined {
   const value = readChunkedCookie(ctx.request.cookies, ctx.cookieOptions.sessionToken.name)
@@ -69,20 +75,35 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       user: { name: user.name, email: user.email, image: user.image },
       expires: expires.toISOString(),
     }
-    const result = await config.callbacks.session({
-      session,
-      user,
-      ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
-    } as any)
+    let result: Session
+    try {
+      result = await config.callbacks.session({
+        session,
+        user,
+        ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
+      } as any)
+    } catch (error) {
+      // The app's callback failed, not the session: keep the row and the cookie, answer "no session".
+      config.logger.error(new SessionTokenError("The session callback threw", { cause: { err: error } }))
+      return null
+    }
     await fireEvent(ctx, "session", { session: result, token: undefined as any })
     return result
   },
 
   async create(ctx, { user }) {
     const { config } = ctx
+    if (!user.id) throw new SessionTokenError("A database session needs a stored user with an id")
     const token = config.session.generateSessionToken()
+    if (typeof token !== "string" || !TOKEN_SHAPE.test(token)) {
+      throw new SessionTokenError("generateSessionToken must return 16 to 512 printable ASCII characters")
+    }
     const expires = new Date(Date.now() + config.session.maxAge * 1000)
-    await callAdapter(config, "createSession", { sessionToken: await sha256Hex(token), userId: user.id!, expires })
+    // A sign-in replaces the session the browser had: the old row must not stay
+    // usable by whoever else holds its token (session fixation, shared devices).
+    const previous = cookieToken(ctx)
+    if (previous) await callAdapter(config, "deleteSession", await sha256Hex(previous))
+    await callAdapter(config, "createSession", { sessionToken: await sha256Hex(token), userId: user.id, expires })
     setCookie(ctx, token, expires)
   },
 
@@ -90,7 +111,14 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const token = cookieToken(ctx)
     clear(ctx)
     if (!token) return await fireEvent(ctx, "signOut", { session: null })
-    const session = await callAdapter(ctx.config, "deleteSession", await sha256Hex(token))
+    let session: Awaited<ReturnType<NonNullable<Adapter["deleteSession"]>>> = null
+    try {
+      session = await callAdapter(ctx.config, "deleteSession", await sha256Hex(token))
+    } catch (error) {
+      // The browser forgets the token either way (the cookie is cleared above), so
+      // sign-out still succeeds for the user; the failure is logged for the operator.
+      ctx.config.logger.error(error as Error)
+    }
     await fireEvent(ctx, "signOut", { session: session ?? null })
   },
 

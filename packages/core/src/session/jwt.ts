@@ -11,6 +11,7 @@ import type { RequestContext } from "../context.js"
 import { JWTSessionError } from "../errors.js"
 import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
+import { defaultCallbacks } from "../config/callbacks.js"
 import { fireEvent } from "../lib/events.js"
 import type { Session } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
@@ -50,7 +51,10 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     }
     const { config } = ctx
     try {
-      const before = JSON.stringify(token)
+      // A callback may change the token in place or return a copy: compare contents,
+      // not identity, so a copy with the same claims does not re-issue the cookie.
+      // The default callback returns the token untouched and needs no comparison.
+      const before = update || config.callbacks.jwt === defaultCallbacks.jwt ? undefined : JSON.stringify(token)
       const next = update
         ? await config.callbacks.jwt({ token, trigger: "update", session: update.data } as any)
         : await config.callbacks.jwt({ token } as any)
@@ -60,7 +64,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       }
       const now = Math.floor(Date.now() / 1000)
       const stale = now - (token.iat ?? 0) >= config.session.updateAge
-      const changed = next !== token || JSON.stringify(next) !== before
+      const changed = before !== undefined && JSON.stringify(next) !== before
       const exp = update || changed || stale ? await writeToken(ctx, next) : (token.exp ?? now)
       const session: Session = {
         user: { name: next.name, email: next.email, image: next.picture },

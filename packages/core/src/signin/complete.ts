@@ -33,7 +33,10 @@ export async function completeSignIn(
     ...options,
   })
   if (verdict === false) throw new AccessDenied("The signIn callback refused the sign-in")
-  if (typeof verdict === "string") return { redirect: verdict, cookies: ctx.cookies }
+  // A URL from the callback may carry user input: it goes through `redirect` like any other.
+  if (typeof verdict === "string") {
+    return { redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }), cookies: ctx.cookies }
+  }
 
   const { user, isNewUser } = await persistSignIn(ctx, identity)
   await sessionStrategy(ctx).create(ctx, { user, account: identity.account, profile: identity.profile, isNewUser })

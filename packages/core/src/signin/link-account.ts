@@ -12,11 +12,12 @@
  */
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
-import { OAuthAccountNotLinked } from "../errors.js"
+import { AccountNotLinked, OAuthAccountNotLinked } from "../errors.js"
 import { callAdapter } from "../lib/adapter.js"
 import { fireEvent } from "../lib/events.js"
 import { sessionStrategy } from "../session/index.js"
 import type { ProviderIdentity, SignInUser } from "./persist.js"
+import { webauthnUser } from "../webauthn/persist.js"
 
 function newUser(identity: ProviderIdentity, emailVerified: Date | null): AdapterUser {
   const { id: _providerId, ...user } = identity.user
@@ -42,12 +43,20 @@ async function linkTo(ctx: RequestContext, user: AdapterUser, identity: Provider
   return { user, isNewUser: false }
 }
 
-/** Credentials: the user `authorize` returned, created on first sight so database sessions can point at it. */
+/**
+ * Credentials: the user `authorize` returned, created on first sight so database
+ * sessions can point at it. Its e-mail must not belong to another stored user:
+ * `authorize` vouches for its own user, not for whoever registered that address.
+ */
 async function credentialsUser(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInUser> {
   const existing = await callAdapter(ctx.config, "getUser", identity.account.providerAccountId)
   if (existing) return { user: existing, isNewUser: false }
+  const email = identity.user.email?.trim().toLowerCase()
+  if (email && (await callAdapter(ctx.config, "getUserByEmail", email))) {
+    throw new AccountNotLinked("authorize returned a new user whose e-mail belongs to another user")
+  }
   const user = await callAdapter(ctx.config, "createUser", {
-    ...newUser(identity, null),
+    ...newUser({ ...identity, user: { ...identity.user, email: email ?? null } }, null),
     id: identity.account.providerAccountId,
   })
   return registered(ctx, user)
@@ -85,8 +94,10 @@ async function providerUser(ctx: RequestContext, identity: ProviderIdentity): Pr
   const email = identity.user.email?.trim().toLowerCase()
   const byEmail = email ? await callAdapter(config, "getUserByEmail", email) : null
   if (byEmail) {
-    const allow = (ctx.provider as { allowDangerousEmailAccountLinking?: boolean } | undefined)?.allowDangerousEmailAccountLinking
-    if (!allow) throw new OAuthAccountNotLinked("Another account already uses this e-mail address")
+    const settings = config.providersById.get(provider) as { allowDangerousEmailAccountLinking?: boolean } | undefined
+    if (!settings?.allowDangerousEmailAccountLinking) {
+      throw new OAuthAccountNotLinked("Another user already has this e-mail address; sign in as them to link this account")
+    }
     return linkTo(ctx, byEmail, identity)
   }
   const user = newUser({ ...identity, user: { ...identity.user, email: email ?? null } }, null)
@@ -98,9 +109,34 @@ async function providerUser(ctx: RequestContext, identity: ProviderIdentity): Pr
     await fireEvent(ctx, "linkAccount", { user: result.user, account: result.account, profile: identity.user })
     return { user: result.user, isNewUser: true }
   }
+  return createThenLink(ctx, user, account, identity)
+}
+
+/**
+ * Without `createUserAndAccount` the two writes cannot share a transaction. If
+ * the link fails, the user just created is deleted again, so a retry does not
+ * find a user without its account (and refuse it as `OAuthAccountNotLinked`).
+ * Events fire only once both writes stood.
+ */
+async function createThenLink(
+  ctx: RequestContext,
+  user: AdapterUser,
+  account: AdapterAccount,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
+  const { config } = ctx
   const created = await callAdapter(config, "createUser", user)
+  const linked = { ...account, userId: created.id }
+  try {
+    await callAdapter(config, "linkAccount", linked)
+  } catch (error) {
+    if (config.adapter?.deleteUser) {
+      await callAdapter(config, "deleteUser", created.id).catch((cleanup: Error) => config.logger.error(cleanup))
+    }
+    throw error
+  }
   await fireEvent(ctx, "createUser", { user: created })
-  await linkTo(ctx, created, identity)
+  await fireEvent(ctx, "linkAccount", { user: created, account: linked, profile: identity.user })
   return { user: created, isNewUser: true }
 }
 
@@ -110,6 +146,8 @@ export async function linkOrRegister(ctx: RequestContext, identity: ProviderIden
       return credentialsUser(ctx, identity)
     case "email":
       return emailUser(ctx, identity)
+    case "webauthn":
+      return webauthnUser(ctx, identity)
     default:
       return providerUser(ctx, identity)
   }

@@ -4,7 +4,7 @@
  * `svelte/compiler` into a temporary directory, with its imports rewritten to
  * absolute paths, then imported. Render the result with `svelte/server`'s `render`.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { basename, dirname, join, resolve } from "node:path"
@@ -46,4 +46,10 @@ function rewrite(specifier: string, from: string): string {
 export async function loadComponent<Props extends Record<string, any> = Record<string, any>>(file: string): Promise<Component<Props>> {
   const module = await import(/* @vite-ignore */ compileFile(resolve(file)))
   return module.default as Component<Props>
+}
+
+/** Removes the compiled files (call from `afterAll`). */
+export function disposeCompiled(): void {
+  rmSync(outDir, { recursive: true, force: true })
+  compiled.clear()
 }

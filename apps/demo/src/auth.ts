@@ -1,0 +1,84 @@
+/**
+ * Tessera's configuration for the demo: one provider per sign-in method.
+ *
+ * The configuration is built on the first request, not at import: `vite build`
+ * imports this module, and the database path, the secret and the local
+ * provider's address exist only once `server.js` has started. It is built once
+ * and the same object returned afterwards, so Tessera validates it only once.
+ * @module
+ */
+import { SvelteKitAuth, type SvelteKitAuthConfig } from "@tessera/sveltekit"
+import Credentials from "@tessera/core/providers/credentials"
+import Email from "@tessera/core/providers/email"
+import Nodemailer from "@tessera/core/providers/nodemailer"
+import Passkey from "@tessera/core/providers/passkey"
+import type { Provider } from "@tessera/core/providers"
+import { checkCredentials } from "$lib/server/accounts"
+import { authAdapter } from "$lib/server/db"
+import { deliverToMailbox } from "$lib/server/mailbox"
+import { demoSettings, type DemoSettings } from "$lib/server/settings"
+
+/** The local OpenID provider's id: `/auth/signin/local-idp`, `/auth/callback/local-idp`. */
+export const LOCAL_IDP_ID = "local-idp"
+
+function providers(settings: DemoSettings): Provider[] {
+  const list: Provider[] = [
+    Credentials({
+      name: "Demo account",
+      credentials: {
+        email: { label: "E-mail", type: "email", autocomplete: "username", required: true },
+        password: { label: "Password", type: "password", autocomplete: "current-password", required: true },
+      },
+      // `null` becomes `error=CredentialsSignin&code=credentials`: the same
+      // answer whichever of the two fields was wrong.
+      authorize: ({ email, password }) => checkCredentials(email, password),
+    }),
+  ]
+  if (settings.devDefaults) {
+    list.push(Email({ name: "E-mail", sendVerificationRequest: deliverToMailbox }))
+  } else if (settings.emailServer) {
+    list.push(Nodemailer({ id: "email", name: "E-mail", server: settings.emailServer, from: settings.emailFrom }))
+  }
+  list.push(Passkey())
+  if (settings.localIdp) {
+    const { issuer, clientId, clientSecret } = settings.localIdp
+    list.push({
+      id: LOCAL_IDP_ID,
+      name: "Local IdP",
+      type: "oidc",
+      issuer,
+      clientId,
+      clientSecret,
+      checks: ["pkce", "state", "nonce"],
+      // The local provider listens on plain http on the loopback interface.
+      dangerouslyAllowInsecureHttpRequests: true,
+    })
+  }
+  return list
+}
+
+let config: SvelteKitAuthConfig | undefined
+
+function authConfig(): SvelteKitAuthConfig {
+  if (config) return config
+  const settings = demoSettings()
+  config = {
+    adapter: authAdapter(),
+    providers: providers(settings),
+    // The demo runs behind nothing but its own server: the Host header is the URL.
+    trustHost: true,
+    // The built-in pages stay at /auth/signin etc.; only "check your e-mail" is the demo's own,
+    // because it knows about the development mailbox.
+    pages: { verifyRequest: "/signin/check-email" },
+    callbacks: {
+      // Database sessions: `user` is the stored user; the pages need its id.
+      session: ({ session, user }) => ({
+        expires: session.expires,
+        user: { id: user.id, name: user.name, email: user.email, image: user.image },
+      }),
+    },
+  }
+  return config
+}
+
+export const { handle, signIn, signOut } = SvelteKitAuth(async () => authConfig())

@@ -1,0 +1,49 @@
+import { redirect, type Handle, type ServerInit } from "@sveltejs/kit"
+import { sequence } from "@sveltejs/kit/hooks"
+import { building } from "$app/environment"
+import { env } from "$env/dynamic/private"
+import { handle as authentication } from "./auth"
+import { seedDemoAccounts } from "$lib/server/accounts"
+import { migrateDatabase } from "$lib/server/db"
+
+/** Runs once, before the first request: the database is migrated and the demo accounts exist. */
+export const init: ServerInit = async () => {
+  if (building) return
+  const applied = await migrateDatabase()
+  if (applied.length) console.log(`Database migrated: ${applied.join(", ")}`)
+  await seedDemoAccounts()
+}
+
+/** Path prefixes only signed-in users may open. */
+const PROTECTED = ["/admin"]
+
+function isProtected(pathname: string): boolean {
+  return PROTECTED.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+}
+
+/**
+ * Path-based protection, after authentication in the sequence: everything under
+ * `/admin` needs a session, however the request got there (page, data request
+ * of client-side navigation, form action), without each page repeating it.
+ */
+const authorization: Handle = async ({ event, resolve }) => {
+  if (isProtected(event.url.pathname)) {
+    const session = await event.locals.auth()
+    if (!session?.user) {
+      redirect(303, `/signin?${new URLSearchParams({ redirectTo: event.url.pathname + event.url.search })}`)
+    }
+  }
+  return resolve(event)
+}
+
+/**
+ * The benchmark's baseline (`DEMO_AUTH_HOOK=off`, see bench/demo-auth.mjs): the
+ * same app with Tessera's hook removed; `locals.auth()` then finds nobody.
+ * Never set it otherwise: sign-in stops working.
+ */
+const withoutAuthentication: Handle = ({ event, resolve }) => {
+  event.locals.auth = async () => null
+  return resolve(event)
+}
+
+export const handle = sequence(env.DEMO_AUTH_HOOK === "off" ? withoutAuthentication : authentication, authorization)

@@ -1,0 +1,52 @@
+import { fail } from "@sveltejs/kit"
+import { AccessDenied, CredentialsSignin, EmailSignInError, OAuthAccountNotLinked, SignInError } from "@tessera/sveltekit"
+import { DEMO_ACCOUNTS } from "$lib/server/accounts"
+import { demoSettings } from "$lib/server/settings"
+import { signIn } from "../../auth"
+import type { Actions, PageServerLoad } from "./$types"
+
+export const load: PageServerLoad = async ({ url }) => {
+  const settings = demoSettings()
+  return {
+    // Only a path on this site: anything else would be refused by Tessera anyway.
+    redirectTo: safePath(url.searchParams.get("redirectTo") ?? url.searchParams.get("callbackUrl")),
+    methods: {
+      email: settings.devDefaults || !!settings.emailServer,
+      localIdp: !!settings.localIdp,
+      vk: !!settings.vk,
+    },
+    demoAccounts: settings.devDefaults ? DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password })) : [],
+  }
+}
+
+function safePath(value: string | null): string {
+  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/"
+}
+
+/** What the page says for a failed sign-in: never which of e-mail and password was wrong. */
+function messageFor(error: SignInError | AccessDenied): string {
+  if (error instanceof CredentialsSignin) return "That e-mail address and password do not match a demo account."
+  if (error instanceof EmailSignInError) return "The sign-in link could not be sent. Check the e-mail address."
+  if (error instanceof OAuthAccountNotLinked) return "That account is linked to another user."
+  if (error instanceof AccessDenied) return "You may not sign in with that account."
+  return "Signing in did not work. Please try again."
+}
+
+export const actions: Actions = {
+  // The `SignIn` component posts here. Tessera's `signIn` action redirects on
+  // success and throws on failure, so the form stays on screen with a message.
+  default: async (event) => {
+    const form = await event.request.clone().formData()
+    try {
+      return await signIn(event)
+    } catch (error) {
+      // Anything else is SvelteKit's redirect, or a failure that is not the user's.
+      if (!(error instanceof SignInError || error instanceof AccessDenied)) throw error
+      return fail(400, {
+        providerId: String(form.get("providerId") ?? ""),
+        email: String(form.get("email") ?? ""),
+        message: messageFor(error),
+      })
+    }
+  },
+}

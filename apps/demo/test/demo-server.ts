@@ -1,0 +1,98 @@
+/**
+ * Starts the BUILT demo (`node apps/demo/server.js`) as a child process on free
+ * loopback ports with a fresh data folder, exactly as `npm start` runs it.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const demoDir = fileURLToPath(new URL("..", import.meta.url))
+export const builtHandler = join(demoDir, "build", "handler.js")
+
+export interface DemoServer {
+  /** `http://localhost:<port>`: passkeys need a host name, not an IP address, as relying party id. */
+  url: string
+  dataDir: string
+  /** Everything the process printed so far. */
+  output(): string
+  /** Stops the process; the data folder stays until `cleanup()`. */
+  stop(): Promise<void>
+  /** Stops the process and deletes the data folder. */
+  cleanup(): Promise<void>
+}
+
+export interface StartDemoOptions {
+  /** Reuse a data folder (to restart on the same database and secret). */
+  dataDir?: string
+  env?: Record<string, string>
+}
+
+const READY = /Tessera demo ready on (http:\/\/\S+)/
+const START_TIMEOUT_MS = 45_000
+
+export async function startDemo(options: StartDemoOptions = {}): Promise<DemoServer> {
+  if (!existsSync(builtHandler)) {
+    throw new Error("apps/demo is not built: run `npm run build` first (`npm test` does)")
+  }
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "tessera-demo-"))
+  // A clean environment: no secret or provider settings of the developer's leak in.
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(AUTH_|DEMO_|EMAIL_|ORIGIN$|PORT$|HOST$|IDP_PORT$)/.test(key)) env[key] = value
+  }
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: demoDir,
+    env: { ...env, PORT: "0", IDP_PORT: "0", DEMO_DATA_DIR: dataDir, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let output = ""
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`The demo did not start in ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS)
+    const onData = () => {
+      const match = READY.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        child.stdout!.off("data", onData)
+        child.off("exit", onExit)
+        resolve(match[1]!)
+      }
+    }
+    const onExit = (code: number | null) => fail(new Error(`The demo exited (${code}) before it was ready:\n${output}`))
+    function fail(error: Error) {
+      clearTimeout(timer)
+      child.kill("SIGKILL")
+      reject(error)
+    }
+    child.stdout!.on("data", onData)
+    child.once("exit", onExit)
+  })
+
+  const stop = () => stopProcess(child)
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    stop,
+    async cleanup() {
+      await stop()
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill("SIGTERM")
+  })
+}

@@ -1,0 +1,352 @@
+/**
+ * End-to-end tests of the built demo: the real server process (`server.js`,
+ * adapter-node, SQLite, the local OpenID provider) on loopback, driven over
+ * HTTP and, when Debian's Chromium is installed, through a real browser.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { demoDir, startDemo, type DemoServer } from "./demo-server"
+
+const CHROMIUM = "/usr/bin/chromium"
+const hasChromium = existsSync(CHROMIUM)
+if (!hasChromium) {
+  console.warn(
+    `\n[apps/demo] ${CHROMIUM} not found: the browser end-to-end tests did NOT run ` +
+      "(credentials, e-mail link, passkey and Local IdP sign-in, sign-out, session across reloads, " +
+      "forms with JavaScript disabled). Install it with `apt-get install chromium` (.ci/run does).\n",
+  )
+}
+
+let demo: DemoServer
+
+beforeAll(async () => {
+  demo = await startDemo()
+})
+
+afterAll(async () => {
+  await demo?.cleanup()
+})
+
+/** A request the way a browser's form post makes it: SvelteKit refuses cross-site form posts. */
+function postForm(path: string, fields: Record<string, string>, cookie = ""): Promise<Response> {
+  return fetch(new URL(path, demo.url), {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: demo.url, accept: "text/html", "content-type": "application/x-www-form-urlencoded", cookie },
+    body: new URLSearchParams(fields),
+  })
+}
+
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0]!)
+    .join("; ")
+}
+
+describe("the demo server over HTTP", () => {
+  test("starts with development defaults: data folder, secret file (0600), SQLite database, banner", async () => {
+    const secretFile = join(demo.dataDir, "dev-secret")
+    const secret = readFileSync(secretFile, "utf8").trim()
+    expect(secret.length).toBeGreaterThanOrEqual(32)
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600)
+    expect(existsSync(join(demo.dataDir, "demo.db"))).toBe(true)
+    expect(demo.output()).toContain("DEVELOPMENT DEFAULTS")
+    expect(demo.output()).not.toContain(secret)
+
+    const response = await fetch(demo.url)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect(html).toContain("Development defaults.")
+    expect(html).toContain("You are not signed in")
+    expect(html).not.toContain(secret)
+  })
+
+  test.each(["/account", "/admin", "/admin/users"])("%s answers 303 to the sign-in page without a session", async (path) => {
+    const response = await fetch(new URL(path, demo.url), { redirect: "manual" })
+    expect(response.status).toBe(303)
+    const location = new URL(response.headers.get("location")!, demo.url)
+    expect(location.pathname).toBe("/signin")
+    expect(location.searchParams.get("redirectTo")).toBe(path)
+  })
+
+  test("the /admin guard also covers the data requests of client-side navigation", async () => {
+    const response = await fetch(new URL("/admin/users/__data.json", demo.url), { redirect: "manual" })
+    expect(response.status).toBe(303)
+  })
+
+  test("a wrong password and an unknown e-mail get the same failure, and no session", async () => {
+    const answers = []
+    for (const [email, password] of [
+      ["alice@example.test", "not-her-password"],
+      ["nobody@example.test", "wonderland-42"],
+    ]) {
+      const response = await postForm("/signin", { providerId: "credentials", email: email!, password: password!, redirectTo: "/" })
+      expect(response.status).toBe(400)
+      expect(response.headers.getSetCookie().some((c) => /session-token=[^;]/.test(c))).toBe(false)
+      const html = await response.text()
+      const alert = /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1]
+      answers.push(alert)
+    }
+    expect(answers[0]).toBe("That e-mail address and password do not match a demo account.")
+    expect(answers[1]).toBe(answers[0])
+  })
+
+  test("a demo account signs in through the SignIn form action, with a session cookie fit for http", async () => {
+    const response = await postForm("/signin", {
+      providerId: "credentials",
+      email: "bob@example.test",
+      password: "builder-42",
+      redirectTo: "/account",
+    })
+    expect(response.status).toBe(303)
+    expect(response.headers.get("location")).toMatch(/\/account$/)
+    const sessionCookie = response.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))
+    expect(sessionCookie).toBeDefined()
+    expect(sessionCookie).toMatch(/;\s*HttpOnly/i)
+    expect(sessionCookie).toMatch(/;\s*SameSite=Lax/i)
+    expect(sessionCookie).not.toMatch(/;\s*Secure/i) // plain http on loopback
+
+    const account = await fetch(new URL("/account", demo.url), { headers: { cookie: cookiesOf(response) }, redirect: "manual" })
+    expect(account.status).toBe(200)
+    expect(await account.text()).toContain("bob@example.test")
+  })
+
+  test("/health never needs a session", async () => {
+    const response = await fetch(new URL("/health", demo.url))
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ status: "ok" })
+  })
+
+  test("prerendered pages have no plain anchors to /auth/signin, and use the SignIn form instead", async () => {
+    const root = join(demoDir, "build", "prerendered")
+    const pages = htmlFiles(root)
+    expect(pages.map((file) => file.slice(root.length))).toContain("/about.html")
+    for (const file of pages) {
+      expect(readFileSync(file, "utf8"), file).not.toMatch(/<a\b[^>]*\bhref\s*=\s*["']?[^"'>\s]*\/auth\/signin/i)
+    }
+    const about = await fetch(new URL("/about", demo.url))
+    expect(about.status).toBe(200)
+    expect(await about.text()).toMatch(/<form method="POST" action="\/signin" class="signInButton">/)
+  })
+
+  test("the development mailbox is there only with development defaults", async () => {
+    expect((await fetch(new URL("/dev/mailbox", demo.url))).status).toBe(200)
+  })
+})
+
+describe.skipIf(!hasChromium)("the demo in Chromium", () => {
+  let browser: Browser
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  async function withContext<T>(run: (page: Page, context: BrowserContext) => Promise<T>, options: { javaScriptEnabled?: boolean } = {}): Promise<T> {
+    const context = await browser.newContext({ baseURL: demo.url, ...options })
+    try {
+      return await run(await context.newPage(), context)
+    } finally {
+      await context.close()
+    }
+  }
+
+  const signedInAs = (page: Page) => page.getByTestId("signed-in-as")
+  const credentialsForm = (page: Page) => page.locator("form.signInButton:has(input[name=providerId][value=credentials])")
+
+  async function signInWithPassword(page: Page, email: string, password: string) {
+    await page.fill("#credentials-email", email)
+    await page.fill("#credentials-password", password)
+    await credentialsForm(page).getByRole("button", { name: "Sign in" }).click()
+  }
+
+  test("credentials: sign in, the session survives reloads, sign out", async () => {
+    await withContext(async (page) => {
+      await page.goto("/account")
+      await page.waitForURL(/\/signin\?redirectTo=%2Faccount$/)
+      await signInWithPassword(page, "alice@example.test", "wonderland-42")
+      await page.waitForURL(/\/account$/)
+      await expect(signedInAs(page).textContent()).resolves.toBe("Alice Example")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("alice@example.test")
+
+      await page.reload()
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("alice@example.test")
+      await page.goto("/admin/users")
+      await expect(page.getByTestId("users").textContent()).resolves.toContain("alice@example.test")
+
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+      await expect(page.getByRole("heading", { name: "You are not signed in" }).isVisible()).resolves.toBe(true)
+      await page.goto("/account")
+      await page.waitForURL(/\/signin\?redirectTo=%2Faccount$/)
+    })
+  })
+
+  test("credentials: a failure says so without telling which field was wrong", async () => {
+    await withContext(async (page) => {
+      await page.goto("/signin")
+      await signInWithPassword(page, "alice@example.test", "wrong password")
+      const alert = page.getByRole("alert")
+      await expect(alert.textContent()).resolves.toBe("That e-mail address and password do not match a demo account.")
+      // The address stays filled in, the password does not.
+      await expect(page.inputValue("#credentials-email")).resolves.toBe("alice@example.test")
+      await expect(page.inputValue("#credentials-password")).resolves.toBe("")
+      await expect(signedInAs(page).count()).resolves.toBe(0)
+    })
+  })
+
+  test("with JavaScript disabled the SignIn and SignOut forms still work", async () => {
+    await withContext(
+      async (page) => {
+        await page.goto("/signin?redirectTo=/admin")
+        await signInWithPassword(page, "bob@example.test", "wrong")
+        await expect(page.getByRole("alert").textContent()).resolves.toContain("do not match")
+
+        await signInWithPassword(page, "bob@example.test", "builder-42")
+        await page.waitForURL(/\/admin$/)
+        await expect(signedInAs(page).textContent()).resolves.toBe("Bob Example")
+
+        await page.getByRole("button", { name: "Sign out" }).click()
+        await page.waitForURL(`${demo.url}/`)
+        await expect(signedInAs(page).count()).resolves.toBe(0)
+
+        // The e-mail form too: it lands on the demo's "check your e-mail" page.
+        await page.goto("/signin")
+        await page.fill("#email-address", "nojs@example.test")
+        await page.getByRole("button", { name: "Send me a sign-in link" }).click()
+        await page.waitForURL(/\/signin\/check-email/)
+      },
+      { javaScriptEnabled: false },
+    )
+  })
+
+  test("e-mail link: the mail arrives in the development mailbox and its link signs in", async () => {
+    await withContext(async (page) => {
+      await page.goto("/signin")
+      await page.fill("#email-address", "Carol@Example.test")
+      await page.getByRole("button", { name: "Send me a sign-in link" }).click()
+      await page.waitForURL(/\/signin\/check-email/)
+
+      await page.goto("/dev/mailbox")
+      const mail = page.getByTestId("mail").filter({ hasText: "carol@example.test" }).first()
+      await expect(mail.getByTestId("mail-to").textContent()).resolves.toBe("carol@example.test")
+      await mail.getByRole("link", { name: "Open the sign-in link" }).click()
+      await page.waitForURL(`${demo.url}/`)
+      await expect(signedInAs(page).textContent()).resolves.toBe("carol@example.test")
+
+      await page.goto("/account")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("carol@example.test")
+      await expect(page.getByRole("row", { name: /E-mail verified/ }).textContent()).resolves.not.toContain("not yet")
+
+      // The link worked once; a second use is refused.
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+      await page.goto("/dev/mailbox")
+      await page.getByTestId("mail").filter({ hasText: "carol@example.test" }).first().getByRole("link").click()
+      await page.waitForURL(/error=Verification/)
+      await page.goto("/")
+      await expect(signedInAs(page).count()).resolves.toBe(0)
+    })
+  })
+
+  test("passkey: create an account with one, sign out, sign in with it", async () => {
+    await withContext(async (page, context) => {
+      const cdp = await context.newCDPSession(page)
+      await cdp.send("WebAuthn.enable")
+      await cdp.send("WebAuthn.addVirtualAuthenticator", {
+        options: {
+          protocol: "ctap2",
+          transport: "internal",
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      })
+
+      await page.goto("/signin?redirectTo=/account")
+      await page.fill("#passkey-email", "dave@example.test")
+      await page.getByRole("button", { name: "Create a passkey" }).click()
+      await page.waitForURL(/\/account$/)
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("dave@example.test")
+      await expect(page.getByTestId("passkeys").locator("tbody tr").count()).resolves.toBe(1)
+
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+      await expect(signedInAs(page).count()).resolves.toBe(0)
+
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with a passkey" }).click()
+      await page.waitForURL(/\/account$/)
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("dave@example.test")
+    })
+  })
+
+  /** oidc-provider's development login and consent pages. */
+  async function loginAtLocalIdp(page: Page, login: string) {
+    await page.waitForURL((url) => url.hostname === "127.0.0.1")
+    await page.fill("input[name=login]", login)
+    await page.fill("input[name=password]", "any password")
+    await page.locator("button[type=submit]").click()
+    // Consent
+    await page.locator("button[type=submit]").click()
+  }
+
+  test("Local IdP: sign in with the OpenID provider the demo started", async () => {
+    await withContext(async (page) => {
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAtLocalIdp(page, "erin")
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("erin@example.test")
+      await expect(page.getByTestId("linked-accounts").textContent()).resolves.toContain("local-idp")
+      await page.reload()
+      await expect(signedInAs(page).textContent()).resolves.toBe("Erin")
+    })
+  }, 60_000)
+
+  test("Local IdP: a signed-in user links it from the account page", async () => {
+    await withContext(async (page) => {
+      await page.goto("/signin?redirectTo=/account")
+      await signInWithPassword(page, "bob@example.test", "builder-42")
+      await page.waitForURL(/\/account$/)
+      await page.getByRole("button", { name: "Link Local IdP" }).click()
+      await loginAtLocalIdp(page, "bob")
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("linked-accounts").textContent()).resolves.toContain("local-idp")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("bob@example.test")
+    })
+  }, 60_000)
+
+  test("the built-in sign-in page sits next to the custom one and works too", async () => {
+    await withContext(async (page) => {
+      await page.goto("/signin")
+      await page.getByRole("button", { name: "Open the built-in sign-in page" }).click()
+      await page.waitForURL(/\/auth\/signin\?callbackUrl=/)
+      await expect(page.getByRole("button", { name: "Sign in with Local IdP" }).count()).resolves.toBe(1)
+      await page.fill("input[name=email][autocomplete=username], #input-email-for-credentials-provider, form[action$='/callback/credentials'] input[name=email]", "alice@example.test")
+      await page.fill("form[action$='/callback/credentials'] input[name=password]", "wonderland-42")
+      await page.locator("form[action$='/callback/credentials'] button").click()
+      await page.waitForURL(`${demo.url}/`)
+      await expect(signedInAs(page).textContent()).resolves.toBe("Alice Example")
+    })
+  })
+})
+
+function htmlFiles(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return htmlFiles(path)
+    return entry.name.endsWith(".html") ? [path] : []
+  })
+}

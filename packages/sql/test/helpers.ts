@@ -1,0 +1,98 @@
+/** Shared by the SQLite and PostgreSQL test files. */
+import type { Kysely } from "kysely"
+import { expect } from "vitest"
+import { testAccount, testUser, type AdapterTestDb } from "@tessera/testing"
+import type { Database, SqlAdapterInstance } from "@tessera/sql"
+
+/** Reads rows straight from the tables, bypassing the adapter. */
+export function rawDb(kysely: Kysely<Database> | (() => Kysely<Database>)): Omit<AdapterTestDb, "connect" | "disconnect"> {
+  const db = new Proxy({} as Kysely<Database>, {
+    get: (_, key) => {
+      const target = typeof kysely === "function" ? kysely() : kysely
+      const value = (target as any)[key]
+      return typeof value === "function" ? value.bind(target) : value
+    },
+  })
+  return {
+    async user(id) {
+      const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()
+      return row ? { id: row.id, email: row.email as string } : null
+    },
+    async account({ provider, providerAccountId }) {
+      const row = await db
+        .selectFrom("accounts")
+        .selectAll()
+        .where("provider", "=", provider)
+        .where("provider_account_id", "=", providerAccountId)
+        .executeTakeFirst()
+      return row ? { userId: row.user_id, provider: row.provider, providerAccountId: row.provider_account_id } : null
+    },
+    async session(sessionToken) {
+      const row = await db.selectFrom("sessions").selectAll().where("session_token", "=", sessionToken).executeTakeFirst()
+      return row ? { sessionToken: row.session_token, userId: row.user_id } : null
+    },
+    async verificationToken({ identifier, token }) {
+      const row = await db
+        .selectFrom("verification_tokens")
+        .selectAll()
+        .where("identifier", "=", identifier)
+        .where("token", "=", token)
+        .executeTakeFirst()
+      return row ? { identifier: row.identifier, token: row.token } : null
+    },
+    async authenticator(credentialID) {
+      const row = await db.selectFrom("authenticators").selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
+      return row ? { credentialID: row.credential_id, userId: row.user_id } : null
+    },
+  }
+}
+
+/**
+ * 50 first sign-ins of one identity at once (same e-mail, same provider
+ * account, each with its own new user id): exactly one user and one account
+ * may exist afterwards, and every caller must get that user.
+ */
+export async function firstSignInRace(adapter: SqlAdapterInstance, size = 50): Promise<void> {
+  const email = `race-${crypto.randomUUID()}@example.com`
+  const providerAccountId = crypto.randomUUID()
+  const results = await Promise.all(
+    Array.from({ length: size }, () => {
+      const user = testUser({ email })
+      return adapter.createUserAndAccount(user, testAccount(user.id, { provider: "github", providerAccountId }))
+    }),
+  )
+  expect(results.filter((r) => r.created)).toHaveLength(1)
+  const winner = results.find((r) => r.created)!.user.id
+  expect(new Set(results.map((r) => r.user.id))).toEqual(new Set([winner]))
+  for (const r of results) expect(r.account).toMatchObject({ userId: winner, providerAccountId })
+
+  const users = await adapter.db.selectFrom("users").select(["id"]).where("email", "=", email).execute()
+  const accounts = await adapter.db
+    .selectFrom("accounts")
+    .select(["user_id"])
+    .where("provider_account_id", "=", providerAccountId)
+    .execute()
+  expect(users).toEqual([{ id: winner }])
+  expect(accounts).toEqual([{ user_id: winner }])
+}
+
+/** Runs `fn` and returns the SQL statements the Kysely `log` hook saw meanwhile. */
+export function queryLog() {
+  const statements: string[] = []
+  let recording = false
+  return {
+    log: (event: { level: string; query: { sql: string } }) => {
+      if (recording) statements.push(event.query.sql)
+    },
+    async record(fn: () => Promise<unknown>): Promise<string[]> {
+      statements.length = 0
+      recording = true
+      try {
+        await fn()
+      } finally {
+        recording = false
+      }
+      return [...statements]
+    },
+  }
+}

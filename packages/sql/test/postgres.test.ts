@@ -1,0 +1,142 @@
+import { inspect } from "node:util"
+import pg from "pg"
+import { Kysely, PostgresDialect, sql } from "kysely"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { runAdapterTests, startPostgres, testUser, type PostgresServer } from "@tessera/testing"
+import { SqlAdapter, migrate, type Database, type SqlAdapterInstance } from "@tessera/sql"
+import { main } from "../src/cli.js"
+import { firstSignInRace, queryLog, rawDb } from "./helpers.js"
+
+// One server for this file (or DATABASE_URL); every run works in fresh schemas
+// of its own, dropped at the end, so runs never see each other's rows.
+let server: PostgresServer
+let admin: pg.Client
+const run = crypto.randomUUID().slice(0, 8)
+const schemas: string[] = []
+
+async function freshSchema(name: string): Promise<string> {
+  const schema = `tessera_${run}_${name}`
+  await admin.query(`create schema "${schema}"`)
+  schemas.push(schema)
+  return schema
+}
+
+const withSchema = (schema: string): pg.PoolConfig => ({ connectionString: server.url, options: `-c search_path=${schema}` })
+
+beforeAll(async () => {
+  server = await startPostgres()
+  admin = new pg.Client(server.url)
+  await admin.connect()
+})
+
+afterAll(async () => {
+  for (const schema of schemas) await admin?.query(`drop schema if exists "${schema}" cascade`)
+  await admin?.end()
+  await server?.stop()
+})
+
+// The adapter is made when the suite connects: the server is up by then.
+let adapter: SqlAdapterInstance
+const lazy = new Proxy({} as SqlAdapterInstance, {
+  get: (_, key) => (adapter as any)?.[key],
+})
+
+runAdapterTests({
+  name: "SqlAdapter (PostgreSQL) conformance",
+  adapter: lazy,
+  db: {
+    connect: async () => {
+      adapter = SqlAdapter.postgres(withSchema(await freshSchema("conformance")))
+      await adapter.migrate()
+    },
+    disconnect: () => adapter.close(),
+    ...rawDb(() => adapter.db),
+  },
+})
+
+describe("SqlAdapter on PostgreSQL", () => {
+  let pgAdapter: SqlAdapterInstance
+  const log = queryLog()
+  let logged: Kysely<Database>
+
+  beforeAll(async () => {
+    const schema = await freshSchema("main")
+    pgAdapter = SqlAdapter.postgres(withSchema(schema))
+    logged = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool(withSchema(schema)) }),
+      log: (event) => log.log(event),
+    })
+  })
+
+  afterAll(async () => {
+    await pgAdapter?.close()
+    await logged?.destroy()
+  })
+
+  test("migrate is idempotent", async () => {
+    expect(await pgAdapter.migrate()).toEqual({ applied: ["0001_init"] })
+    expect(await pgAdapter.migrate()).toEqual({ applied: [] })
+    expect(await migrate(logged)).toEqual({ applied: [] })
+  })
+
+  test("dates are timestamptz, with unique and cascading constraints", async () => {
+    const columns = await sql<{ table_name: string; column_name: string; data_type: string }>`
+      select table_name, column_name, data_type from information_schema.columns
+      where table_schema = current_schema() and column_name in ('expires', 'email_verified')`.execute(pgAdapter.db)
+    expect(columns.rows).toHaveLength(3)
+    for (const c of columns.rows) expect(c.data_type).toBe("timestamp with time zone")
+    const fks = await sql<{ delete_rule: string }>`
+      select delete_rule from information_schema.referential_constraints where constraint_schema = current_schema()`.execute(pgAdapter.db)
+    expect(fks.rows.map((r) => r.delete_rule)).toEqual(["CASCADE", "CASCADE", "CASCADE"])
+  })
+
+  test("50 parallel first sign-ins of one identity: one user, one account", async () => {
+    await firstSignInRace(pgAdapter, 50)
+  })
+
+  test("getSessionAndUser is one query (a join)", async () => {
+    const own = SqlAdapter(logged)
+    expect(own.dialect).toBe("postgres")
+    const user = testUser()
+    await own.createUser(user)
+    await own.createSession({ sessionToken: `s-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    const statements = await log.record(() => own.getSessionAndUser(`s-${user.id}`))
+    expect(statements).toHaveLength(1)
+    expect(statements[0]).toMatch(/inner join/i)
+  })
+
+  test("driver errors do not reveal the password", async () => {
+    const url = new URL(server.url)
+    url.password = "Wr0ngPassw0rd-xyz"
+    const wrong = SqlAdapter.postgres(url.href)
+    try {
+      const error = await wrong.getUser("x").then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(Error)
+      expect(inspect(error, { depth: 10 })).not.toContain("Wr0ngPassw0rd-xyz")
+    } finally {
+      await wrong.close()
+    }
+  })
+
+  test("tessera migrate --postgres", async () => {
+    const schema = await freshSchema("cli")
+    const url = new URL(server.url)
+    url.searchParams.set("options", `-c search_path=${schema}`)
+    const out: string[] = []
+    const err: string[] = []
+    const io = { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), env: {} }
+    expect(await main(["migrate", "--postgres", url.href], io)).toBe(0)
+    expect(out.join("")).toMatch(/applied 0001_init/)
+    expect(out.join("")).not.toContain(decodeURIComponent(new URL(server.url).password))
+    expect(await main(["migrate"], { ...io, env: { DATABASE_URL: url.href } })).toBe(0)
+    expect(out.join("")).toMatch(/already up to date/)
+    expect(err).toEqual([])
+    const tables = await admin.query(
+      "select table_name from information_schema.tables where table_schema = $1 order by table_name",
+      [schema],
+    )
+    expect(tables.rows.map((r) => r.table_name)).toEqual(
+      expect.arrayContaining(["accounts", "authenticators", "sessions", "users", "verification_tokens"]),
+    )
+  })
+})

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import Sqlite from "better-sqlite3"
+import { Kysely, SqliteDialect, sql } from "kysely"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { runAdapterTests, testAccount, testUser } from "@tessera/testing"
+import { SqlAdapter, migrate, type Database } from "@tessera/sql"
+import { firstSignInRace, queryLog, rawDb } from "./helpers.js"
+
+const dir = mkdtempSync(join(tmpdir(), "tessera-sqlite-"))
+const file = join(dir, "nested", "auth.db")
+const adapter = SqlAdapter.sqlite(file)
+
+afterAll(async () => {
+  await adapter.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+runAdapterTests({
+  name: "SqlAdapter (SQLite) conformance",
+  adapter,
+  db: {
+    connect: async () => {
+      await adapter.migrate()
+    },
+    ...rawDb(adapter.db),
+  },
+})
+
+describe("SqlAdapter on SQLite", () => {
+  beforeAll(async () => {
+    await adapter.migrate()
+  })
+
+  test("opens a real file with WAL and foreign keys on", async () => {
+    const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(adapter.db)
+    const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(adapter.db)
+    expect(journal.rows[0]?.journal_mode).toBe("wal")
+    expect(fk.rows[0]?.foreign_keys).toBe(1)
+  })
+
+  test("migrate is idempotent", async () => {
+    expect(await adapter.migrate()).toEqual({ applied: [] })
+    expect(await migrate(adapter.db)).toEqual({ applied: [] })
+    const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(adapter.db)
+    expect(tables.rows.map((r) => r.name)).toEqual(
+      expect.arrayContaining(["accounts", "authenticators", "sessions", "users", "verification_tokens", "tessera_migrations"]),
+    )
+  })
+
+  test("dates are stored as integer milliseconds and read back as Dates", async () => {
+    const user = testUser({ emailVerified: new Date(1_700_000_000_123) })
+    await adapter.createUser(user)
+    const expires = new Date(Date.now() + 60_000)
+    await adapter.createSession({ sessionToken: `t-${user.id}`, userId: user.id, expires })
+    const row = await sql<{ ev: number; t: string }>`select email_verified as ev, typeof(email_verified) as t from users where id = ${user.id}`.execute(adapter.db)
+    expect(row.rows[0]).toEqual({ ev: 1_700_000_000_123, t: "integer" })
+    const found = await adapter.getSessionAndUser(`t-${user.id}`)
+    expect(found?.session.expires).toEqual(expires)
+    expect(found?.user.emailVerified).toEqual(new Date(1_700_000_000_123))
+  })
+
+  test("foreign keys cascade in the schema itself", async () => {
+    const user = testUser()
+    await adapter.createUser(user)
+    await adapter.linkAccount(testAccount(user.id))
+    await adapter.createSession({ sessionToken: `c-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await sql`delete from users where id = ${user.id}`.execute(adapter.db)
+    const left = await sql<{ n: number }>`select (select count(*) from accounts where user_id = ${user.id}) + (select count(*) from sessions where user_id = ${user.id}) as n`.execute(adapter.db)
+    expect(left.rows[0]?.n).toBe(0)
+  })
+
+  test("50 parallel first sign-ins of one identity: one user, one account", async () => {
+    await firstSignInRace(adapter, 50)
+  })
+
+  test("data survives closing and reopening the file", async () => {
+    const user = testUser()
+    await adapter.createUser(user)
+    const reopened = SqlAdapter.sqlite(file)
+    try {
+      expect(await reopened.getUser(user.id)).toMatchObject({ id: user.id, email: user.email })
+    } finally {
+      await reopened.close()
+    }
+  })
+})
+
+describe("SqlAdapter on an existing Kysely instance (SQLite)", () => {
+  const log = queryLog()
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: new Sqlite(join(dir, "existing.db")) }),
+    log: (event) => log.log(event),
+  })
+  const own = SqlAdapter(db)
+
+  afterAll(async () => {
+    await db.destroy()
+  })
+
+  test("detects the dialect, migrates, and works", async () => {
+    expect(own.dialect).toBe("sqlite")
+    expect(await migrate(db)).toEqual({ applied: ["0001_init"] })
+    const user = testUser()
+    await own.createUser(user)
+    expect(await own.getUserByEmail(user.email)).toMatchObject({ id: user.id })
+  })
+
+  test("getSessionAndUser is one query, on indexes", async () => {
+    const user = testUser()
+    await own.createUser(user)
+    await own.createSession({ sessionToken: `s-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    const statements = await log.record(() => own.getSessionAndUser(`s-${user.id}`))
+    expect(statements).toHaveLength(1)
+    expect(statements[0]).toMatch(/join/i)
+    const plan = await sql<{ detail: string }>`explain query plan ${sql.raw(statements[0]!.replace("?", "'x'"))}`.execute(db)
+    for (const step of plan.rows) expect(step.detail).toMatch(/^SEARCH .* USING (INDEX|PRIMARY KEY|INTEGER PRIMARY KEY)/)
+  })
+
+  test("deleteUser cascades even without PRAGMA foreign_keys", async () => {
+    // better-sqlite3 turns foreign keys on by default; an app may turn them off.
+    await sql`pragma foreign_keys = OFF`.execute(db)
+    const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)
+    expect(fk.rows[0]?.foreign_keys).toBe(0)
+    const user = testUser()
+    await own.createUser(user)
+    const account = testAccount(user.id)
+    await own.linkAccount(account)
+    const session = `d-${user.id}`
+    await own.createSession({ sessionToken: session, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await own.deleteUser(user.id)
+    expect(await own.getAccount(account.providerAccountId, account.provider)).toBeNull()
+    expect(await db.selectFrom("sessions").selectAll().where("session_token", "=", session).executeTakeFirst()).toBeUndefined()
+  })
+
+  test("close() leaves a Kysely instance it did not open alone", async () => {
+    await own.close()
+    expect(await own.getUser("nobody")).toBeNull()
+  })
+})

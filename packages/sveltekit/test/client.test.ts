@@ -1,0 +1,208 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+
+vi.mock("@simplewebauthn/browser", () => ({
+  startRegistration: vi.fn(async () => ({ id: "new-credential", response: { attestationObject: "..." } })),
+  startAuthentication: vi.fn(async () => ({ id: "credential", response: { signature: "..." } })),
+}))
+
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser"
+import { getCsrfToken, signIn, signOut } from "../src/client.js"
+import { setKitRuntime } from "../src/env.js"
+import { SvelteKitAuth } from "../src/index.js"
+import { ORIGIN, testConfig, useKitRuntime } from "./helpers/config.js"
+import { Browser, createEvent, runHandle } from "./helpers/kit.js"
+
+const PAGE = `${ORIGIN}/account`
+
+/** A stand-in for the browser's `window.location`. */
+function fakeWindow() {
+  const location = { href: PAGE, reload: vi.fn() }
+  vi.stubGlobal("window", { location })
+  return location
+}
+
+/** `fetch` answered by the real `handle`, with a browser's cookie jar and Origin header. */
+function serveWith(handle: ReturnType<typeof SvelteKitAuth>["handle"]) {
+  const browser = new Browser()
+  const calls: Request[] = []
+  const fetchMock = vi.fn(async (input: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers)
+    if ((init.method ?? "GET").toUpperCase() === "POST") headers.set("origin", ORIGIN)
+    const request = browser.request(new URL(input, PAGE).href, { ...init, headers })
+    calls.push(request.clone())
+    const { response } = await runHandle(handle, createEvent(request))
+    browser.receiveResponse(response)
+    return response
+  })
+  vi.stubGlobal("fetch", fetchMock)
+  return { browser, calls, fetchMock }
+}
+
+/** `fetch` answering from a table of `METHOD path` -> JSON body. */
+function answer(routes: Record<string, unknown>) {
+  const calls: { method: string; url: URL; body: URLSearchParams; headers: Headers }[] = []
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const method = (init.method ?? "GET").toUpperCase()
+      const url = new URL(input, PAGE)
+      calls.push({ method, url, body: new URLSearchParams(init.body as URLSearchParams | undefined), headers: new Headers(init.headers) })
+      const key = `${method} ${url.pathname}`
+      if (!(key in routes)) return new Response(JSON.stringify({ error: "UnknownAction" }), { status: 404 })
+      return Response.json(routes[key])
+    }),
+  )
+  return calls
+}
+
+const providers = {
+  credentials: { id: "credentials", name: "Credentials", type: "credentials" },
+  github: { id: "github", name: "GitHub", type: "oauth" },
+  passkey: { id: "passkey", name: "Passkey", type: "webauthn" },
+}
+
+beforeEach(() => useKitRuntime({ NODE_ENV: "production" }))
+afterEach(() => {
+  setKitRuntime()
+  vi.unstubAllGlobals()
+  vi.clearAllMocks()
+})
+
+describe("client signIn against the real handle", () => {
+  it("credentials with redirect: false: CSRF token fetched, fields posted, result returned, session cookie set", async () => {
+    const location = fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    const { browser, calls } = serveWith(handle)
+    const result = await signIn("credentials", { username: "ada", password: "lovelace", redirect: false, redirectTo: "/dashboard" })
+    expect(result).toEqual({ ok: true, status: 200, error: undefined, code: undefined, url: `${ORIGIN}/dashboard` })
+    expect(location.href).toBe(PAGE) // no navigation
+    const post = calls.find((r) => r.method === "POST")!
+    expect(new URL(post.url).pathname).toBe("/auth/callback/credentials")
+    expect(post.headers.get("x-auth-return-redirect")).toBe("1")
+    const body = new URLSearchParams(await post.text())
+    expect(body.get("username")).toBe("ada")
+    expect(body.get("csrfToken")).toMatch(/^[0-9a-f]{64}$/)
+    expect(body.has("redirect")).toBe(false)
+    expect([...browser.cookies.keys()]).toContain("tessera.session-token")
+  })
+
+  it("credentials failure with redirect: false: error and code, no session", async () => {
+    fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    const { browser } = serveWith(handle)
+    const result = await signIn("credentials", { username: "mallory", password: "x", redirect: false })
+    expect(result).toMatchObject({ ok: false, error: "CredentialsSignin", code: "invalid_login", url: null })
+    expect([...browser.cookies.keys()]).not.toContain("tessera.session-token")
+  })
+
+  it("credentials with the default redirect navigates to the callback URL (the current page)", async () => {
+    const location = fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    serveWith(handle)
+    expect(await signIn("credentials", { username: "ada", password: "lovelace" })).toBeUndefined()
+    expect(location.href).toBe(PAGE)
+  })
+
+  it("signOut posts the CSRF token, clears the session and follows the redirect", async () => {
+    const location = fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    const { browser } = serveWith(handle)
+    await signIn("credentials", { username: "ada", password: "lovelace", redirect: false })
+    expect(await signOut({ redirect: false, redirectTo: "/bye" })).toEqual({ url: `${ORIGIN}/bye` })
+    expect([...browser.cookies.keys()]).not.toContain("tessera.session-token")
+    await signOut()
+    expect(location.href).toBe(PAGE)
+  })
+
+  it("getCsrfToken returns the token of the csrf action", async () => {
+    fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    serveWith(handle)
+    expect(await getCsrfToken()).toMatch(/^[0-9a-f]{64}$/)
+  })
+})
+
+describe("client signIn", () => {
+  it("without a provider opens the sign-in page, without any request", async () => {
+    const location = fakeWindow()
+    const calls = answer({})
+    await signIn()
+    expect(location.href).toBe(`${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(PAGE)}`)
+    expect(calls).toHaveLength(0)
+  })
+
+  it("with an unknown provider opens the sign-in page", async () => {
+    const location = fakeWindow()
+    answer({ "GET /api/auth/providers": providers, "GET /api/auth/csrf": { csrfToken: "t" } })
+    await signIn("nope", { redirectTo: "/x", basePath: "/api/auth/" })
+    expect(location.href).toBe(`${ORIGIN}/api/auth/signin?callbackUrl=%2Fx`)
+  })
+
+  it("OAuth posts to signin/<id> with authorization parameters and always navigates to the provider", async () => {
+    const location = fakeWindow()
+    const calls = answer({
+      "GET /auth/providers": providers,
+      "GET /auth/csrf": { csrfToken: "token" },
+      "POST /auth/signin/github": { url: "https://github.example/login/oauth/authorize?client_id=x" },
+    })
+    expect(await signIn("github", { redirect: false }, { prompt: "consent" })).toBeUndefined()
+    const post = calls.find((c) => c.method === "POST")!
+    expect(post.url.search).toBe("?prompt=consent")
+    expect(Object.fromEntries(post.body)).toEqual({ csrfToken: "token", callbackUrl: PAGE })
+    expect(location.href).toBe("https://github.example/login/oauth/authorize?client_id=x")
+  })
+
+  it("reloads when only the fragment changes", async () => {
+    const location = fakeWindow()
+    answer({
+      "GET /auth/providers": providers,
+      "GET /auth/csrf": { csrfToken: "token" },
+      "POST /auth/callback/credentials": { url: `${PAGE}#welcome` },
+    })
+    await signIn("credentials", { username: "ada" })
+    expect(location.href).toBe(`${PAGE}#welcome`)
+    expect(location.reload).toHaveBeenCalledTimes(1)
+  })
+
+  it("passkey registration: options, startRegistration, then the callback with action and data", async () => {
+    fakeWindow()
+    const registrationOptions = { challenge: "abc", rp: { name: "app" } }
+    const calls = answer({
+      "GET /auth/providers": providers,
+      "GET /auth/csrf": { csrfToken: "token" },
+      "GET /auth/webauthn-options/passkey": { action: "register", options: registrationOptions },
+      "POST /auth/callback/passkey": { url: `${ORIGIN}/welcome` },
+    })
+    const result = await signIn("passkey", { action: "register", email: "ada@example.com", redirect: false })
+    expect(result).toMatchObject({ ok: true, url: `${ORIGIN}/welcome` })
+    const options = calls.find((c) => c.url.pathname === "/auth/webauthn-options/passkey")!
+    expect(Object.fromEntries(options.url.searchParams)).toEqual({ action: "register", email: "ada@example.com" })
+    expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: registrationOptions })
+    expect(startAuthentication).not.toHaveBeenCalled()
+    const post = calls.find((c) => c.method === "POST")!
+    expect(post.headers.get("x-auth-return-redirect")).toBe("1")
+    expect(post.body.get("action")).toBe("register")
+    expect(JSON.parse(post.body.get("data")!)).toEqual({ id: "new-credential", response: { attestationObject: "..." } })
+    expect(post.body.get("csrfToken")).toBe("token")
+  })
+
+  it("passkey sign-in: the server's action decides, startAuthentication runs", async () => {
+    const location = fakeWindow()
+    const calls = answer({
+      "GET /auth/providers": providers,
+      "GET /auth/csrf": { csrfToken: "token" },
+      "GET /auth/webauthn-options/passkey": { action: "authenticate", options: { challenge: "xyz" } },
+      "POST /auth/callback/passkey": { url: `${ORIGIN}/home` },
+    })
+    await signIn("passkey")
+    expect(startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: "xyz" } })
+    expect(calls.find((c) => c.method === "POST")!.body.get("action")).toBe("authenticate")
+    expect(location.href).toBe(`${ORIGIN}/home`)
+  })
+
+  it("passkey options that fail are reported as an error", async () => {
+    fakeWindow()
+    answer({ "GET /auth/providers": providers, "GET /auth/csrf": { csrfToken: "token" } })
+    await expect(signIn("passkey")).rejects.toThrow(/passkey options \(HTTP 404: UnknownAction\)/)
+  })
+})

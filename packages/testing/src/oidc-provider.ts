@@ -1,0 +1,277 @@
+/**
+ * A local OpenID Provider for tests and demos: `oidc-provider` on 127.0.0.1,
+ * on a port the OS picks, with one static confidential client and
+ * oidc-provider's development interactions (a login form that accepts any
+ * account id with any password, then a consent form). Nothing leaves the
+ * machine, so sign-in through OIDC works with no internet.
+ *
+ * `completeOidcLogin` plays the browser over plain HTTP: it follows the
+ * authorization URL with a cookie jar, submits the login and consent forms,
+ * and returns the callback the provider sends the browser to (a GET, or the
+ * POST of `response_mode=form_post`), without visiting it.
+ *
+ * @example
+ * ```ts
+ * import { startOidcProvider, completeOidcLogin } from "@tessera/testing"
+ * const idp = await startOidcProvider({ redirectUris: ["http://localhost:3000/auth/callback/local"] })
+ * const provider = {
+ *   id: "local", name: "Local", type: "oidc",
+ *   issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret,
+ *   dangerouslyAllowInsecureHttpRequests: true, // http: on loopback only
+ * }
+ * // POST /auth/signin/local -> Location: the authorization URL
+ * const callback = await completeOidcLogin(location, { accountId: "ada" })
+ * // GET callback.url on your app with the sign-in cookies -> signed in as "ada"
+ * await idp.stop()
+ * ```
+ * @module
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import Provider from "oidc-provider"
+
+export interface StartOidcProviderOptions {
+  /** Redirect URIs of the client: your app's `<origin><basePath>/callback/<providerId>`. */
+  redirectUris: string[]
+  /** Default `tessera-test-client`. */
+  clientId?: string
+  /** Default: 32 random bytes, base64url. */
+  clientSecret?: string
+  /** How the client authenticates at the token endpoint. Default `client_secret_basic`. */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none"
+  /**
+   * Claims per account id. Any account id can sign in; one not listed here gets
+   * `name` (the id, capitalised), `email` (`<id>@example.test`, verified) and
+   * `preferred_username` (the id). Listed claims are merged over those.
+   */
+  accounts?: Record<string, Record<string, unknown>>
+  /**
+   * Put the `profile` and `email` claims in the ID Token, where OIDC providers
+   * in Tessera read them (default true). With false they are in userinfo only.
+   */
+  claimsInIdToken?: boolean
+  /** Refuse authorization requests without PKCE (default true). */
+  requirePkce?: boolean
+  /** Default 0: a free port. */
+  port?: number
+}
+
+export interface OidcProviderServer {
+  /** The issuer identifier, `http://127.0.0.1:<port>`. Discovery is at `<issuer>/.well-known/openid-configuration`. */
+  issuer: string
+  /** The server's base URL (the same as the issuer). */
+  url: string
+  clientId: string
+  clientSecret: string
+  redirectUris: string[]
+  /** The oidc-provider instance, for tests that need more (events, adapters). */
+  provider: unknown
+  /** Stops the server and closes its connections. */
+  stop(): Promise<void>
+}
+
+function capitalise(id: string): string {
+  return id.charAt(0).toUpperCase() + id.slice(1)
+}
+
+/** Starts the provider; resolves once it listens. Always `stop()` it. */
+export async function startOidcProvider(options: StartOidcProviderOptions): Promise<OidcProviderServer> {
+  if (!Array.isArray(options?.redirectUris) || options.redirectUris.length === 0) {
+    throw new TypeError("startOidcProvider needs redirectUris: your app's callback URLs")
+  }
+  const clientId = options.clientId ?? "tessera-test-client"
+  const clientSecret = options.clientSecret ?? randomBytes(32).toString("base64url")
+  const authMethod = options.tokenEndpointAuthMethod ?? "client_secret_basic"
+  const accounts = options.accounts ?? {}
+
+  // The issuer names the port, so listen first and install the provider after.
+  let handler: ((req: any, res: any) => void) | undefined
+  const server: Server = createServer((req, res) => {
+    if (handler) handler(req, res)
+    else res.writeHead(503).end()
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const issuer = `http://127.0.0.1:${port}`
+
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  const jwk = { ...privateKey.export({ format: "jwk" }), kid: randomBytes(8).toString("hex"), alg: "RS256", use: "sig" }
+
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        ...(authMethod === "none" ? {} : { client_secret: clientSecret }),
+        redirect_uris: options.redirectUris,
+        response_types: ["code"],
+        grant_types: ["authorization_code"],
+        token_endpoint_auth_method: authMethod,
+      },
+    ],
+    jwks: { keys: [jwk] },
+    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    features: { devInteractions: { enabled: true } },
+    claims: {
+      openid: ["sub"],
+      email: ["email", "email_verified"],
+      profile: ["name", "given_name", "family_name", "preferred_username", "picture"],
+    },
+    conformIdTokenClaims: options.claimsInIdToken === false,
+    pkce: { required: () => options.requirePkce !== false },
+    // Explicit lifetimes (seconds), so oidc-provider does not warn about its defaults.
+    ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 3600, Session: 14 * 24 * 3600, Grant: 14 * 24 * 3600 },
+    async findAccount(_ctx: unknown, sub: string) {
+      return {
+        accountId: sub,
+        async claims() {
+          return {
+            name: capitalise(sub),
+            email: `${sub}@example.test`,
+            email_verified: true,
+            preferred_username: sub,
+            ...accounts[sub],
+            sub,
+          }
+        },
+      }
+    },
+  })
+  handler = provider.callback()
+
+  return {
+    issuer,
+    url: issuer,
+    clientId,
+    clientSecret,
+    redirectUris: [...options.redirectUris],
+    provider,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+export interface CompleteOidcLoginOptions {
+  /** The account to sign in as. Any id works; default `alice`. */
+  accountId?: string
+  /** Press "Cancel" instead of signing in: the provider answers `error=access_denied`. */
+  cancel?: boolean
+  /** The cookie jar of this "browser" at the provider; pass the same map to stay signed in there. */
+  jar?: Map<string, string>
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch
+}
+
+/** The request the provider sends the browser back to the application with. */
+export interface OidcCallback {
+  url: URL
+  method: "GET" | "POST"
+  /** The form of a `response_mode=form_post` callback. */
+  body?: URLSearchParams
+}
+
+const MAX_STEPS = 20
+
+/**
+ * Drives the provider's development interactions from `authorizationUrl` to
+ * the callback: follows redirects, submits the login form (any password) and
+ * the consent form. Stops at the first request that leaves the provider.
+ */
+export async function completeOidcLogin(authorizationUrl: string | URL, options: CompleteOidcLoginOptions = {}): Promise<OidcCallback> {
+  const doFetch = options.fetch ?? fetch
+  const jar = options.jar ?? new Map<string, string>()
+  const start = new URL(authorizationUrl)
+  const origin = start.origin
+  let request: { url: URL; method: "GET" | "POST"; body?: URLSearchParams } = { url: start, method: "GET" }
+
+  for (let step = 0; step < MAX_STEPS; step++) {
+    if (request.url.origin !== origin) return request
+    const headers: Record<string, string> = {}
+    if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+    if (request.body) headers["content-type"] = "application/x-www-form-urlencoded"
+    const response = await doFetch(request.url, { method: request.method, headers, body: request.body?.toString(), redirect: "manual" })
+    storeCookies(jar, response.headers)
+    const location = response.headers.get("location")
+    if (response.status >= 300 && response.status < 400 && location) {
+      request = { url: new URL(location, request.url), method: "GET" }
+      continue
+    }
+    const html = await response.text()
+    if (!response.headers.get("content-type")?.includes("text/html")) {
+      throw new Error(`The provider answered ${response.status} at ${request.url.pathname}: ${html.slice(0, 200)}`)
+    }
+    request = nextStep(html, request.url, options)
+  }
+  throw new Error(`No callback after ${MAX_STEPS} steps at the provider`)
+}
+
+function nextStep(html: string, base: URL, options: CompleteOidcLoginOptions): { url: URL; method: "GET" | "POST"; body?: URLSearchParams } {
+  const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(html)
+  if (!form) throw new Error(`The provider page has no form: ${stripTags(html).slice(0, 200)}`)
+  const action = new URL(decodeEntities(attribute(form[1]!, "action") ?? base.href), base)
+  const fields = new URLSearchParams()
+  for (const input of form[2]!.matchAll(/<input\b([^>]*)>/gi)) {
+    const name = attribute(input[1]!, "name")
+    const type = attribute(input[1]!, "type")
+    if (name && type === "hidden") fields.set(name, decodeEntities(attribute(input[1]!, "value") ?? ""))
+  }
+  // The form_post response mode: an auto-submitting form to the application.
+  if (action.origin !== base.origin) return { url: action, method: "POST", body: fields }
+  const prompt = fields.get("prompt")
+  if (prompt === "login" || prompt === "consent") {
+    if (options.cancel) {
+      const abort = /<a\b[^>]*href="([^"]*\/abort)"/i.exec(html)
+      if (!abort) throw new Error("The provider page has no cancel link")
+      return { url: new URL(decodeEntities(abort[1]!), base), method: "GET" }
+    }
+    if (prompt === "login") {
+      fields.set("login", options.accountId ?? "alice")
+      fields.set("password", "any password")
+    }
+    return { url: action, method: "POST", body: fields }
+  }
+  throw new Error(`Unexpected provider page: ${stripTags(html).slice(0, 200)}`)
+}
+
+function attribute(tag: string, name: string): string | undefined {
+  const match = new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, "i").exec(tag)
+  return match?.[1]
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, entity: string) => {
+    const lower = entity.toLowerCase()
+    if (lower.startsWith("#x")) return String.fromCodePoint(parseInt(lower.slice(2), 16))
+    if (lower.startsWith("#")) return String.fromCodePoint(parseInt(lower.slice(1), 10))
+    return { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }[lower] ?? _
+  })
+}
+
+function stripTags(html: string): string {
+  return html.replace(/<style[\s\S]*?<\/style>/gi, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()
+}
+
+/** A minimal jar: one value per name (the provider's cookie names do not collide across paths). */
+function storeCookies(jar: Map<string, string>, headers: Headers): void {
+  for (const line of headers.getSetCookie()) {
+    const [pair, ...attributes] = line.split(";")
+    const eq = pair!.indexOf("=")
+    if (eq < 1) continue
+    const name = pair!.slice(0, eq).trim()
+    const value = pair!.slice(eq + 1).trim()
+    const expired = attributes.some((attribute) => {
+      const at = attribute.indexOf("=")
+      const key = attribute.slice(0, at < 0 ? undefined : at).trim().toLowerCase()
+      const v = at < 0 ? "" : attribute.slice(at + 1).trim()
+      return (key === "max-age" && Number(v) <= 0) || (key === "expires" && Date.parse(v) < Date.now())
+    })
+    if (expired || value === "") jar.delete(name)
+    else jar.set(name, value)
+  }
+}
