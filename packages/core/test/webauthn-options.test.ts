@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { decode } from "@tessera/core/jwt"
+import Credentials from "@tessera/core/providers/credentials"
 import Passkey from "@tessera/core/providers/passkey"
 import { Browser, passkeyConfig, SECRET } from "./webauthn-harness.js"
 
@@ -94,6 +95,15 @@ describe("GET webauthn-options", () => {
     expect(store.verificationTokens.size).toBe(0)
   })
 
+  it("getUserInfo: () => null lets only signed-in users register", async () => {
+    const { config, store } = passkeyConfig({ providers: [Passkey({ getUserInfo: () => null })] })
+    const browser = new Browser(config)
+    expect((await browser.options({ email: "new@example.com" })).body.action).toBe("authenticate")
+    const { status } = await browser.options({ action: "register", email: "new@example.com" })
+    expect(status).toBe(400)
+    expect(store.users.size).toBe(0)
+  })
+
   it("registers for the signed-in user, excluding only that user's passkeys", async () => {
     const { config, store } = passkeyConfig()
     const first = new Browser(config)
@@ -147,9 +157,10 @@ describe("GET webauthn-options", () => {
   })
 
   it("answers 404 for a provider that is not WebAuthn or does not exist, 405 for POST", async () => {
-    const { config } = passkeyConfig()
+    const { config } = passkeyConfig({ providers: [Passkey(), Credentials({ credentials: {}, authorize: () => null })] })
     const browser = new Browser(config)
     expect((await browser.fetch("/auth/webauthn-options/nope")).status).toBe(404)
+    expect((await browser.fetch("/auth/webauthn-options/credentials")).status).toBe(404)
     expect((await browser.fetch("/auth/webauthn-options/passkey", { method: "POST" })).status).toBe(405)
   })
 })

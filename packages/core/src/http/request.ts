@@ -60,7 +60,12 @@ export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "tru
     throw new RequestError(new InvalidRequest("Malformed X-Forwarded-Proto"), 400)
   }
   if (forwardedHost === undefined && forwardedProto === undefined) return url
-  return new URL(`${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`)
+  try {
+    return new URL(`${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`)
+  } catch {
+    // The pattern lets through what only a full parse rejects, such as port 99999.
+    throw new RequestError(new InvalidRequest("Missing or malformed host"), 400)
+  }
 }
 
 function firstValue(header: string | null): string | undefined {

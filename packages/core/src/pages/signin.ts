@@ -64,7 +64,10 @@ function section(ctx: RequestContext, provider: InternalProvider, params: SignIn
 
 export function renderSignInPage(ctx: RequestContext, params: SignInPageParams): string {
   const { providers, theme } = ctx.config
-  const message = params.error ? (signInErrorMessages[params.error] ?? signInErrorMessages.default) : undefined
+  // Own keys only: `?error=toString` must not find Object.prototype's.
+  const message = params.error
+    ? Object.hasOwn(signInErrorMessages, params.error) ? signInErrorMessages[params.error] : signInErrorMessages.default
+    : undefined
   const sections = providers.map((provider, i) => {
     // A rule between a form with fields and its neighbours, as users expect.
     const separate = i > 0 && (provider.type !== "oauth" && provider.type !== "oidc" || (providers[i - 1]!.type !== "oauth" && providers[i - 1]!.type !== "oidc"))

@@ -31,6 +31,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { Profile } from "../types.js"
 import type { OAuthConfig, OAuthUserConfig, TokenSet, UserinfoRequestContext } from "./oauth.js"
 
 /** The API version used when the endpoint URLs do not say otherwise. */
@@ -292,7 +293,7 @@ async function conformTokenResponse(response: Response): Promise<Response | unde
  * `users.get` with the token in the POST body, not the URL, where it would
  * end up in access logs. Unwraps `{ response: [profile] }`.
  */
-async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContext): Promise<VkProfile> {
+async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContext): Promise<Profile> {
   const url = provider.userinfo?.url
   if (!url) throw new Error("VK: no profile URL")
   const response = await fetch(url, {
@@ -305,7 +306,7 @@ async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContex
   if (body.error) throw new Error(`VK: users.get error ${body.error.error_code ?? ""} ${body.error.error_msg ?? ""}`.trim())
   const profile = body.response?.[0]
   if (!profile || typeof profile !== "object") throw new Error("VK: users.get returned no user")
-  return profile
+  return profile as unknown as Profile
 }
 
 export default function VK<P extends VkProfile = VkProfile>(options: VkOptions<P> = {}): OAuthConfig<P> {

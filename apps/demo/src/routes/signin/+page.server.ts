@@ -19,8 +19,8 @@ export const load: PageServerLoad = async ({ url }) => {
   }
 }
 
-function safePath(value: string | null): string {
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/"
+function safePath(value: FormDataEntryValue | null): string {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/"
 }
 
 /** What the page says for a failed sign-in: never which of e-mail and password was wrong. */
@@ -45,6 +45,8 @@ export const actions: Actions = {
       return fail(400, {
         providerId: String(form.get("providerId") ?? ""),
         email: String(form.get("email") ?? ""),
+        // The form posted to /signin without the page's query: keep where to go next.
+        redirectTo: safePath(form.get("redirectTo")),
         message: messageFor(error),
       })
     }

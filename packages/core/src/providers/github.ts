@@ -1,0 +1,132 @@
+/**
+ * Sign in with GitHub (OAuth 2.0; GitHub Enterprise Server too).
+ *
+ * Register `https://<your app>/auth/callback/github` as the callback URL of
+ * your GitHub OAuth app. `clientId`/`clientSecret` default to
+ * `AUTH_GITHUB_ID`/`AUTH_GITHUB_SECRET`.
+ *
+ * @example
+ * ```ts
+ * import GitHub from "@tessera/core/providers/github"
+ * GitHub({ clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET })
+ * // GitHub Enterprise Server:
+ * GitHub({ enterprise: { baseUrl: "https://github.example.com" } })
+ * ```
+ *
+ * GitHub's own shapes, handled here:
+ * - `/user` has `email: null` when the user keeps their address private; the
+ *   primary, verified address is then read from `/user/emails` (the
+ *   `user:email` scope, asked for by default). An unverified address is never used.
+ * - The token endpoint reports errors with status 200 and `{ error }`; they are
+ *   turned into the 400 error response OAuth 2.0 specifies.
+ * @module
+ */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { Profile } from "../types.js"
+import type { OAuthConfig, OAuthUserConfig, UserinfoRequestContext } from "./oauth.js"
+
+/** The authenticated user, from `GET /user`. */
+export interface GitHubProfile {
+  login: string
+  id: number
+  node_id: string
+  avatar_url: string
+  gravatar_id: string | null
+  url: string
+  html_url: string
+  followers_url: string
+  following_url: string
+  gists_url: string
+  starred_url: string
+  subscriptions_url: string
+  organizations_url: string
+  repos_url: string
+  events_url: string
+  received_events_url: string
+  type: string
+  site_admin: boolean
+  name: string | null
+  company: string | null
+  blog: string | null
+  location: string | null
+  email: string | null
+  hireable: boolean | null
+  bio: string | null
+  twitter_username?: string | null
+  public_repos: number
+  public_gists: number
+  followers: number
+  following: number
+  created_at: string
+  updated_at: string
+  private_gists?: number
+  total_private_repos?: number
+  owned_private_repos?: number
+  disk_usage?: number
+  suspended_at?: string | null
+  collaborators?: number
+  two_factor_authentication: boolean
+  plan?: { collaborators: number; name: string; space: number; private_repos: number }
+  [claim: string]: unknown
+}
+
+/** One address from `GET /user/emails`. */
+export interface GitHubEmail {
+  email: string
+  primary: boolean
+  verified: boolean
+  visibility: "public" | "private" | null
+}
+
+export interface GitHubOptions<P> extends OAuthUserConfig<P> {
+  /** GitHub Enterprise Server: the base URL, e.g. `https://github.example.com`. */
+  enterprise?: { baseUrl?: string }
+}
+
+const HEADERS = { accept: "application/vnd.github+json", "user-agent": "tessera", "x-github-api-version": "2022-11-28" }
+
+async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContext): Promise<Profile> {
+  const url = provider.userinfo?.url
+  if (!url) throw new Error("GitHub: no userinfo URL")
+  const headers = { ...HEADERS, authorization: `Bearer ${tokens.access_token}` }
+  const response = await fetch(url, { headers })
+  if (!response.ok) throw new Error(`GitHub: ${new URL(url).pathname} answered ${response.status}`)
+  const profile = (await response.json()) as GitHubProfile
+  if (!profile.email) {
+    // Without the user:email scope this answers 404/403: the user then has no e-mail.
+    const emails = await fetch(`${url.replace(/\/+$/, "")}/emails`, { headers })
+    if (emails.ok) {
+      const list = (await emails.json()) as GitHubEmail[]
+      profile.email = (Array.isArray(list) ? list.find((e) => e.primary && e.verified)?.email : undefined) ?? null
+    }
+  }
+  return profile as unknown as Profile
+}
+
+/** GitHub answers 200 with `{ error }` when the code exchange fails. */
+async function conformTokenError(response: Response): Promise<Response | undefined> {
+  if (response.status !== 200) return undefined
+  const body: unknown = await response.json().catch(() => undefined)
+  if (!body || typeof body !== "object" || !("error" in body)) return undefined
+  return new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/json" } })
+}
+
+export default function GitHub<P extends GitHubProfile = GitHubProfile>(options: GitHubOptions<P> = {}): OAuthConfig<P> {
+  const { enterprise, ...rest } = options
+  const baseUrl = (enterprise?.baseUrl ?? "https://github.com").replace(/\/+$/, "")
+  const apiBaseUrl = enterprise?.baseUrl ? `${baseUrl}/api/v3` : "https://api.github.com"
+  return {
+    id: "github",
+    name: "GitHub",
+    type: "oauth",
+    authorization: { url: `${baseUrl}/login/oauth/authorize`, params: { scope: "read:user user:email" } },
+    token: { url: `${baseUrl}/login/oauth/access_token`, conform: conformTokenError },
+    userinfo: { url: `${apiBaseUrl}/user`, request: requestProfile },
+    client: { token_endpoint_auth_method: "client_secret_post" },
+    profile(profile) {
+      return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }
+    },
+    style: { brandColor: "#24292f" },
+    options: endpointUrlsAsObjects(rest),
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Sign in with GitLab (OAuth 2.0), gitlab.com or a self-managed instance.
+ *
+ * Register `https://<your app>/auth/callback/gitlab` as the redirect URI of
+ * your GitLab application (scope `read_user`). `clientId`/`clientSecret`
+ * default to `AUTH_GITLAB_ID`/`AUTH_GITLAB_SECRET`.
+ *
+ * @example
+ * ```ts
+ * import GitLab from "@tessera/core/providers/gitlab"
+ * GitLab({ clientId: process.env.GITLAB_ID, clientSecret: process.env.GITLAB_SECRET })
+ * // Self-managed:
+ * GitLab({ baseUrl: "https://gitlab.example.com" })
+ * ```
+ * @module
+ */
+import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+
+/** The user from `GET /api/v4/user`. */
+export interface GitLabProfile {
+  id: number
+  username: string
+  email: string
+  name: string
+  state: string
+  avatar_url: string
+  web_url: string
+  created_at: string
+  bio: string
+  location?: string
+  public_email: string
+  skype: string
+  linkedin: string
+  twitter: string
+  website_url: string
+  organization: string
+  job_title: string
+  pronouns: string
+  bot: boolean
+  work_information?: string
+  followers: number
+  following: number
+  local_time: string
+  last_sign_in_at: string
+  confirmed_at: string
+  theme_id: number
+  last_activity_on: string
+  color_scheme_id: number
+  projects_limit: number
+  current_sign_in_at: string
+  identities: Array<{ provider: string; extern_uid: string }>
+  can_create_group: boolean
+  can_create_project: boolean
+  two_factor_enabled: boolean
+  external: boolean
+  private_profile: boolean
+  commit_email: string
+  shared_runners_minutes_limit: number
+  extra_shared_runners_minutes_limit: number
+  [claim: string]: unknown
+}
+
+export interface GitLabOptions<P> extends OAuthUserConfig<P> {
+  /** A self-managed instance, e.g. `https://gitlab.example.com`. Default `https://gitlab.com`. */
+  baseUrl?: string
+}
+
+export default function GitLab<P extends GitLabProfile = GitLabProfile>(options: GitLabOptions<P> = {}): OAuthConfig<P> {
+  const { baseUrl: base, ...rest } = options
+  const baseUrl = (base ?? "https://gitlab.com").replace(/\/+$/, "")
+  return {
+    id: "gitlab",
+    name: "GitLab",
+    type: "oauth",
+    authorization: { url: `${baseUrl}/oauth/authorize`, params: { scope: "read_user" } },
+    token: `${baseUrl}/oauth/token`,
+    userinfo: `${baseUrl}/api/v4/user`,
+    client: { token_endpoint_auth_method: "client_secret_post" },
+    profile(profile) {
+      return { id: String(profile.id), name: profile.name ?? profile.username, email: profile.email ?? null, image: profile.avatar_url ?? null }
+    },
+    style: { brandColor: "#fc6d26" },
+    options: rest,
+  }
+}
