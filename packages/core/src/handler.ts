@@ -7,7 +7,7 @@
 import { route } from "./actions/index.js"
 import type { AuthConfig } from "./config/auth-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
-import { createContext } from "./context.js"
+import { createContext, type RequestContext } from "./context.js"
 import { AuthError, CredentialsSignin, MissingCSRF, isClientError, publicErrorOf } from "./errors.js"
 import { parseActionPath, RequestError, toInternalRequest } from "./http/request.js"
 import { toResponse } from "./http/response.js"
@@ -35,9 +35,11 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   }
   const resolved = resolution.config
   let internal: RequestInternal | undefined
+  let ctx: RequestContext | undefined
   try {
     internal = await toInternalRequest(request, resolved)
-    return finish(await route(createContext(resolved, internal, request)))
+    ctx = createContext(resolved, internal, request)
+    return finish(await route(ctx))
   } catch (error) {
     if (error instanceof RequestError) {
       const log = error.status >= 500 ? resolved.logger.error : (e: Error) => resolved.logger.debug(e.message)
@@ -55,7 +57,10 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     if (isRaw && error instanceof AuthError && !returnRedirectAsJson) throw error
     if (!internal) return finish({ status: 400, body: { error: "InvalidRequest", message: "The request could not be read" } })
-    return finish(errorResult(resolved, internal, error))
+    // A failed flow still clears what it meant to clear (used PKCE/state/challenge cookies),
+    // but nothing it was about to set (a session) survives the failure.
+    const clears = ctx?.cookies.filter((cookie) => cookie.options.maxAge === 0) ?? []
+    return finish({ ...errorResult(resolved, internal, error), cookies: clears })
   }
 }
 

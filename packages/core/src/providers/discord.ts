@@ -16,6 +16,7 @@
  * The name is the display name (`global_name`), else the user name.
  * @module
  */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
 
 /** The user from `GET /users/@me`. */
@@ -70,6 +71,6 @@ export default function Discord<P extends DiscordProfile = DiscordProfile>(optio
       return { id: profile.id, name: profile.global_name ?? profile.username, email: profile.email ?? null, image: profile.image_url }
     },
     style: { brandColor: "#5865f2" },
-    options,
+    options: endpointUrlsAsObjects(options),
   }
 }

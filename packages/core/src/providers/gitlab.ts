@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
 
 /** The user from `GET /api/v4/user`. */
@@ -80,6 +81,6 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(options:
       return { id: String(profile.id), name: profile.name ?? profile.username, email: profile.email ?? null, image: profile.avatar_url ?? null }
     },
     style: { brandColor: "#fc6d26" },
-    options: rest,
+    options: endpointUrlsAsObjects(rest),
   }
 }

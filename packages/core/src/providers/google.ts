@@ -18,6 +18,7 @@
  * to your organisation.
  * @module
  */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
 import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
 
 /** The claims of Google's ID Token. */
@@ -53,6 +54,6 @@ export default function Google<P extends GoogleProfile = GoogleProfile>(options:
       return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
     },
     style: { brandColor: "#1a73e8" },
-    options,
+    options: endpointUrlsAsObjects(options),
   }
 }

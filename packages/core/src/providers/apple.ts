@@ -1,0 +1,91 @@
+/**
+ * Sign in with Apple (OpenID Connect).
+ *
+ * Register `https://<your app>/auth/callback/apple` as a Return URL of your
+ * Services ID (https only: Apple refuses http and localhost). `clientId` is the
+ * Services ID; `clientSecret` is the client secret JWT you sign with your
+ * Sign in with Apple key (ES256, at most 6 months valid). Both default to
+ * `AUTH_APPLE_ID`/`AUTH_APPLE_SECRET`.
+ *
+ * @example
+ * ```ts
+ * import Apple from "@tessera/core/providers/apple"
+ * Apple({ clientId: process.env.APPLE_ID, clientSecret: process.env.APPLE_SECRET })
+ * ```
+ *
+ * Apple's own ways, handled here:
+ * - With the `name` or `email` scope Apple answers with `response_mode=form_post`:
+ *   the callback is a cross-site POST, so the check cookies are `SameSite=None; Secure`.
+ * - The user's name is sent once, on the first sign-in only, as a `user` JSON
+ *   field of that POST; it is added to the profile as `profile.user`. Store it
+ *   then (the `signIn` event, or your adapter): Apple never sends it again.
+ * - Everything else comes from the ID Token; there is no userinfo endpoint.
+ * @module
+ */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { Profile } from "../types.js"
+import type { OIDCConfig, OIDCUserConfig, UserinfoRequestContext } from "./oauth.js"
+
+/** The `user` field Apple posts on the first authorization. */
+export interface AppleUser {
+  name?: { firstName?: string; lastName?: string }
+  email?: string
+}
+
+/** The claims of Apple's ID Token, plus `user` on the first sign-in. */
+export interface AppleProfile {
+  iss: "https://appleid.apple.com"
+  aud: string
+  iat: number
+  exp: number
+  sub: string
+  at_hash?: string
+  email?: string
+  /** `true`/`false`, or the strings `"true"`/`"false"`. */
+  email_verified?: boolean | "true" | "false"
+  is_private_email?: boolean | "true" | "false"
+  real_user_status?: 0 | 1 | 2
+  nonce?: string
+  nonce_supported?: boolean
+  auth_time?: number
+  transfer_sub?: string
+  user?: AppleUser
+  [claim: string]: unknown
+}
+
+function parseUser(raw: string | undefined): AppleUser | undefined {
+  if (!raw) return undefined
+  try {
+    const user: unknown = JSON.parse(raw)
+    return user && typeof user === "object" && !Array.isArray(user) ? (user as AppleUser) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The validated ID Token claims, plus the `user` Apple posted alongside the code. */
+function profileFromCallback({ claims, params }: UserinfoRequestContext): Profile {
+  const user = parseUser(params.user)
+  return { ...claims, ...(user ? { user } : {}) } as Profile
+}
+
+export default function Apple<P extends AppleProfile = AppleProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+  return {
+    id: "apple",
+    name: "Apple",
+    type: "oidc",
+    issuer: "https://appleid.apple.com",
+    authorization: { params: { scope: "name email", response_mode: "form_post" } },
+    // The profile is the ID Token plus the posted user: built by `userinfo.request`.
+    idToken: false,
+    userinfo: { request: profileFromCallback },
+    client: { token_endpoint_auth_method: "client_secret_post" },
+    checks: ["nonce", "state"],
+    profile(profile) {
+      const name = [profile.user?.name?.firstName, profile.user?.name?.lastName].filter(Boolean).join(" ")
+      return { id: profile.sub, name: name || null, email: profile.email ?? profile.user?.email ?? null, image: null }
+    },
+    style: { brandColor: "#000000" },
+    options: endpointUrlsAsObjects(options),
+  }
+}

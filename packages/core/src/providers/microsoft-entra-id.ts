@@ -1,0 +1,83 @@
+/**
+ * Sign in with Microsoft Entra ID (formerly Azure AD), OpenID Connect.
+ *
+ * Register `https://<your app>/auth/callback/microsoft-entra-id` as a Web
+ * redirect URI of your app registration. `clientId`, `clientSecret` and
+ * `issuer` default to `AUTH_MICROSOFT_ENTRA_ID_ID`, `_SECRET` and `_ISSUER`.
+ *
+ * The issuer is tenant-specific: `https://login.microsoftonline.com/<tenant id>/v2.0`
+ * (give it, or `tenantId`). ID Tokens are checked against that tenant: a user
+ * of another tenant cannot sign in. The multi-tenant endpoints (`common`,
+ * `organizations`, `consumers`) publish no single issuer to check tokens
+ * against and are not supported.
+ *
+ * @example
+ * ```ts
+ * import MicrosoftEntraID from "@tessera/core/providers/microsoft-entra-id"
+ * MicrosoftEntraID({
+ *   clientId: process.env.ENTRA_ID,
+ *   clientSecret: process.env.ENTRA_SECRET,
+ *   issuer: `https://login.microsoftonline.com/${process.env.ENTRA_TENANT_ID}/v2.0`,
+ * })
+ * ```
+ * @module
+ */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+
+/** The claims of an Entra ID v2.0 ID Token. */
+export interface MicrosoftEntraIDProfile {
+  sub: string
+  /** The user's object id, the same for every app in the tenant. */
+  oid: string
+  /** The tenant id. */
+  tid: string
+  name: string
+  preferred_username: string
+  email?: string
+  given_name?: string
+  family_name?: string
+  ver: "2.0"
+  iss: string
+  aud: string
+  iat: number
+  nbf: number
+  exp: number
+  nonce?: string
+  uti?: string
+  rh?: string
+  login_hint?: string
+  roles?: string[]
+  groups?: string[]
+  [claim: string]: unknown
+}
+
+export interface MicrosoftEntraIDOptions<P> extends OIDCUserConfig<P> {
+  /** The directory (tenant) id; sets `issuer` to `https://login.microsoftonline.com/<tenantId>/v2.0`. */
+  tenantId?: string
+}
+
+const MULTI_TENANT = new Set(["common", "organizations", "consumers"])
+
+export default function MicrosoftEntraID<P extends MicrosoftEntraIDProfile = MicrosoftEntraIDProfile>(
+  options: MicrosoftEntraIDOptions<P> = {},
+): OIDCConfig<P> {
+  const { tenantId, ...rest } = options
+  if (tenantId !== undefined && MULTI_TENANT.has(tenantId.toLowerCase())) {
+    throw new TypeError(`Microsoft Entra ID: "${tenantId}" is not a tenant id; use your directory (tenant) id`)
+  }
+  const userOptions = endpointUrlsAsObjects(rest)
+  if (tenantId && userOptions.issuer === undefined) userOptions.issuer = `https://login.microsoftonline.com/${tenantId}/v2.0`
+  return {
+    id: "microsoft-entra-id",
+    name: "Microsoft Entra ID",
+    type: "oidc",
+    authorization: { params: { scope: "openid profile email" } },
+    client: { token_endpoint_auth_method: "client_secret_post" },
+    profile(profile) {
+      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }
+    },
+    style: { brandColor: "#0072c6" },
+    options: userOptions,
+  }
+}
