@@ -8,9 +8,13 @@
 // figure reported is the median of the per-round ratios.
 //
 // Run: npx tsc -b packages/core && node bench/session-check.mjs [rounds] [iterations]
+// TESSERA_DIST=<dir> measures another build (e.g. an older one) in the same way.
 import { createDecipheriv } from "node:crypto"
-import { Auth } from "../packages/core/dist/index.js"
-import { decode, deriveEncryptionKey, encode } from "../packages/core/dist/jwt.js"
+import { pathToFileURL } from "node:url"
+
+const dist = process.env.TESSERA_DIST ? pathToFileURL(`${process.env.TESSERA_DIST.replace(/\/$/, "")}/`).href : new URL("../packages/core/dist/", import.meta.url).href
+const { Auth } = await import(new URL("index.js", dist).href)
+const { deriveEncryptionKey, encode } = await import(new URL("jwt.js", dist).href)
 
 const ROUNDS = Number(process.argv[2] ?? 21)
 const ITERATIONS = Number(process.argv[3] ?? 2000)
@@ -89,6 +93,7 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const result = {
   node: process.version,
+  dist: process.env.TESSERA_DIST ?? "packages/core/dist",
   rounds: ROUNDS,
   iterations: ITERATIONS,
   floorMedianMicros: +median(floors).toFixed(1),

@@ -12,6 +12,7 @@ import Credentials from "@tessera/core/providers/credentials"
 import Email from "@tessera/core/providers/email"
 import Nodemailer from "@tessera/core/providers/nodemailer"
 import Passkey from "@tessera/core/providers/passkey"
+import VK from "@tessera/core/providers/vk"
 import type { Provider } from "@tessera/core/providers"
 import { checkCredentials } from "$lib/server/accounts"
 import { authAdapter } from "$lib/server/db"
@@ -54,6 +55,7 @@ function providers(settings: DemoSettings): Provider[] {
       dangerouslyAllowInsecureHttpRequests: true,
     })
   }
+  if (settings.vk) list.push(VK({ ...settings.vk }))
   return list
 }
 

@@ -3,7 +3,7 @@
  * loopback ports with a fresh data folder, exactly as `npm start` runs it.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -17,26 +17,29 @@ export interface DemoServer {
   dataDir: string
   /** Everything the process printed so far. */
   output(): string
-  /** Stops the process; the data folder stays until `cleanup()`. */
+  /** Stops the process (SIGTERM, then SIGKILL after 5 s). The data folder stays. */
   stop(): Promise<void>
-  /** Stops the process and deletes the data folder. */
-  cleanup(): Promise<void>
 }
 
 export interface StartDemoOptions {
-  /** Reuse a data folder (to restart on the same database and secret). */
-  dataDir?: string
+  /** The data folder; a restart on the same one keeps the database and the secret. */
+  dataDir: string
   env?: Record<string, string>
+}
+
+/** A fresh, empty data folder. */
+export function makeDataDir(): string {
+  return mkdtempSync(join(tmpdir(), "tessera-demo-"))
 }
 
 const READY = /Tessera demo ready on (http:\/\/\S+)/
 const START_TIMEOUT_MS = 45_000
 
-export async function startDemo(options: StartDemoOptions = {}): Promise<DemoServer> {
+export async function startDemo(options: StartDemoOptions): Promise<DemoServer> {
   if (!existsSync(builtHandler)) {
     throw new Error("apps/demo is not built: run `npm run build` first (`npm test` does)")
   }
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "tessera-demo-"))
+  const { dataDir } = options
   // A clean environment: no secret or provider settings of the developer's leak in.
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
@@ -72,17 +75,7 @@ export async function startDemo(options: StartDemoOptions = {}): Promise<DemoSer
     child.once("exit", onExit)
   })
 
-  const stop = () => stopProcess(child)
-  return {
-    url,
-    dataDir,
-    output: () => output,
-    stop,
-    async cleanup() {
-      await stop()
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
+  return { url, dataDir, output: () => output, stop: () => stopProcess(child) }
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

@@ -3,11 +3,11 @@
  * adapter-node, SQLite, the local OpenID provider) on loopback, driven over
  * HTTP and, when Debian's Chromium is installed, through a real browser.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { demoDir, startDemo, type DemoServer } from "./demo-server"
+import { demoDir, makeDataDir, startDemo, type DemoServer } from "./demo-server"
 
 const CHROMIUM = "/usr/bin/chromium"
 const hasChromium = existsSync(CHROMIUM)
@@ -19,14 +19,16 @@ if (!hasChromium) {
   )
 }
 
+const dataDir = makeDataDir()
 let demo: DemoServer
 
 beforeAll(async () => {
-  demo = await startDemo()
+  demo = await startDemo({ dataDir })
 })
 
 afterAll(async () => {
-  await demo?.cleanup()
+  await demo?.stop()
+  rmSync(dataDir, { recursive: true, force: true })
 })
 
 /** A request the way a browser's form post makes it: SvelteKit refuses cross-site form posts. */
@@ -344,6 +346,36 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await expect(signedInAs(page).textContent()).resolves.toBe("Alice Example")
     })
   })
+})
+
+describe("restarting on the same data folder", () => {
+  test("keeps the secret, the database and the sessions; VK is offered once configured", async () => {
+    const signIn = await postForm("/signin", { providerId: "credentials", email: "alice@example.test", password: "wonderland-42" })
+    expect(signIn.status).toBe(303)
+    const cookie = cookiesOf(signIn)
+    const secret = readFileSync(join(dataDir, "dev-secret"), "utf8")
+    expect(demo.output()).toContain("Database migrated")
+
+    await demo.stop()
+    demo = await startDemo({ dataDir, env: { AUTH_VK_ID: "demo-vk-app", AUTH_VK_SECRET: "demo-vk-secret-not-real" } })
+
+    expect(readFileSync(join(dataDir, "dev-secret"), "utf8")).toBe(secret)
+    expect(demo.output()).not.toContain("Database migrated") // nothing left to apply
+    const account = await fetch(new URL("/account", demo.url), { headers: { cookie }, redirect: "manual" })
+    expect(account.status).toBe(200)
+    expect(await account.text()).toContain("alice@example.test")
+
+    // VK: the button, and a sign-in that starts at VK's authorization endpoint (not followed: no network here).
+    expect(await (await fetch(new URL("/signin", demo.url))).text()).toContain("Sign in with VK")
+    const vk = await postForm("/signin", { providerId: "vk", redirectTo: "/account" })
+    expect(vk.status).toBe(303)
+    const location = new URL(vk.headers.get("location")!)
+    expect(location.origin + location.pathname).toBe("https://oauth.vk.com/authorize")
+    expect(location.searchParams.get("client_id")).toBe("demo-vk-app")
+    expect(location.searchParams.get("redirect_uri")).toBe(`${demo.url}/auth/callback/vk`)
+    expect(location.searchParams.get("state")).toMatch(/\S{20,}/)
+    expect(location.searchParams.get("v")).toBe("5.126")
+  }, 90_000)
 })
 
 function htmlFiles(dir: string): string[] {

@@ -102,14 +102,19 @@ describe("SQLite stops under a sign-in", () => {
     raw.pragma("journal_mode = WAL")
     raw.pragma("foreign_keys = ON")
     let armed = false
-    raw.function("tessera_fault", () => {
-      if (armed) queueMicrotask(() => raw.close())
+    const inserts: string[] = []
+    raw.function("tessera_fault", (table: unknown) => {
+      if (!armed) return 0
+      inserts.push(String(table))
+      if (table === "accounts") queueMicrotask(() => raw.close())
       return 0
     })
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) })
     try {
       await migrate(db, { dialect: "sqlite" })
-      raw.exec("create trigger fault_on_account before insert on accounts begin select tessera_fault(); end")
+      raw.exec(`
+        create trigger fault_on_user before insert on users begin select tessera_fault('users'); end;
+        create trigger fault_on_account before insert on accounts begin select tessera_fault('accounts'); end;`)
       const adapter = SqlAdapter(db, { dialect: "sqlite" })
       const { config, log } = makeConfig({ adapter, providers: [standin.provider()] })
 
@@ -118,6 +123,8 @@ describe("SQLite stops under a sign-in", () => {
       expect(response.headers.get("location")).toBe(CONFIGURATION_ERROR)
       expect(typesOf(log.errors)).toEqual(["AdapterError"])
       expect(raw.open).toBe(false)
+      // The user was inserted, in the same transaction, before the database went away.
+      expect(inserts).toEqual(["users", "accounts"])
 
       const state = onDisk(path)
       expect(state.users).toEqual([])
@@ -125,6 +132,9 @@ describe("SQLite stops under a sign-in", () => {
       expect(orphans(state)).toEqual([])
 
       // Back up again (a new adapter on the same file): the same sign-in is a clean first one.
+      const maintenance = new Sqlite(path)
+      maintenance.exec("drop trigger fault_on_user; drop trigger fault_on_account")
+      maintenance.close()
       const reopened = SqlAdapter.sqlite(path)
       try {
         const again = makeConfig({ adapter: reopened, providers: [standin.provider()] })
@@ -154,7 +164,9 @@ class Switch {
 
   constructor(private readonly target: { host: string; port: number }) {}
 
+  /** Listens again on the same port (a no-op while listening). */
   async restore(): Promise<void> {
+    if (this.server) return
     const server = createServer((client) => {
       const upstream = new Socket()
       upstream.connect(this.target.port, this.target.host)
@@ -167,7 +179,10 @@ class Switch {
       client.on("close", () => upstream.destroy())
       upstream.on("close", () => client.destroy())
     })
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve))
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject)
+      server.listen(this.port, "127.0.0.1", resolve)
+    })
     this.port = (server.address() as { port: number }).port
     this.server = server
   }
@@ -210,7 +225,6 @@ describe("PostgreSQL stops under a sign-in", () => {
   }
 
   test("unreachable from the middle of the signIn callback: error page, AdapterError without the password", async () => {
-    await proxy.restore().catch(() => undefined)
     const backend = await postgres.backend(proxiedUrl)
     try {
       let cutNow = true
@@ -240,7 +254,7 @@ describe("PostgreSQL stops under a sign-in", () => {
       expect(after.users).toHaveLength(1)
       expect(after.accounts).toEqual([{ user_id: after.users[0].id }])
     } finally {
-      await proxy.restore().catch(() => undefined)
+      await proxy.restore()
       await backend.close()
     }
   })
@@ -254,10 +268,18 @@ describe("PostgreSQL stops under a sign-in", () => {
         begin perform pg_sleep(0.8); return new; end $$;
         create trigger slow_account before insert on "${backend.schema}".accounts
         for each row execute function "${backend.schema}".slow_account();`)
+      let inFlight: string[] = []
       const adapter: Adapter = {
         ...backend.adapter,
         createUserAndAccount(user, account) {
-          setTimeout(() => proxy.cut(), 300)
+          setTimeout(async () => {
+            // Proof of where the cut lands: the account insert is running, inside the transaction.
+            const activity = await postgres.admin!.query(
+              "select query from pg_stat_activity where state = 'active' and query ilike 'insert into %accounts%'",
+            )
+            inFlight = activity.rows.map((r) => r.query)
+            proxy.cut()
+          }, 300)
           return backend.adapter.createUserAndAccount!(user, account)
         },
       }
@@ -265,6 +287,7 @@ describe("PostgreSQL stops under a sign-in", () => {
       const { response } = await oauthSignIn(config, standin, { id: "gh-4", email: "ada@example.com" })
       expect(response.headers.get("location")).toBe(CONFIGURATION_ERROR)
       expect(typesOf(log.errors)).toEqual(["AdapterError"])
+      expect(inFlight).toHaveLength(1)
 
       // Wait for the server to notice the dead client and end its transaction.
       for (let i = 0; i < 50; i++) {
@@ -287,7 +310,7 @@ describe("PostgreSQL stops under a sign-in", () => {
       expect(after.users).toHaveLength(1)
       expect(after.accounts).toEqual([{ user_id: after.users[0].id }])
     } finally {
-      await proxy.restore().catch(() => undefined)
+      await proxy.restore()
       await backend.close()
     }
   })
@@ -308,7 +331,7 @@ describe("PostgreSQL stops under a sign-in", () => {
       const up = await Auth(get("/auth/session", { jar }), config)
       expect(await up.json()).toMatchObject({ user: { email: ADA.email } })
     } finally {
-      await proxy.restore().catch(() => undefined)
+      await proxy.restore()
       await backend.close()
     }
   })
@@ -325,7 +348,7 @@ describe("PostgreSQL stops under a sign-in", () => {
       expect(isExpired(setCookie(response, sessionCookieName())!)).toBe(true)
       expect(typesOf(log.errors)).toEqual(["AdapterError"])
     } finally {
-      await proxy.restore().catch(() => undefined)
+      await proxy.restore()
       await backend.close()
     }
   })
@@ -350,7 +373,7 @@ describe("PostgreSQL stops under a sign-in", () => {
       expect(typesOf(log.errors)).toEqual(["AdapterError", "AdapterError"])
       expect(loggedText(log.errors)).not.toContain(link.searchParams.get("token")!)
     } finally {
-      await proxy.restore().catch(() => undefined)
+      await proxy.restore()
       await backend.close()
     }
   })

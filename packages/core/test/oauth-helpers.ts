@@ -238,6 +238,16 @@ export interface FakeIssuerOptions {
   idTokenClaims?: (record: CodeRecord) => Record<string, unknown>
 }
 
+/** RSA key generation is slow on a busy machine: one signing key (and one stranger key) per test file. */
+let keys: Promise<{ privateKey: CryptoKey; publicKey: CryptoKey; strangerKey: CryptoKey }> | undefined
+function sharedKeys() {
+  keys ??= Promise.all([generateKeyPair("RS256", { extractable: true }), generateKeyPair("RS256")]).then(([pair, stranger]) => ({
+    ...pair,
+    strangerKey: stranger.privateKey,
+  }))
+  return keys
+}
+
 export class FakeIssuer {
   readonly codes = new Map<string, CodeRecord>()
   readonly accessTokens = new Map<string, CodeRecord>()
@@ -250,9 +260,9 @@ export class FakeIssuer {
 
   static async create(options: FakeIssuerOptions): Promise<FakeIssuer> {
     const issuer = new FakeIssuer(options)
-    const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true })
+    const { privateKey, publicKey, strangerKey } = await sharedKeys()
     issuer.privateKey = privateKey
-    issuer.strangerKey = (await generateKeyPair("RS256")).privateKey
+    issuer.strangerKey = strangerKey
     const jwk = await exportJWK(publicKey)
     issuer.kid = await calculateJwkThumbprint(jwk)
     issuer.install({ ...jwk, kid: issuer.kid, alg: "RS256", use: "sig" })

@@ -38,9 +38,16 @@ export function sqliteDatabase(path: string): Kysely<Database> {
   })
 }
 
-/** A pool on a connection string or `pg.PoolConfig`. */
+/**
+ * A pool on a connection string or `pg.PoolConfig`. Unlike pg's default (wait
+ * forever), connecting gives up after 10 s unless the config says otherwise:
+ * an unreachable database should fail a request, not hang it.
+ */
 export function postgresDatabase(config: string | pg.PoolConfig): Kysely<Database> {
-  const poolConfig: pg.PoolConfig = typeof config === "string" ? { connectionString: config } : config
+  const poolConfig: pg.PoolConfig = {
+    connectionTimeoutMillis: 10_000,
+    ...(typeof config === "string" ? { connectionString: config } : config),
+  }
   return new Kysely<Database>({
     dialect: new PostgresDialect({
       pool: async () => {
@@ -50,6 +57,10 @@ export function postgresDatabase(config: string | pg.PoolConfig): Kysely<Databas
         // the pool; unhandled, that would crash the process. The pool already
         // drops the client, and the next query reports any lasting problem.
         pool.on("error", () => {})
+        // A client checked out of the pool has no pool listener: if its connection
+        // drops mid-query, pg rejects the query *and* emits "error" on the client,
+        // which would crash the process. The rejection is what reports it.
+        pool.on("connect", (client) => void client.on("error", () => {}))
         return pool
       },
     }),

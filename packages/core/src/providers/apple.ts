@@ -19,6 +19,8 @@
  * - The user's name is sent once, on the first sign-in only, as a `user` JSON
  *   field of that POST; it is added to the profile as `profile.user`. Store it
  *   then (the `signIn` event, or your adapter): Apple never sends it again.
+ *   That field is not signed (it passes through the browser), so it is used
+ *   for the name only; the e-mail is the ID Token's.
  * - Everything else comes from the ID Token; there is no userinfo endpoint.
  * @module
  */
@@ -83,7 +85,8 @@ export default function Apple<P extends AppleProfile = AppleProfile>(options: OI
     checks: ["nonce", "state"],
     profile(profile) {
       const name = [profile.user?.name?.firstName, profile.user?.name?.lastName].filter(Boolean).join(" ")
-      return { id: profile.sub, name: name || null, email: profile.email ?? profile.user?.email ?? null, image: null }
+      // The e-mail comes from the signed ID Token only: the posted `user` passes through the browser unsigned.
+      return { id: profile.sub, name: name || null, email: profile.email ?? null, image: null }
     },
     style: { brandColor: "#000000" },
     options: endpointUrlsAsObjects(options),

@@ -8,7 +8,7 @@
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { SessionTokenError } from "../errors.js"
-import { readChunkedCookie, clearChunkedCookies } from "../http/cookies.js"
+import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
 import { callAdapter } from "../lib/adapter.js"
 import { sha256Hex } from "../lib/crypto.js"
 import { fireEvent } from "../lib/events.js"
@@ -31,9 +31,10 @@ function clear(ctx: RequestContext): void {
   ctx.cookies.push(...clearChunkedCookies(ctx.cookieOptions.sessionToken, ctx.request.cookies))
 }
 
+/** Sets the cookie to expire with the row; also clears chunks a JWT session cookie may have left. */
 function setCookie(ctx: RequestContext, token: string, expires: Date): void {
-  const { sessionToken } = ctx.cookieOptions
-  ctx.cookies.push({ ...sessionToken, value: token, options: { ...sessionToken.options, expires } })
+  const maxAge = Math.max(0, Math.floor((expires.valueOf() - Date.now()) / 1000))
+  ctx.cookies.push(...chunkedCookies(ctx.cookieOptions.sessionToken, token, ctx.request.cookies, maxAge))
 }
 
 async function load(ctx: RequestContext) {

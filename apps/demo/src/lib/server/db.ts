@@ -4,7 +4,7 @@
  * own on the same connection: password hashes and the development mailbox.
  * @module
  */
-import type { Kysely } from "kysely"
+import type { Generated, Kysely } from "kysely"
 import { SqlAdapter, type Database, type SqlAdapterInstance } from "@tessera/sql"
 import { demoSettings } from "./settings"
 
@@ -15,7 +15,7 @@ export interface PasswordsTable {
 }
 
 export interface MailboxTable {
-  id: number
+  id: Generated<number>
   recipient: string
   subject: string
   text: string

@@ -1,0 +1,51 @@
+/**
+ * Sign in with Auth0 (OpenID Connect).
+ *
+ * Add `https://<your app>/auth/callback/auth0` to the Allowed Callback URLs
+ * of your Regular Web Application. The issuer is your tenant's domain.
+ * `clientId`, `clientSecret` and `issuer` default to `AUTH_AUTH0_ID`,
+ * `_SECRET` and `_ISSUER`.
+ *
+ * @example
+ * ```ts
+ * import Auth0 from "@tessera/core/providers/auth0"
+ * Auth0({ clientId: process.env.AUTH0_ID, clientSecret: process.env.AUTH0_SECRET, issuer: "https://my-tenant.eu.auth0.com" })
+ * ```
+ * @module
+ */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+
+/** The claims of an Auth0 ID Token. */
+export interface Auth0Profile {
+  sub: string
+  nickname: string
+  name: string
+  picture: string
+  updated_at: string
+  email: string
+  email_verified: boolean
+  given_name?: string
+  family_name?: string
+  locale?: string
+  iss: string
+  aud: string
+  iat: number
+  exp: number
+  sid?: string
+  nonce?: string
+  [claim: string]: unknown
+}
+
+export default function Auth0<P extends Auth0Profile = Auth0Profile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+  return {
+    id: "auth0",
+    name: "Auth0",
+    type: "oidc",
+    profile(profile) {
+      return { id: profile.sub, name: profile.name ?? profile.nickname ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+    },
+    style: { brandColor: "#eb5424" },
+    options: endpointUrlsAsObjects(options),
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Sign in with Keycloak (OpenID Connect).
+ *
+ * Create a confidential OpenID Connect client in your realm with
+ * `https://<your app>/auth/callback/keycloak` as a valid redirect URI. The
+ * issuer is the realm URL. `clientId`, `clientSecret` and `issuer` default to
+ * `AUTH_KEYCLOAK_ID`, `_SECRET` and `_ISSUER`.
+ *
+ * @example
+ * ```ts
+ * import Keycloak from "@tessera/core/providers/keycloak"
+ * Keycloak({
+ *   clientId: process.env.KEYCLOAK_ID,
+ *   clientSecret: process.env.KEYCLOAK_SECRET,
+ *   issuer: "https://keycloak.example.com/realms/my-realm",
+ * })
+ * ```
+ * @module
+ */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+
+/** The claims of a Keycloak ID Token (standard client scopes). */
+export interface KeycloakProfile {
+  exp: number
+  iat: number
+  auth_time?: number
+  jti: string
+  iss: string
+  aud: string
+  sub: string
+  typ: "ID"
+  azp: string
+  session_state?: string
+  sid?: string
+  at_hash?: string
+  acr?: string
+  email_verified: boolean
+  name?: string
+  preferred_username: string
+  given_name?: string
+  family_name?: string
+  email?: string
+  picture?: string
+  [claim: string]: unknown
+}
+
+export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+  return {
+    id: "keycloak",
+    name: "Keycloak",
+    type: "oidc",
+    profile(profile) {
+      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+    },
+    style: { brandColor: "#4d4d4d" },
+    options: endpointUrlsAsObjects(options),
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Sign in with LinkedIn (OpenID Connect, "Sign In with LinkedIn using OpenID Connect").
+ *
+ * Add `https://<your app>/auth/callback/linkedin` to the authorized redirect
+ * URLs of your LinkedIn app (product "Sign In with LinkedIn using OpenID
+ * Connect"). `clientId`/`clientSecret` default to
+ * `AUTH_LINKEDIN_ID`/`AUTH_LINKEDIN_SECRET`.
+ *
+ * @example
+ * ```ts
+ * import LinkedIn from "@tessera/core/providers/linkedin"
+ * LinkedIn({ clientId: process.env.LINKEDIN_ID, clientSecret: process.env.LINKEDIN_SECRET })
+ * ```
+ *
+ * LinkedIn's issuer has a path (`https://www.linkedin.com/oauth`), so its
+ * metadata lives at `https://www.linkedin.com/oauth/.well-known/openid-configuration`.
+ * Web apps get no PKCE there: the checks are `state` and `nonce`, and the
+ * client secret goes in the request body.
+ * @module
+ */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+
+/** The claims of LinkedIn's ID Token. */
+export interface LinkedInProfile {
+  iss: string
+  aud: string
+  iat: number
+  exp: number
+  sub: string
+  name: string
+  given_name: string
+  family_name: string
+  picture?: string
+  locale?: string | { country: string; language: string }
+  email?: string
+  email_verified?: boolean
+  [claim: string]: unknown
+}
+
+export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+  return {
+    id: "linkedin",
+    name: "LinkedIn",
+    type: "oidc",
+    issuer: "https://www.linkedin.com/oauth",
+    wellKnown: "https://www.linkedin.com/oauth/.well-known/openid-configuration",
+    authorization: { params: { scope: "openid profile email" } },
+    client: { token_endpoint_auth_method: "client_secret_post" },
+    checks: ["state", "nonce"],
+    profile(profile) {
+      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+    },
+    style: { brandColor: "#0a66c2" },
+    options: endpointUrlsAsObjects(options),
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Sign in with Okta (OpenID Connect).
+ *
+ * Create an OIDC Web Application with `https://<your app>/auth/callback/okta`
+ * as a sign-in redirect URI. The issuer is your authorization server, e.g.
+ * `https://<your org>.okta.com/oauth2/default` (or the org URL).
+ * `clientId`, `clientSecret` and `issuer` default to `AUTH_OKTA_ID`,
+ * `_SECRET` and `_ISSUER`.
+ *
+ * @example
+ * ```ts
+ * import Okta from "@tessera/core/providers/okta"
+ * Okta({ clientId: process.env.OKTA_ID, clientSecret: process.env.OKTA_SECRET, issuer: "https://acme.okta.com/oauth2/default" })
+ * ```
+ * @module
+ */
+import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+
+/** The claims of an Okta ID Token. */
+export interface OktaProfile {
+  iss: string
+  ver: string
+  sub: string
+  aud: string
+  iat: number
+  exp: number
+  jti: string
+  auth_time: number
+  amr?: string[]
+  idp?: string
+  nonce?: string
+  name?: string
+  nickname?: string
+  preferred_username: string
+  given_name?: string
+  middle_name?: string
+  family_name?: string
+  email?: string
+  email_verified?: boolean
+  profile?: string
+  zoneinfo?: string
+  locale?: string
+  address?: string
+  phone_number?: string
+  picture?: string
+  website?: string
+  gender?: string
+  birthdate?: string
+  updated_at?: number
+  at_hash?: string
+  c_hash?: string
+  [claim: string]: unknown
+}
+
+export default function Okta<P extends OktaProfile = OktaProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+  return {
+    id: "okta",
+    name: "Okta",
+    type: "oidc",
+    profile(profile) {
+      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+    },
+    style: { brandColor: "#000000" },
+    options: endpointUrlsAsObjects(options),
+  }
+}
