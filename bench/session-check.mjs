@@ -9,8 +9,10 @@
 //
 // Run: npx tsc -b packages/core && node bench/session-check.mjs [rounds] [iterations]
 // TESSERA_DIST=<dir> measures another build (e.g. an older one) in the same way.
+// The result is printed and written to bench/results/session-check.json.
 import { createDecipheriv } from "node:crypto"
-import { pathToFileURL } from "node:url"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const dist = process.env.TESSERA_DIST ? pathToFileURL(`${process.env.TESSERA_DIST.replace(/\/$/, "")}/`).href : new URL("../packages/core/dist/", import.meta.url).href
 const { Auth } = await import(new URL("index.js", dist).href)
@@ -102,6 +104,11 @@ const result = {
   target: TARGET,
 }
 console.log(JSON.stringify(result, null, 2))
+if (!process.env.TESSERA_DIST) {
+  const dir = fileURLToPath(new URL("./results/", import.meta.url))
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(`${dir}session-check.json`, `${JSON.stringify({ ...result, date: new Date().toISOString() }, null, 2)}\n`)
+}
 if (result.medianRatio > TARGET) {
   console.error(`median ratio ${result.medianRatio} exceeds ${TARGET}`)
   process.exitCode = 1

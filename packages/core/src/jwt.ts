@@ -72,6 +72,8 @@ interface DerivedKey {
 
 /** Derived keys by `salt \0 secret`. Bounded: configs have a handful of secrets and cookie names. */
 const derivedKeys = new Map<string, Promise<DerivedKey>>()
+/** The same keys once derived, so the hot path can use them without awaiting a promise. */
+const readyKeys = new Map<string, DerivedKey>()
 const MAX_CACHED_KEYS = 256
 
 /**
@@ -107,10 +109,17 @@ function getKey(secret: string, salt: string): Promise<DerivedKey> {
       ])
       return { key, raw, kid }
     })()
-    if (derivedKeys.size >= MAX_CACHED_KEYS) derivedKeys.delete(derivedKeys.keys().next().value!)
+    if (derivedKeys.size >= MAX_CACHED_KEYS) {
+      const oldest = derivedKeys.keys().next().value!
+      derivedKeys.delete(oldest)
+      readyKeys.delete(oldest)
+    }
     derivedKeys.set(cacheKey, entry)
-    // A failed derivation must not poison the cache.
-    entry.catch(() => derivedKeys.delete(cacheKey))
+    entry.then(
+      (key) => derivedKeys.get(cacheKey) === entry && readyKeys.set(cacheKey, key),
+      // A failed derivation must not poison the cache.
+      () => derivedKeys.delete(cacheKey),
+    )
   }
   return entry
 }
@@ -168,6 +177,16 @@ async function keyFor(kid: unknown, secrets: string[], salt: string): Promise<De
   throw new TypeError("No secret matches the token's key id")
 }
 
+/** `keyFor` without waiting, when every key it may need is derived already; otherwise `undefined`. */
+function readyKeyFor(kid: unknown, secrets: string[], salt: string): DerivedKey | undefined {
+  for (const s of kid === undefined ? secrets.slice(0, 1) : secrets) {
+    const key = readyKeys.get(`${salt}\0${s}`)
+    if (!key) return undefined
+    if (kid === undefined || key.kid === kid) return key
+  }
+  return undefined
+}
+
 const B64URL = /^[A-Za-z0-9_-]+$/
 /**
  * What jose's decoder (`atob`, "forgiving base64") accepts: base64url characters,
@@ -212,7 +231,7 @@ async function decodeFast(sync: SyncPrimitives, token: string, secrets: string[]
   const tag = sync.base64urlDecode(encodedTag)
   if (iv.byteLength !== 12) throw new errors.JWEInvalid("Invalid Initialization Vector length")
   if (tag.byteLength !== 16) throw new errors.JWEInvalid("Invalid Authentication Tag length")
-  const { raw } = await keyFor(header.kid, secrets, salt)
+  const { raw } = readyKeyFor(header.kid, secrets, salt) ?? (await keyFor(header.kid, secrets, salt))
   let plaintext: Uint8Array
   try {
     plaintext = sync.aesGcmDecrypt(raw, iv, sync.base64urlDecode(encodedCiphertext), tag, asciiEncoder.encode(encodedHeader))

@@ -90,6 +90,7 @@ describe("the csrf action", () => {
     const { config } = makeConfig({ skipCSRFCheck })
     const response = await Auth(get("/auth/csrf"), config)
     expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ error: "UnknownAction", message: "CSRF protection is turned off" })
     expect(setCookies(response)).toEqual([])
   })
 })

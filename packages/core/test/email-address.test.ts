@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { Auth } from "@tessera/core"
-import Email from "@tessera/core/providers/email"
+import Email, { type EmailSendVerificationRequestParams } from "@tessera/core/providers/email"
 import Nodemailer, { verificationMessage } from "@tessera/core/providers/nodemailer"
 import { startMailSink, type MailSink } from "@tessera/testing"
 import { normalizeEmailAddress } from "../src/email/address.js"
@@ -138,7 +138,7 @@ describe("refused addresses, end to end", () => {
 describe("the generic Email provider", () => {
   test("passes identifier, url, token, expires, provider, theme and the request to sendVerificationRequest", async () => {
     const backend = memoryBackend()
-    const calls: Parameters<NonNullable<Parameters<typeof Email>[0]["sendVerificationRequest"]>>[0][] = []
+    const calls: EmailSendVerificationRequestParams[] = []
     const { config } = makeConfig({
       adapter: backend.adapter,
       theme: { brandColor: "#123456" },

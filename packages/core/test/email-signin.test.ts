@@ -10,7 +10,7 @@ import Nodemailer from "@tessera/core/providers/nodemailer"
 import { startMailSink, type MailSink } from "@tessera/testing"
 import { memoryBackend, sqliteBackend, type Backend } from "./database-session-fixtures.js"
 import { countingAdapter, follow, linkIn, loggedText, requestLink, uniqueAddress } from "./email-fixtures.js"
-import { get, isExpired, Jar, makeConfig, ORIGIN, sessionCookieName, setCookie } from "./helpers.js"
+import { get, isExpired, Jar, makeConfig, ORIGIN, post, sessionCookieName, setCookie } from "./helpers.js"
 
 let sink: MailSink
 beforeAll(async () => {
@@ -148,6 +148,20 @@ describe.each([
     expect(locations.filter((l) => l === `${ORIGIN}/auth/error?error=Verification`)).toHaveLength(4)
     expect(await backend.users()).toHaveLength(1)
     expect(await backend.sessions()).toHaveLength(1)
+  })
+
+  test("an app's own confirmation page can POST the link's token and address", async () => {
+    const { config } = emailConfig(backend)
+    const address = uniqueAddress()
+    await requestLink(config, address)
+    const link = linkIn(await mailTo(address))
+    const fields = { token: link.searchParams.get("token")!, email: address }
+    const response = await Auth(post("/auth/callback/nodemailer", fields), config)
+    expect(response.headers.get("location")).toMatch(/^http:\/\/localhost:3000\/?$/)
+    expect(setCookie(response, sessionCookieName())?.value).toMatch(/^[0-9a-f]{64}$/)
+    expect((await Auth(post("/auth/callback/nodemailer", fields), config)).headers.get("location")).toBe(
+      `${ORIGIN}/auth/error?error=Verification`,
+    )
   })
 
   test("a link works only with the address it was mailed to", async () => {
@@ -388,6 +402,22 @@ describe("e-mail sign-in: tokens and secrets", () => {
 })
 
 describe("e-mail sign-in: the verify-request page and sessions", () => {
+  test("the built-in sign-in page's e-mail form starts the flow", async () => {
+    const backend = memoryBackend()
+    const { config } = emailConfig(backend)
+    const jar = new Jar()
+    const page = await Auth(get("/auth/signin", { jar }), config)
+    jar.update(page)
+    const html = await page.text()
+    expect(html).toContain(`action="${ORIGIN}/auth/signin/nodemailer"`)
+    expect(html).toMatch(/<input[^>]+type="email"[^>]+name="email"/)
+    const csrf = /name="csrfToken" value="([0-9a-f]{64})"/.exec(html)![1]!
+    const address = uniqueAddress()
+    const response = await Auth(post("/auth/signin/nodemailer", { csrfToken: csrf, email: address }, { jar }), config)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`)
+    expect(linkIn(await mailTo(address)).searchParams.get("email")).toBe(address)
+  })
+
   test("verify-request renders the built-in page", async () => {
     const { config } = emailConfig(memoryBackend())
     const response = await Auth(get("/auth/verify-request?provider=nodemailer&type=email"), config)

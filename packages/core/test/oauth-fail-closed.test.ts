@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
 import type { AuthConfig } from "../src/config/auth-config.js"
-import { AppBrowser, recordingLogger, SECRET, setsSession } from "./oauth-helpers.js"
+import { AppBrowser, parseSetCookies, recordingLogger, SECRET, setsSession } from "./oauth-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 let idp: OidcProviderServer
@@ -51,6 +51,10 @@ function expectRefused(response: Response, errors: Error[], type: string, url: U
   expect(response.status).toBe(302)
   expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
   expect(setsSession(response)).toBe(false)
+  // Whatever check cookies the request carried are spent: cleared, never set anew.
+  for (const cookie of parseSetCookies(response)) {
+    expect(cookie.attributes["max-age"], cookie.name).toBe("0")
+  }
   const logged = errors.at(-1)
   expect(logged?.name).toBe(type)
   // The logged error and its cause name the failure but carry no code, state or token.
@@ -65,6 +69,26 @@ describe("refused callbacks (oidc-provider)", () => {
     const { browser, url } = await flow(config)
     browser.jar.delete("tessera.state")
     expectRefused(await browser.request(url.href), errors, "InvalidCheck", url)
+  })
+
+  test("a missing check cookie does not leave the others behind", async () => {
+    const { config, errors } = setup()
+    const { browser, url } = await flow(config)
+    browser.jar.delete("tessera.state")
+    const response = await browser.request(url.href)
+    expectRefused(response, errors, "InvalidCheck", url)
+    expect(parseSetCookies(response).map((c) => c.name).sort()).toEqual(["tessera.nonce", "tessera.pkce.code_verifier"])
+  })
+
+  test("a refused callback clears the check cookies it read", async () => {
+    const { config, errors } = setup()
+    const { browser, url } = await flow(config)
+    const forged = new URL(url)
+    forged.searchParams.set("state", "forged")
+    const response = await browser.request(forged.href)
+    expectRefused(response, errors, "InvalidCheck", url)
+    const cleared = parseSetCookies(response).map((c) => c.name)
+    expect(cleared).toEqual(expect.arrayContaining(["tessera.state", "tessera.pkce.code_verifier", "tessera.nonce"]))
   })
 
   test("state parameter changed", async () => {

@@ -194,6 +194,19 @@ describe("sign-in through oidc-provider", () => {
     expect(q.get("code_challenge")).not.toBe("x")
   })
 
+  test("completeOidcLogin with a shared jar: already signed in at the provider, no login form", async () => {
+    const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [local(idp, "local")] }
+    const jar = new Map<string, string>()
+    const first = new AppBrowser(config)
+    const a = await completeOidcLogin((await first.startSignIn("local")).headers.get("location")!, { accountId: "grace", jar })
+    expect(setsSession(await first.request(a.url.href))).toBe(true)
+    const second = new AppBrowser(config)
+    // The account id is not asked again: the provider's session cookie decides.
+    const b = await completeOidcLogin((await second.startSignIn("local")).headers.get("location")!, { accountId: "ignored", jar })
+    expect(setsSession(await second.request(b.url.href))).toBe(true)
+    expect((await second.session()).user.email).toBe("grace@example.test")
+  })
+
   test("database sessions: the user and the account are stored", async () => {
     const adapter = MemoryAdapter()
     const config: AuthConfig = { secret: SECRET, trustHost: true, adapter, providers: [local(idp, "local-db")] }
@@ -251,7 +264,7 @@ describe("refusals through oidc-provider", () => {
     }
     const { browser, back } = await throughIdp(config, "local", "ada")
     const done = await browser.request(back.url.href)
-    expect(done.headers.get("location")).toBe("/waitlist")
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/waitlist`)
     expect(setsSession(done)).toBe(false)
   })
 })

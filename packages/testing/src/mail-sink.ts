@@ -227,7 +227,8 @@ function collect(part: MimePart, found: { text?: string; html?: string }, depth 
     const sections = part.body.split(delimiter).slice(1)
     for (const section of sections) {
       if (section.startsWith("--")) break
-      collect(splitPart(section.replace(/^\r?\n/, "")), found, depth + 1)
+      // The line break before a delimiter belongs to the delimiter (RFC 2046), not to the part.
+      collect(splitPart(section.replace(/^\r?\n/, "").replace(/\r?\n$/, "")), found, depth + 1)
     }
     return
   }

@@ -10,7 +10,7 @@ import type { PublicProvider, ResponseInternal } from "../types.js"
 
 export async function csrf(ctx: RequestContext): Promise<ResponseInternal> {
   // With CSRF checking off there is no token to hand out (spec, Errors rule 5).
-  if (ctx.config.skipCSRFCheck) return { status: 404, body: { message: "CSRF protection is turned off" } }
+  if (ctx.config.skipCSRFCheck) return { status: 404, body: { error: "UnknownAction", message: "CSRF protection is turned off" } }
   const csrfToken = await ensureCsrfToken(ctx)
   return { headers: noStoreHeaders, body: { csrfToken }, cookies: ctx.cookies }
 }

@@ -167,7 +167,8 @@ export async function toInternalRequest(request: Request, config: ResolvedConfig
   if (!allowed.includes(method)) {
     throw new RequestError(new UnknownAction(`The ${action} action does not answer ${method}`), 405, { Allow: allowed.join(", ") })
   }
-  const query = Object.fromEntries(url.searchParams)
+  // Most requests (every session check) have no query: skip building URLSearchParams.
+  const query: Record<string, string> = url.search ? Object.fromEntries(url.searchParams) : {}
   return {
     url,
     method,

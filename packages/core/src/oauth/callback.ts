@@ -21,7 +21,7 @@ import { timingSafeEqual } from "../lib/crypto.js"
 import type { OAuthConfigInternal } from "../providers/oauth.js"
 import { completeSignIn } from "../signin/complete.js"
 import type { Profile, ResponseInternal } from "../types.js"
-import { useCheckCookie } from "./checks.js"
+import { useCheckCookies, type CheckCookie } from "./checks.js"
 import { oauthClient } from "./client.js"
 import { authorizationServer, UNKNOWN_ISSUER } from "./discovery.js"
 import { callbackFailure } from "./failures.js"
@@ -53,10 +53,12 @@ export async function oauthCallback(ctx: RequestContext, internal: InternalProvi
     const as = await authorizationServer(provider)
     const { checks } = provider
 
-    // Read every check cookie first: each is cleared on use, pass or fail.
-    const state = checks.includes("state") ? await useCheckCookie(ctx, "state") : undefined
-    const codeVerifier = checks.includes("pkce") ? await useCheckCookie(ctx, "pkceCodeVerifier") : undefined
-    const nonce = checks.includes("nonce") ? await useCheckCookie(ctx, "nonce") : undefined
+    // Every check cookie is read (and cleared) before anything else, pass or fail.
+    const wanted: CheckCookie[] = []
+    if (checks.includes("state")) wanted.push("state")
+    if (checks.includes("pkce")) wanted.push("pkceCodeVerifier")
+    if (checks.includes("nonce")) wanted.push("nonce")
+    const { state, pkceCodeVerifier: codeVerifier, nonce } = await useCheckCookies(ctx, wanted)
     if (state !== undefined) {
       const returned = params.get("state")
       if (!returned) throw new InvalidCheck("The authorization response has no state")

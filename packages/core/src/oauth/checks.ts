@@ -57,3 +57,21 @@ export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): P
   }
   return payload.value
 }
+
+/**
+ * Reads all the `wanted` check cookies, clearing every one present before
+ * reporting the first that fails: a refused callback leaves none behind.
+ */
+export async function useCheckCookies(ctx: RequestContext, wanted: CheckCookie[]): Promise<Partial<Record<CheckCookie, string>>> {
+  const values: Partial<Record<CheckCookie, string>> = {}
+  let failure: unknown
+  for (const check of wanted) {
+    try {
+      values[check] = await useCheckCookie(ctx, check)
+    } catch (error) {
+      failure ??= error
+    }
+  }
+  if (failure) throw failure
+  return values
+}

@@ -1,0 +1,179 @@
+// The cost of Tessera's SvelteKit hook in the built demo, over HTTP on loopback.
+//
+// Two processes of the same build (`apps/demo/server.js`): one as shipped, one
+// started with DEMO_AUTH_HOOK=off, which builds the app's `handle` without
+// Tessera's hook (`locals.auth()` then resolves to null without reading
+// anything). Both get the same session cookie of a signed-in demo account.
+// autocannon measures, in interleaved rounds so that machine noise hits both
+// alike:
+//
+//   /        a page whose root layout calls `locals.auth()`: with the hook it
+//            reads the database session (a valid one), without it finds nobody;
+//   /health  a route that never calls `locals.auth()`: the hook's own cost,
+//            which should stay under 5 %.
+//
+// Each round measures every route in the order hook, no hook, no hook, hook
+// (ABBA), which cancels a load that drifts steadily during the round; runs
+// are short so that the many rounds hit the same spells of noise. Figures are
+// medians over rounds of requests per second and of the per-round ratio
+// hook / no hook. Printed and written to bench/results/demo-auth.json.
+//
+// Run: npm run build && node bench/demo-auth.mjs [rounds] [seconds per run]
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import autocannon from "autocannon"
+
+const ROUNDS = Number(process.argv[2] ?? 8)
+const SECONDS = Number(process.argv[3] ?? 1)
+const CONNECTIONS = 10
+const BUDGET = 0.05
+
+const demoDir = fileURLToPath(new URL("../apps/demo/", import.meta.url))
+if (!existsSync(join(demoDir, "build", "handler.js"))) {
+  console.error("apps/demo is not built: run `npm run build` first.")
+  process.exit(1)
+}
+
+/** Starts `server.js` on a free port with its own data folder; resolves once it is ready. */
+function startDemo(env = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), "tessera-bench-"))
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(AUTH_|DEMO_|EMAIL_|ORIGIN$|PORT$|HOST$)/.test(key)))
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: demoDir,
+    env: { ...clean, PORT: "0", IDP_PORT: "0", DEMO_DATA_DIR: dataDir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let output = ""
+  child.stderr.on("data", (chunk) => (output += chunk))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`The demo did not start:\n${output}`)), 60_000)
+    const fail = (error) => {
+      clearTimeout(timer)
+      child.kill("SIGKILL")
+      rmSync(dataDir, { recursive: true, force: true })
+      reject(error)
+    }
+    child.once("exit", (code) => fail(new Error(`The demo exited (${code}):\n${output}`)))
+    child.stdout.on("data", (chunk) => {
+      output += chunk
+      const match = /Tessera demo ready on (http:\/\/\S+)/.exec(output)
+      if (!match) return
+      clearTimeout(timer)
+      child.removeAllListeners("exit")
+      resolve({
+        url: match[1],
+        stop: () =>
+          new Promise((done) => {
+            child.once("exit", () => {
+              rmSync(dataDir, { recursive: true, force: true })
+              done()
+            })
+            child.kill("SIGTERM")
+          }),
+      })
+    })
+  })
+}
+
+/** Signs in with a demo account through the app's own form action; returns the cookie header. */
+async function signIn(url) {
+  const response = await fetch(`${url}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: url, accept: "text/html", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ providerId: "credentials", email: "alice@example.test", password: "wonderland-42" }),
+  })
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .filter((pair) => /session-token=./.test(pair))
+    .join("; ")
+  if (response.status !== 303 || !cookie) throw new Error(`Sign-in failed: HTTP ${response.status}`)
+  return cookie
+}
+
+async function measure(url, cookie, seconds) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { cookie } })
+  if (result.errors || result.timeouts || result.non2xx) {
+    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`)
+  }
+  return result.requests.average
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+const started = await Promise.allSettled([startDemo(), startDemo({ DEMO_AUTH_HOOK: "off" })])
+const failed = started.find((outcome) => outcome.status === "rejected")
+if (failed) {
+  await Promise.all(started.filter((outcome) => outcome.status === "fulfilled").map((outcome) => outcome.value.stop()))
+  throw failed.reason
+}
+const [withHook, withoutHook] = started.map((outcome) => outcome.value)
+try {
+  const cookie = await signIn(withHook.url)
+  // The page must really see the session with the hook, and nobody without it.
+  const page = async (server) => (await fetch(server.url, { headers: { cookie } })).text()
+  if (!(await page(withHook)).includes("Welcome, Alice Example")) throw new Error("The session cookie is not valid")
+  if (!(await page(withoutHook)).includes("You are not signed in")) throw new Error("DEMO_AUTH_HOOK=off still signs in")
+
+  const routes = { page: "/", health: "/health" }
+  const variants = { hook: withHook, noHook: withoutHook }
+  const rps = { page: { hook: [], noHook: [] }, health: { hook: [], noHook: [] } }
+
+  for (const route of Object.keys(routes)) {
+    for (const server of Object.values(variants)) await measure(server.url + routes[route], cookie, 1) // warm-up
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const route of Object.keys(routes)) {
+      const sums = { hook: 0, noHook: 0 }
+      for (const variant of ["hook", "noHook", "noHook", "hook"]) sums[variant] += await measure(variants[variant].url + routes[route], cookie, SECONDS)
+      for (const variant of Object.keys(sums)) rps[route][variant].push(sums[variant] / 2)
+    }
+    process.stderr.write(`\rround ${round + 1}/${ROUNDS}`)
+  }
+  process.stderr.write("\n")
+
+  const summary = {}
+  for (const route of Object.keys(routes)) {
+    const ratios = rps[route].hook.map((value, i) => value / rps[route].noHook[i])
+    summary[route] = {
+      path: routes[route],
+      rpsWithHook: Math.round(median(rps[route].hook)),
+      rpsWithoutHook: Math.round(median(rps[route].noHook)),
+      ratio: Number(median(ratios).toFixed(3)),
+      cost: Number((1 - median(ratios)).toFixed(3)),
+    }
+  }
+  const withinBudget = summary.health.cost < BUDGET
+  const result = {
+    benchmark: "demo-auth",
+    date: new Date().toISOString(),
+    node: process.version,
+    rounds: ROUNDS,
+    secondsPerRun: SECONDS,
+    connections: CONNECTIONS,
+    ...summary,
+    budget: { route: "/health", maxCost: BUDGET, withinBudget },
+    raw: rps,
+  }
+
+  const pct = (x) => `${(x * 100).toFixed(1)} %`
+  console.log(`Demo over HTTP, ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections (median req/s):`)
+  console.log(
+    `  /        calls locals.auth() with a valid session: ${summary.page.rpsWithHook} with the hook, ${summary.page.rpsWithoutHook} without (${pct(summary.page.cost)} cost)`,
+  )
+  console.log(
+    `  /health  never calls locals.auth():                ${summary.health.rpsWithHook} with the hook, ${summary.health.rpsWithoutHook} without (${pct(summary.health.cost)} cost, budget ${pct(BUDGET)}: ${withinBudget ? "within" : "OVER"})`,
+  )
+  mkdirSync(new URL("results/", import.meta.url), { recursive: true })
+  writeFileSync(new URL("results/demo-auth.json", import.meta.url), `${JSON.stringify(result, null, 2)}\n`)
+} finally {
+  await Promise.all([withHook.stop(), withoutHook.stop()])
+}
