@@ -164,7 +164,7 @@ describe("request parsing", () => {
           if (location) expect(new URL(location, ORIGIN).protocol).toMatch(/^https?:$/)
         },
       ),
-      { numRuns: 600 },
+      { numRuns: 1500 },
     )
   })
 })
