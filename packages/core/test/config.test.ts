@@ -2,7 +2,7 @@
  * Configuration: validated once per config object; a broken configuration is a
  * 500 that names nothing to the client, the cause going to `logger.error`.
  */
-import { describe, expect, test } from "vitest"
+import { describe, expect, test, vi } from "vitest"
 import { Auth, raw, skipCSRFCheck, type AuthConfig } from "@tessera/core"
 import Credentials from "@tessera/core/providers/credentials"
 import { SECRET, credentialsProvider, get, makeConfig, post, recordingLogger, signIn } from "./helpers.js"
@@ -65,6 +65,16 @@ describe("a broken configuration", () => {
     const { config, log } = makeConfig({ basePath: "auth" })
     for (const path of ["/auth/session", "/auth/signin", "/auth"]) expect((await Auth(get(path), config)).status).toBe(500)
     expect(log.errors[0]).toMatchObject({ type: "AuthError", message: expect.stringContaining("basePath") })
+  })
+
+  test("no configuration object at all: a 500, not an exception", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {})
+    for (const config of [undefined, null, "config"]) {
+      const response = await Auth(get("/auth/session"), config as unknown as AuthConfig)
+      expect(response.status).toBe(500)
+    }
+    expect(String(error.mock.calls[0]![0])).toContain("needs a configuration object")
+    error.mockRestore()
   })
 
   test("the message a client sees never carries the secret or the cause", async () => {

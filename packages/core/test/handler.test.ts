@@ -4,7 +4,7 @@
  * `X-Auth-Return-Redirect`, and the logger.
  */
 import { afterEach, describe, expect, test, vi } from "vitest"
-import { Auth, createActionURL, isAuthAction, raw, skipCSRFCheck, customFetch } from "@tessera/core"
+import { Auth, createActionURL, isAuthAction, raw, skipCSRFCheck, customFetch, type AuthConfig } from "@tessera/core"
 import { ORIGIN, SECRET, credentialsProvider, csrfToken, get, makeConfig, post, setCookies, signIn } from "./helpers.js"
 
 const oauthProvider = {
@@ -272,7 +272,7 @@ describe("logger", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => {})
     const errors: Error[] = []
-    const config = { secret: SECRET, trustHost: true, providers: [credentialsProvider()], skipCSRFCheck, logger: { error: (e: Error) => void errors.push(e) } }
+    const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [credentialsProvider()], skipCSRFCheck, logger: { error: (e: Error) => void errors.push(e) } }
     await Auth(post("/auth/callback/credentials", { username: "crash" }), config)
     expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["CallbackRouteError"])
     expect(consoleError).not.toHaveBeenCalled()
@@ -281,6 +281,17 @@ describe("logger", () => {
 })
 
 describe("exports", () => {
+  test("the subpaths of the issue exist: ., ./jwt, ./errors, ./types, ./adapters, ./providers/credentials", async () => {
+    const pkg = (await import("../package.json", { with: { type: "json" } })).default as { exports: Record<string, unknown> }
+    for (const subpath of [".", "./jwt", "./errors", "./types", "./adapters", "./providers/*"]) expect(pkg.exports).toHaveProperty([subpath])
+    const credentials = await import("@tessera/core/providers/credentials")
+    expect(credentials.default({ authorize: () => null })).toMatchObject({ id: "credentials", type: "credentials", name: "Credentials" })
+    await expect(import("@tessera/core/types")).resolves.toBeDefined()
+    await expect(import("@tessera/core/adapters")).resolves.toBeDefined()
+    const jwt = await import("@tessera/core/jwt")
+    expect([typeof jwt.encode, typeof jwt.decode, typeof jwt.getToken]).toEqual(["function", "function", "function"])
+  })
+
   test("symbols are distinct and exported", () => {
     expect(typeof skipCSRFCheck).toBe("symbol")
     expect(typeof raw).toBe("symbol")

@@ -143,6 +143,18 @@ describe("hosts", () => {
     expect(log.errors[0]!.message).toMatch(/trustHost/)
   })
 
+  test("without trustHost, forwarded headers are not used for anything: the request is refused", async () => {
+    const { config } = makeConfig({ trustHost: false })
+    const headers = { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }
+    for (const path of ["/auth/providers", "/auth/csrf", "/auth/signin"]) {
+      const response = await Auth(get(path, { headers }), config)
+      expect(response.status).toBe(500)
+      expect(response.headers.getSetCookie()).toEqual([])
+      expect(response.headers.get("location")).toBeNull()
+      expect(await response.text()).not.toContain("evil.example")
+    }
+  })
+
   test("X-Forwarded-Host and -Proto are honoured with trustHost", async () => {
     const { config } = makeConfig()
     const response = await Auth(get("/auth/providers", { headers: { "x-forwarded-host": "app.example", "x-forwarded-proto": "https" } }), config)

@@ -29,7 +29,6 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import Provider from "oidc-provider"
 
 export interface StartOidcProviderOptions {
   /** Redirect URIs of the client: your app's `<origin><basePath>/callback/<providerId>`. */
@@ -101,6 +100,8 @@ export async function startOidcProvider(options: StartOidcProviderOptions): Prom
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
   const jwk = { ...privateKey.export({ format: "jwk" }), kid: randomBytes(8).toString("hex"), alg: "RS256", use: "sig" }
 
+  // Loaded on first use: importing @tessera/testing for the adapter suite shouldn't load oidc-provider.
+  const { default: Provider } = await import("oidc-provider")
   const provider = new Provider(issuer, {
     clients: [
       {

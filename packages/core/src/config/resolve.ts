@@ -51,6 +51,10 @@ const resolutions = new WeakMap<AuthConfig, Resolution>()
  * Computed on first sight of the object and cached.
  */
 export function resolveConfig(config: AuthConfig): Resolution {
+  // Not an object (a JavaScript caller forgot it): nothing to cache it under.
+  if (config === null || typeof config !== "object") {
+    return { ok: false, error: new AuthError("Auth() needs a configuration object"), logger: createLogger(false, undefined) }
+  }
   let resolution = resolutions.get(config)
   if (!resolution) {
     const logger = createLogger(!!config.debug, config.logger)
