@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 
 const ROUNDS = Number(process.argv[2] ?? 8)
-const SECONDS = Number(process.argv[3] ?? 1.5)
+const SECONDS = Number(process.argv[3] ?? 1)
 const CONNECTIONS = 10
 const BUDGET = 0.05
 

@@ -1,10 +1,10 @@
 /**
  * Tessera's configuration for the demo: one provider per sign-in method.
  *
- * The configuration is built on the first request, not at import: `vite build`
- * imports this module, and the database path, the secret and the local
- * provider's address exist only once `server.js` has started. It is built once
- * and the same object returned afterwards, so Tessera validates it only once.
+ * Built once, when the server loads this module: by then `server.js` has put
+ * the database path and the local provider's address in the environment.
+ * (`vite build` imports it too; nothing here opens the database or reaches
+ * the network until a request needs it.) `AUTH_SECRET` is read by Tessera.
  * @module
  */
 import { SvelteKitAuth, type SvelteKitAuthConfig } from "@tessera/sveltekit"
@@ -59,12 +59,8 @@ function providers(settings: DemoSettings): Provider[] {
   return list
 }
 
-let config: SvelteKitAuthConfig | undefined
-
-function authConfig(): SvelteKitAuthConfig {
-  if (config) return config
-  const settings = demoSettings()
-  config = {
+function authConfig(settings: DemoSettings): SvelteKitAuthConfig {
+  return {
     adapter: authAdapter(),
     providers: providers(settings),
     // The demo runs behind nothing but its own server: the Host header is the URL.
@@ -80,7 +76,6 @@ function authConfig(): SvelteKitAuthConfig {
       }),
     },
   }
-  return config
 }
 
-export const { handle, signIn, signOut } = SvelteKitAuth(async () => authConfig())
+export const { handle, signIn, signOut } = SvelteKitAuth(authConfig(demoSettings()))

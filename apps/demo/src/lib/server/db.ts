@@ -32,7 +32,10 @@ export interface DemoDatabase extends Database {
 
 let adapter: SqlAdapterInstance | undefined
 
-/** The adapter, opened on first use (never while building: `vite build` imports this module). */
+/**
+ * The adapter. Making it opens nothing: Kysely opens the file on the first
+ * query, so `vite build`, which imports the modules using it, never does.
+ */
 export function authAdapter(): SqlAdapterInstance {
   return (adapter ??= SqlAdapter.sqlite(demoSettings().database))
 }

@@ -1,7 +1,6 @@
 /**
- * The demo's settings, from the environment `server.js` prepared (see
- * docs/demo.md). Read at request time, never at import: SvelteKit fills
- * `$env/dynamic/private` only when the server starts.
+ * The demo's settings, from the environment `server.js` prepared before it
+ * loaded the app (see docs/demo.md), through SvelteKit's `$env/dynamic/private`.
  * @module
  */
 import { env } from "$env/dynamic/private"
