@@ -32,16 +32,24 @@ let modules: Promise<KitModules> | undefined
  * kept, not the values: SvelteKit replaces the `env` binding when the server is
  * initialised, and `building` changes while it prerenders.
  */
+/** Set once the modules have loaded, so later requests read them without awaiting. */
+let loaded: KitModules | undefined
+
 async function fromSvelteKit(): Promise<KitRuntime> {
   modules ??= Promise.all([import("$env/dynamic/private"), import("$app/environment")]) as Promise<KitModules>
-  const [privateEnv, app] = await modules
-  return { building: app.building, env: privateEnv.env }
+  loaded = await modules
+  return runtimeOf(loaded)
 }
+
+// `env` is read from the module each time: SvelteKit sets it when the server starts.
+const runtimeOf = ([privateEnv, app]: KitModules): KitRuntime => ({ building: app.building, env: privateEnv.env })
 
 let source: KitRuntimeSource = fromSvelteKit
 
 /** The current runtime values. Called once per request (or form action). */
 export function kitRuntime(): KitRuntime | Promise<KitRuntime> {
+  // The hot path: after the first request this answers synchronously (no promise, no await).
+  if (source === fromSvelteKit && loaded) return runtimeOf(loaded)
   return source()
 }
 

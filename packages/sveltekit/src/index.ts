@@ -63,7 +63,8 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
   }
 
   const handle: Handle = async ({ event, resolve }) => {
-    const { building, env } = await kitRuntime()
+    const runtime = kitRuntime()
+    const { building, env } = runtime instanceof Promise ? await runtime : runtime
     if (building) {
       // Prerendered pages are the same for everyone: nobody is signed in there.
       event.locals.auth ??= async () => null

@@ -26,13 +26,23 @@ export function setEnvDefaults(envObject: Env, config: AuthConfig): AuthConfig {
 
 const envCache = new WeakMap<AuthConfig, { signature: string; result: AuthConfig }>()
 
+/** The environment variables a config depends on, listed once per config object. */
+const envKeys = new WeakMap<AuthConfig, string[]>()
+
 function envSignature(env: Env, config: AuthConfig): string {
-  const keys = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3", "AUTH_URL", "AUTH_TRUST_HOST", "AUTH_REDIRECT_PROXY_URL", "NODE_ENV"]
-  for (const provider of config.providers ?? []) {
-    const prefix = envPrefix(providerId(provider))
-    if (prefix) keys.push(`${prefix}_ID`, `${prefix}_SECRET`, `${prefix}_ISSUER`)
+  let keys = envKeys.get(config)
+  if (!keys) {
+    keys = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3", "AUTH_URL", "AUTH_TRUST_HOST", "AUTH_REDIRECT_PROXY_URL", "NODE_ENV"]
+    for (const provider of config.providers ?? []) {
+      const prefix = envPrefix(providerId(provider))
+      if (prefix) keys.push(`${prefix}_ID`, `${prefix}_SECRET`, `${prefix}_ISSUER`)
+    }
+    envKeys.set(config, keys)
   }
-  return JSON.stringify(keys.map((k) => env[k] ?? null))
+  // Runs per request in integrations, so a plain join: control characters don't occur in env values.
+  let signature = ""
+  for (const key of keys) signature += `${env[key] ?? "\u0000"}\u0001`
+  return signature
 }
 
 function isTruthy(value: string | undefined): boolean {
