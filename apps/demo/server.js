@@ -40,6 +40,13 @@ mkdirSync(dataDir, { recursive: true, mode: 0o700 })
 const devDefaults = !env.AUTH_SECRET
 if (devDefaults) env.AUTH_SECRET = developmentSecret(join(dataDir, "dev-secret"))
 env.DEMO_DEV_DEFAULTS = devDefaults ? "1" : "0"
+// Mailed links are built from the request's URL, whose host (without ORIGIN)
+// is the Host header the client sent: anyone could have a victim mailed a
+// working link that points at their own site.
+if (!devDefaults && env.EMAIL_SERVER && !env.ORIGIN) {
+  console.error("EMAIL_SERVER needs ORIGIN, the public URL of the demo (e.g. https://demo.example): sign-in links must not follow the Host header.")
+  process.exit(1)
+}
 env.DEMO_DATABASE ||= join(dataDir, "demo.db")
 
 // This server speaks plain http to the browser directly, with no proxy in

@@ -348,6 +348,40 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
   })
 })
 
+describe("without development defaults (AUTH_SECRET set)", () => {
+  test("no banner, no development mailbox, no e-mail method without a mail server, no secret file", async () => {
+    const ownDir = makeDataDir()
+    const server = await startDemo({ dataDir: ownDir, env: { AUTH_SECRET: "a-real-secret-of-the-operator-0123456789" } })
+    try {
+      expect(server.output()).not.toContain("DEVELOPMENT DEFAULTS")
+      expect(existsSync(join(ownDir, "dev-secret"))).toBe(false)
+      for (const path of ["/dev/mailbox", "/dev/mailbox/__data.json"]) {
+        expect((await fetch(new URL(path, server.url))).status, path).toBe(404)
+      }
+      const home = await (await fetch(server.url)).text()
+      expect(home).not.toContain("Development defaults.")
+      expect(home).not.toContain("/dev/mailbox")
+      const signin = await (await fetch(new URL("/signin", server.url))).text()
+      expect(signin).not.toContain("wonderland-42") // the demo passwords are shown only in development
+      expect(signin).not.toContain("Send me a sign-in link") // no e-mail method without EMAIL_SERVER
+    } finally {
+      await server.stop()
+      rmSync(ownDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  test("refuses to mail sign-in links without ORIGIN: their host would be the client's Host header", async () => {
+    const ownDir = makeDataDir()
+    try {
+      await expect(
+        startDemo({ dataDir: ownDir, env: { AUTH_SECRET: "a-real-secret-of-the-operator-0123456789", EMAIL_SERVER: "smtp://127.0.0.1:9" } }),
+      ).rejects.toThrow(/exited \(1\)[\s\S]*ORIGIN/)
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
+
 describe("restarting on the same data folder", () => {
   test("keeps the secret, the database and the sessions; VK is offered once configured", async () => {
     const signIn = await postForm("/signin", { providerId: "credentials", email: "alice@example.test", password: "wonderland-42" })

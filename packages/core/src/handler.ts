@@ -1,7 +1,8 @@
 /**
  * `Auth()`: Request -> parse -> resolved config -> action -> internal result -> Response.
  * Every failure ends here as a response the user can act on; nothing throws past
- * this point except, in raw mode, sign-in errors meant for the framework.
+ * this point except, in raw mode, configuration errors and `AuthError`s (sign-in
+ * and adapter failures alike), which the framework shows or handles.
  * @module
  */
 import { route } from "./actions/index.js"

@@ -289,7 +289,7 @@ describe("e-mail sign-in: what must not send mail", () => {
     const denied = await requestLink(config, refused)
     expect(denied.response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
     const redirected = await requestLink(config, elsewhere)
-    expect(redirected.response.headers.get("location")).toBe("/waitlist")
+    expect(redirected.response.headers.get("location")).toBe(`${ORIGIN}/waitlist`)
     expect(seen).toEqual([
       { email: refused, account: expect.objectContaining({ type: "email", provider: "nodemailer", providerAccountId: refused }), verificationRequest: true },
       { email: elsewhere, account: expect.objectContaining({ providerAccountId: elsewhere }), verificationRequest: true },

@@ -25,8 +25,8 @@ function types(dialect: SqlDialect) {
 function init(dialect: SqlDialect): Migration {
   const t = types(dialect)
   return {
-    // `if not exists` everywhere: Kysely runs SQLite migrations outside a
-    // transaction, so a run cut short can be resumed.
+    // `if not exists` everywhere: a database whose tables were made before
+    // they were recorded (by hand, or by an older version) still migrates.
     async up(db: Kysely<any>) {
       await db.schema
         .createTable("users")
@@ -124,12 +124,33 @@ export interface MigrateOptions {
 
 /**
  * Brings the schema up to date. Idempotent: with nothing pending it changes
- * nothing. Safe to run from several processes at once (Kysely takes a lock).
- * Returns the names of the migrations it applied.
+ * nothing. Safe to run from several processes at once. Returns the names of
+ * the migrations it applied.
  */
 export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const dialect = options.dialect ?? detectDialect(db)
   if (!dialect) throw new Error('Cannot tell the database engine: pass { dialect: "sqlite" | "postgres" }')
+  if (dialect === "sqlite") {
+    // Kysely takes no lock on SQLite (it assumes a single connection), so two
+    // processes sharing the file would both apply 0001 and one would fail to
+    // record it. SQLite DDL is transactional: one write transaction, taken
+    // up front, makes the others wait (busy timeout) and then find nothing to do.
+    return db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection)
+      try {
+        const result = await runMigrations(connection, dialect)
+        await sql`commit`.execute(connection)
+        return result
+      } catch (error) {
+        await sql`rollback`.execute(connection).catch(() => {})
+        throw error
+      }
+    })
+  }
+  return runMigrations(db, dialect)
+}
+
+async function runMigrations(db: Kysely<any>, dialect: SqlDialect): Promise<{ applied: string[] }> {
   // Kysely looks for its tables in every schema; name ours, or tables of
   // another schema on the search_path (another app, another tenant) would be
   // taken for them.

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -108,4 +108,38 @@ describe("the built binary", () => {
     expect(migrated.status).toBe(0)
     expect(tables(file)).toContain("sessions")
   })
+
+  // Kysely takes no migration lock on SQLite (it assumes one connection), so
+  // processes sharing a file would each run 0001 and all but one fail on
+  // recording it. The processes start migrating at the same instant.
+  test.runIf(existsSync(dist))("several processes migrating one new file at once all succeed, and 0001 is recorded once", async () => {
+    const file = join(dir, "raced.db")
+    const index = fileURLToPath(new URL("../dist/index.js", import.meta.url))
+    const script = `
+      const { SqlAdapter } = await import(${JSON.stringify(index)})
+      const adapter = SqlAdapter.sqlite(process.argv[1])
+      await new Promise((resolve) => setTimeout(resolve, Number(process.argv[2]) - Date.now()))
+      try { await adapter.migrate() } finally { await adapter.close() }
+    `
+    const startAt = String(Date.now() + 2_000)
+    const run = () =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script, file, startAt], {
+          stdio: ["ignore", "pipe", "pipe"],
+          timeout: 30_000,
+        })
+        let output = ""
+        child.stdout.on("data", (chunk) => (output += chunk))
+        child.stderr.on("data", (chunk) => (output += chunk))
+        child.on("close", (code) => resolve({ code, output }))
+      })
+    const results = await Promise.all([run(), run(), run(), run()])
+    expect(results.map((r) => r.code), results.map((r) => r.output).join("\n")).toEqual([0, 0, 0, 0])
+    const db = new Sqlite(file, { readonly: true })
+    try {
+      expect(db.prepare("select name from tessera_migrations").all()).toEqual([{ name: "0001_init" }])
+    } finally {
+      db.close()
+    }
+  }, 40_000)
 })

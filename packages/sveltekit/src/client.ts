@@ -223,6 +223,9 @@ function trimBasePath(basePath: string | undefined): string {
 function navigate(url: string): void {
   const current = new URL(window.location.href)
   const target = new URL(url, current)
+  // The server's URLs are checked there; a fallback (`redirectTo`, which an app
+  // may take from a query parameter) is not, and `javascript:` would run.
+  if (target.protocol !== "http:" && target.protocol !== "https:") throw new Error(`Not an http(s) URL to go to: ${target.protocol}`)
   window.location.href = target.href
   // Only the fragment changed: the browser would just scroll, so load the page again.
   if (target.hash && target.href.split("#")[0] === current.href.split("#")[0]) window.location.reload()

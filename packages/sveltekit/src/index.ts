@@ -17,7 +17,7 @@ import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
 import { Auth, isAuthAction, type AuthConfig } from "@tessera/core"
 import { signInWithForm, signOutWithForm } from "./actions.js"
 import { basePathOf, withEnv } from "./config.js"
-import { kitRuntime, type Env } from "./env.js"
+import { kitRuntime, type Env, type KitRuntime } from "./env.js"
 import { sessionReader } from "./session.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 
@@ -62,15 +62,28 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     return withEnv(env, config)
   }
 
-  const handle: Handle = async ({ event, resolve }) => {
+  /**
+   * The hook runs on every request of the app, and SvelteKit's servers track
+   * every promise (AsyncLocalStorage), so with a static configuration the path
+   * to `resolve` creates none: no `async`, no `await`.
+   */
+  const handle: Handle = ({ event, resolve }) => {
     const runtime = kitRuntime()
-    const { building, env } = runtime instanceof Promise ? await runtime : runtime
+    if (runtime instanceof Promise) return runtime.then((loaded) => handleWith(loaded, event, resolve))
+    return handleWith(runtime, event, resolve)
+  }
+
+  function handleWith({ building, env }: KitRuntime, event: RequestEvent, resolve: Parameters<Handle>[0]["resolve"]) {
     if (building) {
       // Prerendered pages are the same for everyone: nobody is signed in there.
       event.locals.auth ??= async () => null
       return resolve(event)
     }
-    const config = await configFor(event, env)
+    if (typeof input === "function") return configFor(event, env).then((config) => route(config, event, resolve))
+    return route(withEnv(env, input), event, resolve)
+  }
+
+  function route(config: AuthConfig, event: RequestEvent, resolve: Parameters<Handle>[0]["resolve"]) {
     event.locals.auth ??= sessionReader(event, config)
     if (isAuthRoute(event.url.pathname, basePathOf(config))) return Auth(event.request, config)
     return resolve(event)

@@ -201,6 +201,21 @@ describe("signOut form action", () => {
     expect(await after.locals.auth()).toBeNull()
   })
 
+  it("keeps the redirect on this origin, whether it comes from redirectTo or from a Referer", async () => {
+    const { signOut, signIn } = SvelteKitAuth(testConfig())
+    const fields = { providerId: "credentials", username: "ada", password: "lovelace" }
+    for (const redirectTo of ["https://evil.example/x", "//evil.example/x", "/\\evil.example/x", "/\t/evil.example/x", "javascript:alert(1)"]) {
+      const out = createEvent(formRequest(`${ORIGIN}/signout`, { redirectTo }))
+      expect(new URL((await redirectOf(signOut, out)).location, ORIGIN).origin, redirectTo).toBe(ORIGIN)
+      const into = signInForm({ ...fields, redirectTo })
+      expect(new URL((await redirectOf(signIn, into)).location, ORIGIN).origin, redirectTo).toBe(ORIGIN)
+    }
+    const fromOtherSite = createEvent(formRequest(`${ORIGIN}/signout`, {}, { referer: "https://evil.example/?redirectTo=https://evil.example/" }))
+    expect(new URL((await redirectOf(signOut, fromOtherSite)).location, ORIGIN).origin).toBe(ORIGIN)
+    const signInFromOtherSite = signInForm(fields, { referer: "https://evil.example/?redirectTo=https://evil.example/" })
+    expect(new URL((await redirectOf(signIn, signInFromOtherSite)).location, ORIGIN).origin).toBe(ORIGIN)
+  })
+
   it("returns to the Referer by default", async () => {
     const { signOut } = SvelteKitAuth(testConfig())
     const event = createEvent(formRequest(`${ORIGIN}/signout`, {}, { referer: `${ORIGIN}/profile` }))

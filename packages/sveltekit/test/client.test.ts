@@ -152,6 +152,15 @@ describe("client signIn", () => {
     expect(location.href).toBe("https://github.example/login/oauth/authorize?client_id=x")
   })
 
+  it("never navigates to a script URL it fell back to when the server gave none", async () => {
+    const location = fakeWindow()
+    answer({ "GET /auth/csrf": { csrfToken: "token" }, "GET /auth/providers": providers })
+    // No route answers the POSTs: the client falls back to redirectTo.
+    await expect(signOut({ redirectTo: "javascript:alert(document.cookie)" })).rejects.toThrow(/http/)
+    await expect(signIn("credentials", { redirectTo: "javascript:alert(1)" })).rejects.toThrow(/http/)
+    expect(location.href).toBe(PAGE)
+  })
+
   it("reloads when only the fragment changes", async () => {
     const location = fakeWindow()
     answer({

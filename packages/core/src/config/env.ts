@@ -63,7 +63,7 @@ function withEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
       const { pathname } = new URL(env.AUTH_URL)
       if (pathname !== "/") result.basePath = pathname.replace(/\/$/, "")
     } catch {
-      // An unparsable AUTH_URL is reported when the configuration is resolved.
+      // An unparsable AUTH_URL gives no basePath (it still implies trustHost below); nothing reports it.
     }
   }
   result.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL

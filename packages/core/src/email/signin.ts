@@ -44,8 +44,11 @@ export async function startEmailSignIn(ctx: RequestContext, provider: InternalPr
   }
   const account = { providerAccountId: identifier, userId: user.id, type: "email" as const, provider: provider.id }
   const verdict = await config.callbacks.signIn({ user, account, email: { verificationRequest: true } })
-  if (verdict === false) throw new AccessDenied("The signIn callback refused to send a sign-in link")
-  if (typeof verdict === "string") return { redirect: verdict, cookies: ctx.cookies }
+  if (!verdict) throw new AccessDenied("The signIn callback refused to send a sign-in link")
+  // A URL from the callback may carry user input: it goes through `redirect`, as in completeSignIn.
+  if (typeof verdict === "string") {
+    return { redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }), cookies: ctx.cookies }
+  }
 
   const token = await provider.generateVerificationToken!()
   if (!isWellFormedToken(token)) {

@@ -32,7 +32,8 @@ export async function completeSignIn(
     profile: identity.profile,
     ...options,
   })
-  if (verdict === false) throw new AccessDenied("The signIn callback refused the sign-in")
+  // Any falsy answer refuses, as in Auth.js: a callback that forgets to return must not let everyone in.
+  if (!verdict) throw new AccessDenied("The signIn callback refused the sign-in")
   // A URL from the callback may carry user input: it goes through `redirect` like any other.
   if (typeof verdict === "string") {
     return { redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }), cookies: ctx.cookies }

@@ -77,11 +77,15 @@ function parseBody(ctx: RequestContext): ParsedResponse {
 
 /** Type, challenge and origin of the client data, checked before anything else. */
 function checkClientData(clientDataJSON: string, action: WebAuthnAction, challenge: string, rp: RequestRelyingParty): void {
-  let clientData: { type?: unknown; challenge?: unknown; origin?: unknown }
+  let clientData: { type?: unknown; challenge?: unknown; origin?: unknown } | null
   try {
     clientData = JSON.parse(new TextDecoder().decode(fromBase64Url(clientDataJSON)))
   } catch {
     throw new WebAuthnVerificationError("The passkey response's client data is not JSON")
+  }
+  // `null` parses too, and reading a field of it would throw a TypeError (a 500).
+  if (typeof clientData !== "object" || clientData === null) {
+    throw new WebAuthnVerificationError("The passkey response's client data is not a JSON object")
   }
   const expectedType = action === "register" ? "webauthn.create" : "webauthn.get"
   if (clientData.type !== expectedType) throw new WebAuthnVerificationError(`The passkey response is not a ${expectedType} response`)
