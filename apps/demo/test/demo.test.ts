@@ -191,6 +191,9 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("alice@example.test")
       await page.goto("/admin/users")
       await expect(page.getByTestId("users").textContent()).resolves.toContain("alice@example.test")
+      // Other users' addresses are masked: anyone can sign up and reach /admin.
+      await expect(page.getByTestId("users").textContent()).resolves.not.toContain("bob@example.test")
+      await expect(page.getByTestId("users").textContent()).resolves.toContain("b•••@example.test")
 
       await page.getByRole("button", { name: "Sign out" }).first().click()
       await page.waitForURL(`${demo.url}/`)
