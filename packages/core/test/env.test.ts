@@ -71,7 +71,9 @@ describe("setEnvDefaults", () => {
     [{ AUTH_TRUST_HOST: "0" }, false],
     [{ NODE_ENV: "production" }, false],
     [{ NODE_ENV: "development" }, true],
-    [{}, true],
+    // No NODE_ENV (adapter-node never sets it) is not "development": hosts are not trusted.
+    [{}, false],
+    [{ NODE_ENV: "test" }, false],
   ])("trustHost from %j -> %s", (env, expected) => {
     expect(setEnvDefaults(env, { providers: [] }).trustHost).toBe(expected)
   })

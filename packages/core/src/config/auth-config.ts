@@ -47,7 +47,7 @@ export interface AuthConfig {
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookieOption> }>
   /**
    * Trust `Host`, `X-Forwarded-Host` and `X-Forwarded-Proto`. Required (or
-   * `AUTH_TRUST_HOST=true`, or `AUTH_URL`); `setEnvDefaults` enables it outside production.
+   * `AUTH_TRUST_HOST=true`, or `AUTH_URL`); `setEnvDefaults` enables it when `NODE_ENV=development`.
    */
   trustHost?: boolean
   /** @see {@link skipCSRFCheck} */

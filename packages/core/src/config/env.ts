@@ -67,7 +67,10 @@ function withEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
     }
   }
   result.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL
-  result.trustHost ??= !!env.AUTH_URL || isTruthy(env.AUTH_TRUST_HOST) || (env.AUTH_TRUST_HOST === undefined && env.NODE_ENV !== "production")
+  // Host headers come from the client, so they are trusted by default only in development.
+  // (Auth.js trusts whenever NODE_ENV isn't "production", but adapters such as SvelteKit's
+  // adapter-node never set NODE_ENV: a deployed app would trust any Host by default.)
+  result.trustHost ??= !!env.AUTH_URL || isTruthy(env.AUTH_TRUST_HOST) || (env.AUTH_TRUST_HOST === undefined && env.NODE_ENV === "development")
   result.providers = (config.providers ?? []).map((provider) => providerWithEnv(provider, env))
   return result
 }
