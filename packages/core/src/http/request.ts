@@ -43,7 +43,29 @@ export class RequestError extends Error {
 
 const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
 
-/** The URL the client actually used: behind a proxy, rebuilt from the forwarded headers (trusted hosts only). */
+/**
+ * The URL the client used: behind a proxy, rebuilt from `X-Forwarded-Host` and
+ * `X-Forwarded-Proto`; or, when the host or those headers are malformed, what is
+ * wrong. Call it only for trusted hosts: any client can send these headers.
+ */
+export function forwardedUrl(url: URL, headers: Headers): URL | { problem: string } {
+  const forwardedHost = firstValue(headers.get("x-forwarded-host"))
+  const forwardedProto = firstValue(headers.get("x-forwarded-proto"))
+  const host = forwardedHost ?? url.host
+  if (!host || !HOST.test(host)) return { problem: "Missing or malformed host" }
+  if (forwardedProto !== undefined && forwardedProto !== "http" && forwardedProto !== "https") {
+    return { problem: "Malformed X-Forwarded-Proto" }
+  }
+  if (forwardedHost === undefined && forwardedProto === undefined) return url
+  try {
+    return new URL(`${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`)
+  } catch {
+    // The pattern lets through what only a full parse rejects, such as port 99999.
+    return { problem: "Missing or malformed host" }
+  }
+}
+
+/** The URL `Auth()` works with: forwarded headers honoured only with `trustHost`, bad ones a 400. */
 export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "trustHost">): URL {
   const url = new URL(request.url)
   if (!config.trustHost) {
@@ -52,20 +74,9 @@ export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "tru
       500,
     )
   }
-  const forwardedHost = firstValue(request.headers.get("x-forwarded-host"))
-  const forwardedProto = firstValue(request.headers.get("x-forwarded-proto"))
-  const host = forwardedHost ?? url.host
-  if (!host || !HOST.test(host)) throw new RequestError(new InvalidRequest("Missing or malformed host"), 400)
-  if (forwardedProto !== undefined && forwardedProto !== "http" && forwardedProto !== "https") {
-    throw new RequestError(new InvalidRequest("Malformed X-Forwarded-Proto"), 400)
-  }
-  if (forwardedHost === undefined && forwardedProto === undefined) return url
-  try {
-    return new URL(`${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`)
-  } catch {
-    // The pattern lets through what only a full parse rejects, such as port 99999.
-    throw new RequestError(new InvalidRequest("Missing or malformed host"), 400)
-  }
+  const resolved = forwardedUrl(url, request.headers)
+  if (!(resolved instanceof URL)) throw new RequestError(new InvalidRequest(resolved.problem), 400)
+  return resolved
 }
 
 function firstValue(header: string | null): string | undefined {

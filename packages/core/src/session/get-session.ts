@@ -8,11 +8,12 @@ import type { AuthConfig } from "../config/auth-config.js"
 import { resolveConfig } from "../config/resolve.js"
 import { createContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
+import { forwardedUrl } from "../http/request.js"
 import type { Cookie, Session } from "../types.js"
 import { sessionStrategy } from "./index.js"
 
 export interface GetSessionInput {
-  /** The URL of the current request (its protocol decides the secure cookie names). */
+  /** The URL of the current request (its protocol decides the secure cookie names; behind a trusted proxy, `X-Forwarded-*` in `headers` decide). */
   url: URL | string
   /** Parsed cookies, or the raw `Cookie` header. */
   cookies: Record<string, string> | string | null
@@ -30,10 +31,15 @@ export async function getSession(input: GetSessionInput, config: AuthConfig): Pr
     throw resolution.error
   }
   const cookies = typeof input.cookies === "string" || input.cookies === null ? parseCookieHeader(input.cookies) : input.cookies
+  // The URL as Auth() sees it, so both pick the same (secure or plain) cookie names behind a
+  // trusted proxy. A malformed forwarded header is ignored here: a session read has nothing to refuse.
+  const given = typeof input.url === "string" ? new URL(input.url) : input.url
+  const forwarded = resolution.config.trustHost && input.headers ? forwardedUrl(given, input.headers) : given
+  const url = forwarded instanceof URL ? forwarded : given
   const ctx = createContext(
     resolution.config,
     {
-      url: typeof input.url === "string" ? new URL(input.url) : input.url,
+      url,
       method: "GET",
       action: "session",
       cookies,
