@@ -24,7 +24,10 @@ const SMALL = 1_000
 const BIG = Number(process.env.BENCH_BIG ?? 1_000_000)
 const USERS = 1_000
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
-const CALLS = { sqlite: Number(process.env.BENCH_CALLS_SQLITE ?? 4000), postgres: Number(process.env.BENCH_CALLS_PG ?? 1500) }
+const CALLS = {
+  sqlite: Number(process.env.BENCH_CALLS_SQLITE ?? 4000),
+  postgres: Number(process.env.BENCH_CALLS_PG ?? 1500),
+}
 const SAMPLE = 2_000
 const EXPIRES_MS = Date.now() + 30 * 86_400_000
 
@@ -37,7 +40,9 @@ async function fill(adapter, count) {
   if (adapter.dialect === "sqlite") {
     // Literals, not parameters: better-sqlite3 binds JS numbers as REAL ('user-1.0').
     await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ${sql.lit(USERS)})
-      insert into users (id, name, email, image) select 'user-' || i, 'User ' || i, 'user-' || i || '@example.com', null from n`.execute(db)
+      insert into users (id, name, email, image) select 'user-' || i, 'User ' || i, 'user-' || i || '@example.com', null from n`.execute(
+      db,
+    )
     // Sorted by token, the primary-key B-tree is appended to instead of split at random.
     await sql`pragma cache_size = -131072`.execute(db)
     await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i + 1 < ${sql.lit(count)})
@@ -48,14 +53,17 @@ async function fill(adapter, count) {
     await sql`analyze`.execute(db)
   } else {
     await sql`insert into users (id, name, email, image)
-      select 'user-' || i, 'User ' || i, 'user-' || i || '@example.com', null from generate_series(0, ${USERS - 1}) as i`.execute(db)
+      select 'user-' || i, 'User ' || i, 'user-' || i || '@example.com', null from generate_series(0, ${USERS - 1}) as i`.execute(
+      db,
+    )
     await sql`insert into sessions (session_token, user_id, expires)
       select encode(sha256(convert_to(i::text || ${String(Math.random())}, 'UTF8')), 'hex') as t, 'user-' || (i % ${USERS}), ${new Date(EXPIRES_MS)}
       from generate_series(0, ${count - 1}) as i order by t`.execute(db)
     await sql`analyze users`.execute(db)
     await sql`analyze sessions`.execute(db)
   }
-  const sample = await sql`select session_token from sessions order by random() limit ${SAMPLE}`.execute(db)
+  const sample =
+    await sql`select session_token from sessions order by random() limit ${SAMPLE}`.execute(db)
   return sample.rows.map((r) => r.session_token)
 }
 
@@ -91,7 +99,13 @@ async function compare(engine, small, big) {
     rounds.small.push(await measure(small, smallTokens, calls))
     rounds.big.push(await measure(big, bigTokens, calls))
   }
-  const result = { engine, small: median(rounds.small), big: median(rounds.big), calls, rounds: ROUNDS }
+  const result = {
+    engine,
+    small: median(rounds.small),
+    big: median(rounds.big),
+    calls,
+    rounds: ROUNDS,
+  }
   result.ratio = result.big / result.small
   return result
 }
@@ -123,27 +137,36 @@ async function postgresBench() {
     await admin.connect()
     for (const schema of schemas) {
       await admin.query(`create schema ${schema}`)
-      const adapter = SqlAdapter.postgres({ connectionString: server.url, options: `-c search_path=${schema}`, max: 4 })
+      const adapter = SqlAdapter.postgres({
+        connectionString: server.url,
+        options: `-c search_path=${schema}`,
+        max: 4,
+      })
       adapters.push(adapter)
       await adapter.migrate()
     }
     return await compare("postgres", adapters[0], adapters[1])
   } finally {
     for (const adapter of adapters) await adapter.close().catch(() => {})
-    for (const schema of schemas) await admin.query(`drop schema if exists ${schema} cascade`).catch(() => {})
+    for (const schema of schemas)
+      await admin.query(`drop schema if exists ${schema} cascade`).catch(() => {})
     await admin.end().catch(() => {})
     await server.stop()
   }
 }
 
 const started = performance.now()
-console.log(`getSessionAndUser: ${fmt(SMALL)} vs ${fmt(BIG)} sessions (${fmt(USERS)} users), median of ${ROUNDS} rounds`)
+console.log(
+  `getSessionAndUser: ${fmt(SMALL)} vs ${fmt(BIG)} sessions (${fmt(USERS)} users), median of ${ROUNDS} rounds`,
+)
 const results = [await sqliteBench(), await postgresBench()]
 
 console.log("")
 console.log("engine     µs/call @1k   µs/call @1M   ratio 1M/1k")
 for (const r of results) {
-  console.log(`${r.engine.padEnd(10)} ${r.small.toFixed(1).padStart(11)}   ${r.big.toFixed(1).padStart(11)}   ${r.ratio.toFixed(2).padStart(11)}`)
+  console.log(
+    `${r.engine.padEnd(10)} ${r.small.toFixed(1).padStart(11)}   ${r.big.toFixed(1).padStart(11)}   ${r.ratio.toFixed(2).padStart(11)}`,
+  )
 }
 console.log(`\ntotal ${elapsed(started)}`)
 

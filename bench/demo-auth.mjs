@@ -46,7 +46,11 @@ if (!existsSync(join(demoDir, "build", "handler.js"))) {
 /** Starts `server.js` on a free port with its own data folder; resolves once it is ready. */
 function startDemo(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "tessera-bench-"))
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(AUTH_|DEMO_|EMAIL_|ORIGIN$|PORT$|HOST$)/.test(key)))
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^(AUTH_|DEMO_|EMAIL_|ORIGIN$|PORT$|HOST$)/.test(key),
+    ),
+  )
   const child = spawn(process.execPath, ["server.js"], {
     cwd: demoDir,
     env: { ...clean, PORT: "0", IDP_PORT: "0", DEMO_DATA_DIR: dataDir, ...env },
@@ -90,8 +94,16 @@ async function signIn(url) {
   const response = await fetch(`${url}/signin`, {
     method: "POST",
     redirect: "manual",
-    headers: { origin: url, accept: "text/html", "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ providerId: "credentials", email: "alice@example.test", password: "wonderland-42" }),
+    headers: {
+      origin: url,
+      accept: "text/html",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({
+      providerId: "credentials",
+      email: "alice@example.test",
+      password: "wonderland-42",
+    }),
   })
   const cookie = response.headers
     .getSetCookie()
@@ -126,10 +138,17 @@ function cpuMicros(pid) {
 async function measure(server, path, cookie, seconds) {
   const url = server.url + path
   const cpuBefore = cpuMicros(server.pid)
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { cookie } })
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { cookie },
+  })
   const cpu = cpuMicros(server.pid) - cpuBefore
   if (result.errors || result.timeouts || result.non2xx) {
-    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`)
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`,
+    )
   }
   return { rps: result.requests.average, cpuPerRequest: cpu / result.requests.total }
 }
@@ -145,7 +164,11 @@ async function startPair() {
   const started = await Promise.allSettled([startDemo(), startDemo({ DEMO_AUTH_HOOK: "off" })])
   const failed = started.find((outcome) => outcome.status === "rejected")
   if (failed) {
-    await Promise.all(started.filter((outcome) => outcome.status === "fulfilled").map((outcome) => outcome.value.stop()))
+    await Promise.all(
+      started
+        .filter((outcome) => outcome.status === "fulfilled")
+        .map((outcome) => outcome.value.stop()),
+    )
     throw failed.reason
   }
   const [hook, noHook] = started.map((outcome) => outcome.value)
@@ -164,8 +187,10 @@ async function compareRoute(path) {
     const cookie = await signIn(pair.hook.url)
     // The page must really see the session with the hook, and nobody without it.
     const home = async (server) => (await fetch(server.url, { headers: { cookie } })).text()
-    if (!(await home(pair.hook)).includes("Welcome, Alice Example")) throw new Error("The session cookie is not valid")
-    if (!(await home(pair.noHook)).includes("You are not signed in")) throw new Error("DEMO_AUTH_HOOK=off still signs in")
+    if (!(await home(pair.hook)).includes("Welcome, Alice Example"))
+      throw new Error("The session cookie is not valid")
+    if (!(await home(pair.noHook)).includes("You are not signed in"))
+      throw new Error("DEMO_AUTH_HOOK=off still signs in")
     for (const variant of ["hook", "noHook"]) await measure(pair[variant], path, cookie, 2) // warm-up
     const runs = { hook: [], noHook: [] }
     for (let round = 0; round < ROUNDS; round++) {
@@ -201,7 +226,9 @@ async function compareRoute(path) {
       /** 1 - (req/s with the hook) / (req/s without), median of the rounds. */
       throughputCost: Number((1 - rpsRatio).toFixed(3)),
       cpuMicrosPerRequestWithHook: Number(median(hook.map((run) => run.cpuPerRequest)).toFixed(1)),
-      cpuMicrosPerRequestWithoutHook: Number(median(noHook.map((run) => run.cpuPerRequest)).toFixed(1)),
+      cpuMicrosPerRequestWithoutHook: Number(
+        median(noHook.map((run) => run.cpuPerRequest)).toFixed(1),
+      ),
       /** (CPU per request with the hook) / (without) - 1, median of the rounds. */
       cpuCost: Number((cpuRatio - 1).toFixed(3)),
     }
@@ -222,8 +249,12 @@ async function compareRoute(path) {
   }
 
   const pct = (x) => `${(x * 100).toFixed(1)} %`
-  console.log(`Demo over HTTP, ${ROUNDS} ABBA rounds of ${SECONDS} s runs, ${CONNECTIONS} connections (medians):`)
-  console.log("                                        req/s with / without hook   cost   |  server CPU µs/req with / without   cost")
+  console.log(
+    `Demo over HTTP, ${ROUNDS} ABBA rounds of ${SECONDS} s runs, ${CONNECTIONS} connections (medians):`,
+  )
+  console.log(
+    "                                        req/s with / without hook   cost   |  server CPU µs/req with / without   cost",
+  )
   for (const [label, row] of [
     ["/        (locals.auth(), valid session)", page],
     ["/health  (never calls locals.auth())   ", health],
@@ -232,7 +263,12 @@ async function compareRoute(path) {
       `${label} ${String(row.rpsWithHook).padStart(7)} / ${String(row.rpsWithoutHook).padEnd(7)}       ${pct(row.throughputCost).padStart(7)} |  ${String(row.cpuMicrosPerRequestWithHook).padStart(8)} / ${String(row.cpuMicrosPerRequestWithoutHook).padEnd(8)}        ${pct(row.cpuCost).padStart(7)}`,
     )
   }
-  console.log(`Hook's cost on /health: budget ${pct(BUDGET)}, ${withinBudget ? "within it" : "OVER it"}.`)
+  console.log(
+    `Hook's cost on /health: budget ${pct(BUDGET)}, ${withinBudget ? "within it" : "OVER it"}.`,
+  )
   mkdirSync(new URL("results/", import.meta.url), { recursive: true })
-  writeFileSync(new URL("results/demo-auth.json", import.meta.url), `${JSON.stringify(result, null, 2)}\n`)
+  writeFileSync(
+    new URL("results/demo-auth.json", import.meta.url),
+    `${JSON.stringify(result, null, 2)}\n`,
+  )
 }

@@ -14,7 +14,9 @@ import { createDecipheriv } from "node:crypto"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
-const dist = process.env.TESSERA_DIST ? pathToFileURL(`${process.env.TESSERA_DIST.replace(/\/$/, "")}/`).href : new URL("../packages/core/dist/", import.meta.url).href
+const dist = process.env.TESSERA_DIST
+  ? pathToFileURL(`${process.env.TESSERA_DIST.replace(/\/$/, "")}/`).href
+  : new URL("../packages/core/dist/", import.meta.url).href
 const { Auth } = await import(new URL("index.js", dist).href)
 const { deriveEncryptionKey, encode } = await import(new URL("jwt.js", dist).href)
 
@@ -28,7 +30,12 @@ const url = "http://localhost:3000/auth/session"
 const config = { secret, trustHost: true, providers: [] }
 
 const token = await encode({
-  token: { name: "Ada Lovelace", email: "ada@example.com", picture: null, sub: "7d3c1a2e-5f0b-4c8e-9a41-2b6f3e8d9c10" },
+  token: {
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    picture: null,
+    sub: "7d3c1a2e-5f0b-4c8e-9a41-2b6f3e8d9c10",
+  },
   secret,
   salt: cookieName,
 })
@@ -43,7 +50,12 @@ function floor() {
   const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"))
   decipher.setAAD(Buffer.from(header, "ascii"))
   decipher.setAuthTag(Buffer.from(tag, "base64url"))
-  const claims = JSON.parse(Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8"))
+  const claims = JSON.parse(
+    Buffer.concat([
+      decipher.update(Buffer.from(ciphertext, "base64url")),
+      decipher.final(),
+    ]).toString("utf8"),
+  )
   return Response.json({
     user: { name: claims.name, email: claims.email, image: claims.picture },
     expires: new Date(claims.exp * 1000).toISOString(),
@@ -58,8 +70,14 @@ function auth() {
 {
   const [a, b] = [await floor().json(), await auth()]
   const body = await b.json()
-  if (b.status !== 200 || JSON.stringify(body) !== JSON.stringify(a) || b.headers.get("set-cookie")) {
-    throw new Error(`Auth() answered ${b.status} ${JSON.stringify(body)} set-cookie=${b.headers.get("set-cookie")}; floor ${JSON.stringify(a)}`)
+  if (
+    b.status !== 200 ||
+    JSON.stringify(body) !== JSON.stringify(a) ||
+    b.headers.get("set-cookie")
+  ) {
+    throw new Error(
+      `Auth() answered ${b.status} ${JSON.stringify(body)} set-cookie=${b.headers.get("set-cookie")}; floor ${JSON.stringify(a)}`,
+    )
   }
 }
 
@@ -107,7 +125,10 @@ console.log(JSON.stringify(result, null, 2))
 if (!process.env.TESSERA_DIST) {
   const dir = fileURLToPath(new URL("./results/", import.meta.url))
   mkdirSync(dir, { recursive: true })
-  writeFileSync(`${dir}session-check.json`, `${JSON.stringify({ ...result, date: new Date().toISOString() }, null, 2)}\n`)
+  writeFileSync(
+    `${dir}session-check.json`,
+    `${JSON.stringify({ ...result, date: new Date().toISOString() }, null, 2)}\n`,
+  )
 }
 if (result.medianRatio > TARGET) {
   console.error(`median ratio ${result.medianRatio} exceeds ${TARGET}`)

@@ -53,8 +53,23 @@ if (existsSync(demo)) {
   const cpu = JSON.parse(readFileSync(demo, "utf8"))?.health?.cpuMicrosPerRequestWithoutHook
   if (typeof cpu === "number") share = median / cpu
 }
-const result = { benchmark: "sveltekit-hook", node: process.version, rounds: ROUNDS, iterations: ITERATIONS, hookMicros: median, shareOfHealthRequest: share }
+const result = {
+  benchmark: "sveltekit-hook",
+  node: process.version,
+  rounds: ROUNDS,
+  iterations: ITERATIONS,
+  hookMicros: median,
+  shareOfHealthRequest: share,
+}
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true })
-writeFileSync(new URL("./results/sveltekit-hook.json", import.meta.url), JSON.stringify(result, null, 2))
-console.log(`SvelteKit hook on a route that never calls locals.auth(): ${median.toFixed(2)} µs per request (median of ${ROUNDS} rounds)`)
-if (share !== undefined) console.log(`= ${(share * 100).toFixed(1)} % of the server CPU time of a /health request (budget 5 %)`)
+writeFileSync(
+  new URL("./results/sveltekit-hook.json", import.meta.url),
+  JSON.stringify(result, null, 2),
+)
+console.log(
+  `SvelteKit hook on a route that never calls locals.auth(): ${median.toFixed(2)} µs per request (median of ${ROUNDS} rounds)`,
+)
+if (share !== undefined)
+  console.log(
+    `= ${(share * 100).toFixed(1)} % of the server CPU time of a /health request (budget 5 %)`,
+  )

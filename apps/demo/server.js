@@ -31,7 +31,9 @@ const host = env.HOST || "127.0.0.1"
 const handlerFile = join(here, "build", "handler.js")
 
 if (!existsSync(handlerFile)) {
-  console.error("The demo is not built: run `npm run build` (or `npm start` from the repository root).")
+  console.error(
+    "The demo is not built: run `npm run build` (or `npm start` from the repository root).",
+  )
   process.exit(1)
 }
 
@@ -44,7 +46,9 @@ env.DEMO_DEV_DEFAULTS = devDefaults ? "1" : "0"
 // is the Host header the client sent: anyone could have a victim mailed a
 // working link that points at their own site.
 if (!devDefaults && env.EMAIL_SERVER && !env.ORIGIN) {
-  console.error("EMAIL_SERVER needs ORIGIN, the public URL of the demo (e.g. https://demo.example): sign-in links must not follow the Host header.")
+  console.error(
+    "EMAIL_SERVER needs ORIGIN, the public URL of the demo (e.g. https://demo.example): sign-in links must not follow the Host header.",
+  )
   process.exit(1)
 }
 env.DEMO_DATABASE ||= join(dataDir, "demo.db")
@@ -75,9 +79,16 @@ const idp = await startOidcProvider({
   port: parsePort(env.IDP_PORT, 0),
   clientId: "tessera-demo",
   // Both spellings of the loopback address: the callback URL follows the address the browser used.
-  redirectUris: [...new Set([origin, `http://localhost:${actualPort}`, `http://127.0.0.1:${actualPort}`, env.ORIGIN].filter(Boolean))].map(
-    (base) => `${base}${callbackPath}`,
-  ),
+  redirectUris: [
+    ...new Set(
+      [
+        origin,
+        `http://localhost:${actualPort}`,
+        `http://127.0.0.1:${actualPort}`,
+        env.ORIGIN,
+      ].filter(Boolean),
+    ),
+  ].map((base) => `${base}${callbackPath}`),
 })
 env.DEMO_IDP_ISSUER = idp.issuer
 env.DEMO_IDP_CLIENT_ID = idp.clientId
@@ -122,7 +133,9 @@ function developmentSecret(file) {
   if (existsSync(file)) {
     const secret = readFileSync(file, "utf8").trim()
     if (secret.length < 32) {
-      console.error(`${file} holds no usable secret (32+ characters): delete it to have a new one generated.`)
+      console.error(
+        `${file} holds no usable secret (32+ characters): delete it to have a new one generated.`,
+      )
       process.exit(1)
     }
     // Someone may have copied it with a looser mode.
@@ -153,7 +166,8 @@ function parsePort(value, fallback) {
 function listen(server, port, host) {
   return new Promise((resolve, reject) => {
     server.once("error", (error) => {
-      if (error.code === "EADDRINUSE") console.error(`Port ${port} is in use: set PORT to another one.`)
+      if (error.code === "EADDRINUSE")
+        console.error(`Port ${port} is in use: set PORT to another one.`)
       reject(error)
     })
     server.listen(port, host, resolve)

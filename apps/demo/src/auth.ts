@@ -28,7 +28,12 @@ function providers(settings: DemoSettings): Provider[] {
       name: "Demo account",
       credentials: {
         email: { label: "E-mail", type: "email", autocomplete: "username", required: true },
-        password: { label: "Password", type: "password", autocomplete: "current-password", required: true },
+        password: {
+          label: "Password",
+          type: "password",
+          autocomplete: "current-password",
+          required: true,
+        },
       },
       // `null` becomes `error=CredentialsSignin&code=credentials`: the same
       // answer whichever of the two fields was wrong.
@@ -38,7 +43,14 @@ function providers(settings: DemoSettings): Provider[] {
   if (settings.devDefaults) {
     list.push(Email({ name: "E-mail", sendVerificationRequest: deliverToMailbox }))
   } else if (settings.emailServer) {
-    list.push(Nodemailer({ id: "email", name: "E-mail", server: settings.emailServer, from: settings.emailFrom }))
+    list.push(
+      Nodemailer({
+        id: "email",
+        name: "E-mail",
+        server: settings.emailServer,
+        from: settings.emailFrom,
+      }),
+    )
   }
   list.push(Passkey())
   if (settings.localIdp) {

@@ -30,7 +30,10 @@ const authorization: Handle = async ({ event, resolve }) => {
   if (isProtected(event.url.pathname)) {
     const session = await event.locals.auth()
     if (!session?.user) {
-      redirect(303, `/signin?${new URLSearchParams({ redirectTo: event.url.pathname + event.url.search })}`)
+      redirect(
+        303,
+        `/signin?${new URLSearchParams({ redirectTo: event.url.pathname + event.url.search })}`,
+      )
     }
   }
   return resolve(event)
@@ -46,4 +49,7 @@ const withoutAuthentication: Handle = ({ event, resolve }) => {
   return resolve(event)
 }
 
-export const handle = sequence(env.DEMO_AUTH_HOOK === "off" ? withoutAuthentication : authentication, authorization)
+export const handle = sequence(
+  env.DEMO_AUTH_HOOK === "off" ? withoutAuthentication : authentication,
+  authorization,
+)

@@ -43,7 +43,8 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoServer> 
   // A clean environment: no secret or provider settings of the developer's leak in.
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(AUTH_|DEMO_|EMAIL_|ORIGIN$|PORT$|HOST$|IDP_PORT$)/.test(key)) env[key] = value
+    if (value !== undefined && !/^(AUTH_|DEMO_|EMAIL_|ORIGIN$|PORT$|HOST$|IDP_PORT$)/.test(key))
+      env[key] = value
   }
   const child = spawn(process.execPath, ["server.js"], {
     cwd: demoDir,
@@ -55,7 +56,10 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoServer> 
   child.stderr!.on("data", (chunk) => (output += chunk))
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`The demo did not start in ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS)
+    const timer = setTimeout(
+      () => fail(new Error(`The demo did not start in ${START_TIMEOUT_MS} ms:\n${output}`)),
+      START_TIMEOUT_MS,
+    )
     const onData = () => {
       const match = READY.exec(output)
       if (match) {
@@ -65,7 +69,8 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoServer> 
         resolve(match[1]!)
       }
     }
-    const onExit = (code: number | null) => fail(new Error(`The demo exited (${code}) before it was ready:\n${output}`))
+    const onExit = (code: number | null) =>
+      fail(new Error(`The demo exited (${code}) before it was ready:\n${output}`))
     function fail(error: Error) {
       clearTimeout(timer)
       child.kill("SIGKILL")

@@ -36,7 +36,12 @@ function postForm(path: string, fields: Record<string, string>, cookie = ""): Pr
   return fetch(new URL(path, demo.url), {
     method: "POST",
     redirect: "manual",
-    headers: { origin: demo.url, accept: "text/html", "content-type": "application/x-www-form-urlencoded", cookie },
+    headers: {
+      origin: demo.url,
+      accept: "text/html",
+      "content-type": "application/x-www-form-urlencoded",
+      cookie,
+    },
     body: new URLSearchParams(fields),
   })
 }
@@ -66,17 +71,22 @@ describe("the demo server over HTTP", () => {
     expect(html).not.toContain(secret)
   })
 
-  test.each(["/account", "/admin", "/admin/users"])("%s answers 303 to the sign-in page without a session", async (path) => {
-    const response = await fetch(new URL(path, demo.url), { redirect: "manual" })
-    expect(response.status).toBe(303)
-    const location = new URL(response.headers.get("location")!, demo.url)
-    expect(location.pathname).toBe("/signin")
-    expect(location.searchParams.get("redirectTo")).toBe(path)
-  })
+  test.each(["/account", "/admin", "/admin/users"])(
+    "%s answers 303 to the sign-in page without a session",
+    async (path) => {
+      const response = await fetch(new URL(path, demo.url), { redirect: "manual" })
+      expect(response.status).toBe(303)
+      const location = new URL(response.headers.get("location")!, demo.url)
+      expect(location.pathname).toBe("/signin")
+      expect(location.searchParams.get("redirectTo")).toBe(path)
+    },
+  )
 
   test("the /admin guard also covers the data requests of client-side navigation", async () => {
     // SvelteKit answers a data request's redirect in JSON, for its client router to follow.
-    const response = await fetch(new URL("/admin/users/__data.json", demo.url), { redirect: "manual" })
+    const response = await fetch(new URL("/admin/users/__data.json", demo.url), {
+      redirect: "manual",
+    })
     const body = await response.json()
     expect(body).toEqual({ type: "redirect", location: "/signin?redirectTo=%2Fadmin%2Fusers" })
   })
@@ -87,7 +97,12 @@ describe("the demo server over HTTP", () => {
       ["alice@example.test", "not-her-password"],
       ["nobody@example.test", "wonderland-42"],
     ]) {
-      const response = await postForm("/signin", { providerId: "credentials", email: email!, password: password!, redirectTo: "/" })
+      const response = await postForm("/signin", {
+        providerId: "credentials",
+        email: email!,
+        password: password!,
+        redirectTo: "/",
+      })
       expect(response.status).toBe(400)
       expect(response.headers.getSetCookie().some((c) => /session-token=[^;]/.test(c))).toBe(false)
       const html = await response.text()
@@ -107,13 +122,18 @@ describe("the demo server over HTTP", () => {
     })
     expect(response.status).toBe(303)
     expect(response.headers.get("location")).toMatch(/\/account$/)
-    const sessionCookie = response.headers.getSetCookie().find((c) => /^[\w.-]*session-token=\w/.test(c))
+    const sessionCookie = response.headers
+      .getSetCookie()
+      .find((c) => /^[\w.-]*session-token=\w/.test(c))
     expect(sessionCookie).toBeDefined()
     expect(sessionCookie).toMatch(/;\s*HttpOnly/i)
     expect(sessionCookie).toMatch(/;\s*SameSite=Lax/i)
     expect(sessionCookie).not.toMatch(/;\s*Secure/i) // plain http on loopback
 
-    const account = await fetch(new URL("/account", demo.url), { headers: { cookie: cookiesOf(response) }, redirect: "manual" })
+    const account = await fetch(new URL("/account", demo.url), {
+      headers: { cookie: cookiesOf(response) },
+      redirect: "manual",
+    })
     expect(account.status).toBe(200)
     expect(await account.text()).toContain("bob@example.test")
   })
@@ -129,11 +149,15 @@ describe("the demo server over HTTP", () => {
     const pages = htmlFiles(root)
     expect(pages.map((file) => file.slice(root.length))).toContain("/about.html")
     for (const file of pages) {
-      expect(readFileSync(file, "utf8"), file).not.toMatch(/<a\b[^>]*\bhref\s*=\s*["']?[^"'>\s]*\/auth\/signin/i)
+      expect(readFileSync(file, "utf8"), file).not.toMatch(
+        /<a\b[^>]*\bhref\s*=\s*["']?[^"'>\s]*\/auth\/signin/i,
+      )
     }
     const about = await fetch(new URL("/about", demo.url))
     expect(about.status).toBe(200)
-    expect(await about.text()).toMatch(/<form method="POST" action="\/signin" class="signInButton">/)
+    expect(await about.text()).toMatch(
+      /<form method="POST" action="\/signin" class="signInButton">/,
+    )
   })
 
   test("the development mailbox is there only with development defaults", async () => {
@@ -147,7 +171,15 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     })
   })
 
@@ -155,7 +187,10 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
     await browser?.close()
   })
 
-  async function withContext<T>(run: (page: Page, context: BrowserContext) => Promise<T>, options: { javaScriptEnabled?: boolean } = {}): Promise<T> {
+  async function withContext<T>(
+    run: (page: Page, context: BrowserContext) => Promise<T>,
+    options: { javaScriptEnabled?: boolean } = {},
+  ): Promise<T> {
     const context = await browser.newContext({ baseURL: demo.url, ...options })
     // Fail fast with the step that hung, well inside the test's own timeout.
     context.setDefaultTimeout(10_000)
@@ -167,12 +202,19 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
   }
 
   const signedInAs = (page: Page) => page.getByTestId("signed-in-as")
-  const credentialsForm = (page: Page) => page.locator("form.signInButton:has(input[name=providerId][value=credentials])")
+  const credentialsForm = (page: Page) =>
+    page.locator("form.signInButton:has(input[name=providerId][value=credentials])")
 
-  async function signInWithPassword(page: Page, email: string, password: string, { javaScript = true } = {}) {
+  async function signInWithPassword(
+    page: Page,
+    email: string,
+    password: string,
+    { javaScript = true } = {},
+  ) {
     // The "load" event can come before hydration, which may reset fields
     // filled in the meantime: wait for the passkey button, enabled on mount.
-    if (javaScript) await page.locator("button:enabled", { hasText: "Sign in with a passkey" }).waitFor()
+    if (javaScript)
+      await page.locator("button:enabled", { hasText: "Sign in with a passkey" }).waitFor()
     await page.fill("#credentials-email", email)
     await page.fill("#credentials-password", password)
     await credentialsForm(page).getByRole("button", { name: "Sign in" }).click()
@@ -185,19 +227,27 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await signInWithPassword(page, "alice@example.test", "wonderland-42")
       await page.waitForURL(/\/account$/)
       await expect(signedInAs(page).textContent()).resolves.toBe("Alice Example")
-      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("alice@example.test")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+        "alice@example.test",
+      )
 
       await page.reload()
-      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("alice@example.test")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+        "alice@example.test",
+      )
       await page.goto("/admin/users")
       await expect(page.getByTestId("users").textContent()).resolves.toContain("alice@example.test")
       // Other users' addresses are masked: anyone can sign up and reach /admin.
-      await expect(page.getByTestId("users").textContent()).resolves.not.toContain("bob@example.test")
+      await expect(page.getByTestId("users").textContent()).resolves.not.toContain(
+        "bob@example.test",
+      )
       await expect(page.getByTestId("users").textContent()).resolves.toContain("b•••@example.test")
 
       await page.getByRole("button", { name: "Sign out" }).first().click()
       await page.waitForURL(`${demo.url}/`)
-      await expect(page.getByRole("heading", { name: "You are not signed in" }).isVisible()).resolves.toBe(true)
+      await expect(
+        page.getByRole("heading", { name: "You are not signed in" }).isVisible(),
+      ).resolves.toBe(true)
       await page.goto("/account")
       await page.waitForURL(/\/signin\?redirectTo=%2Faccount$/)
     })
@@ -208,7 +258,9 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.goto("/signin")
       await signInWithPassword(page, "alice@example.test", "wrong password")
       const alert = page.getByRole("alert")
-      await expect(alert.textContent()).resolves.toBe("That e-mail address and password do not match a demo account.")
+      await expect(alert.textContent()).resolves.toBe(
+        "That e-mail address and password do not match a demo account.",
+      )
       // The address stays filled in, the password does not.
       await expect(page.inputValue("#credentials-email")).resolves.toBe("alice@example.test")
       await expect(page.inputValue("#credentials-password")).resolves.toBe("")
@@ -256,14 +308,23 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await expect(signedInAs(page).textContent()).resolves.toBe("carol@example.test")
 
       await page.goto("/account")
-      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("carol@example.test")
-      await expect(page.getByRole("row", { name: /E-mail verified/ }).textContent()).resolves.not.toContain("not yet")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+        "carol@example.test",
+      )
+      await expect(
+        page.getByRole("row", { name: /E-mail verified/ }).textContent(),
+      ).resolves.not.toContain("not yet")
 
       // The link worked once; a second use is refused.
       await page.getByRole("button", { name: "Sign out" }).first().click()
       await page.waitForURL(`${demo.url}/`)
       await page.goto("/dev/mailbox")
-      await page.getByTestId("mail").filter({ hasText: "carol@example.test" }).first().getByRole("link").click()
+      await page
+        .getByTestId("mail")
+        .filter({ hasText: "carol@example.test" })
+        .first()
+        .getByRole("link")
+        .click()
       await page.waitForURL(/error=Verification/)
       await page.goto("/")
       await expect(signedInAs(page).count()).resolves.toBe(0)
@@ -289,7 +350,9 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.fill("#passkey-email", "dave@example.test")
       await page.getByRole("button", { name: "Create a passkey" }).click()
       await page.waitForURL(/\/account$/)
-      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("dave@example.test")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+        "dave@example.test",
+      )
       await expect(page.getByTestId("passkeys").locator("tbody tr").count()).resolves.toBe(1)
 
       await page.getByRole("button", { name: "Sign out" }).first().click()
@@ -299,7 +362,9 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.goto("/signin?redirectTo=/account")
       await page.getByRole("button", { name: "Sign in with a passkey" }).click()
       await page.waitForURL(/\/account$/)
-      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("dave@example.test")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+        "dave@example.test",
+      )
     })
   })
 
@@ -319,8 +384,12 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
       await loginAtLocalIdp(page, "erin")
       await page.waitForURL(`${demo.url}/account`)
-      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("erin@example.test")
-      await expect(page.getByTestId("linked-accounts").textContent()).resolves.toContain("local-idp")
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+        "erin@example.test",
+      )
+      await expect(page.getByTestId("linked-accounts").textContent()).resolves.toContain(
+        "local-idp",
+      )
       await page.reload()
       await expect(signedInAs(page).textContent()).resolves.toBe("Erin")
     })
@@ -334,8 +403,12 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.getByRole("button", { name: "Link Local IdP" }).click()
       await loginAtLocalIdp(page, "bob")
       await page.waitForURL(`${demo.url}/account`)
-      await expect(page.getByTestId("linked-accounts").textContent()).resolves.toContain("local-idp")
-      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe("bob@example.test")
+      await expect(page.getByTestId("linked-accounts").textContent()).resolves.toContain(
+        "local-idp",
+      )
+      await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+        "bob@example.test",
+      )
     })
   }, 60_000)
 
@@ -344,7 +417,9 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.goto("/signin")
       await page.getByRole("button", { name: "Open the built-in sign-in page" }).click()
       await page.waitForURL(/\/auth\/signin\?callbackUrl=/)
-      await expect(page.getByRole("button", { name: "Sign in with Local IdP" }).count()).resolves.toBe(1)
+      await expect(
+        page.getByRole("button", { name: "Sign in with Local IdP" }).count(),
+      ).resolves.toBe(1)
       await page.fill("#input-email-for-credentials-provider", "alice@example.test")
       await page.fill("#input-password-for-credentials-provider", "wonderland-42")
       await page.getByRole("button", { name: "Sign in with Demo account" }).click()
@@ -357,7 +432,10 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
 describe("without development defaults (AUTH_SECRET set)", () => {
   test("no banner, no development mailbox, no e-mail method without a mail server, no secret file", async () => {
     const ownDir = makeDataDir()
-    const server = await startDemo({ dataDir: ownDir, env: { AUTH_SECRET: "a-real-secret-of-the-operator-0123456789" } })
+    const server = await startDemo({
+      dataDir: ownDir,
+      env: { AUTH_SECRET: "a-real-secret-of-the-operator-0123456789" },
+    })
     try {
       expect(server.output()).not.toContain("DEVELOPMENT DEFAULTS")
       expect(existsSync(join(ownDir, "dev-secret"))).toBe(false)
@@ -382,7 +460,13 @@ describe("without development defaults (AUTH_SECRET set)", () => {
     const ownDir = makeDataDir()
     try {
       await expect(
-        startDemo({ dataDir: ownDir, env: { AUTH_SECRET: "a-real-secret-of-the-operator-0123456789", EMAIL_SERVER: "smtp://127.0.0.1:9" } }),
+        startDemo({
+          dataDir: ownDir,
+          env: {
+            AUTH_SECRET: "a-real-secret-of-the-operator-0123456789",
+            EMAIL_SERVER: "smtp://127.0.0.1:9",
+          },
+        }),
       ).rejects.toThrow(/exited \(1\)[\s\S]*ORIGIN/)
     } finally {
       rmSync(ownDir, { recursive: true, force: true })
@@ -392,18 +476,28 @@ describe("without development defaults (AUTH_SECRET set)", () => {
 
 describe("restarting on the same data folder", () => {
   test("keeps the secret, the database and the sessions; VK is offered once configured", async () => {
-    const signIn = await postForm("/signin", { providerId: "credentials", email: "alice@example.test", password: "wonderland-42" })
+    const signIn = await postForm("/signin", {
+      providerId: "credentials",
+      email: "alice@example.test",
+      password: "wonderland-42",
+    })
     expect(signIn.status).toBe(303)
     const cookie = cookiesOf(signIn)
     const secret = readFileSync(join(dataDir, "dev-secret"), "utf8")
     expect(demo.output()).toContain("Database migrated")
 
     await demo.stop()
-    demo = await startDemo({ dataDir, env: { AUTH_VK_ID: "demo-vk-app", AUTH_VK_SECRET: "demo-vk-secret-not-real" } })
+    demo = await startDemo({
+      dataDir,
+      env: { AUTH_VK_ID: "demo-vk-app", AUTH_VK_SECRET: "demo-vk-secret-not-real" },
+    })
 
     expect(readFileSync(join(dataDir, "dev-secret"), "utf8")).toBe(secret)
     expect(demo.output()).not.toContain("Database migrated") // nothing left to apply
-    const account = await fetch(new URL("/account", demo.url), { headers: { cookie }, redirect: "manual" })
+    const account = await fetch(new URL("/account", demo.url), {
+      headers: { cookie },
+      redirect: "manual",
+    })
     expect(account.status).toBe(200)
     expect(await account.text()).toContain("alice@example.test")
 

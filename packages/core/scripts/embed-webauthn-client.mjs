@@ -32,7 +32,8 @@ export function renderClientScriptModule() {
   const client = readFileSync(join(coreDir, "src/webauthn/browser-client.js"), "utf8").trim()
   const script = `${bundle}\n${client}\n`
   // Inlined into <script>: these sequences would end or confuse the element.
-  if (/<\/script|<!--/i.test(script)) throw new Error("The passkey client contains </script or <!--; it cannot be inlined")
+  if (/<\/script|<!--/i.test(script))
+    throw new Error("The passkey client contains </script or <!--; it cannot be inlined")
   const hash = `sha256-${createHash("sha256").update(script).digest("base64")}`
   const version = /\[@simplewebauthn\/browser@([^\]]+)\]/.exec(bundle)?.[1] ?? "unknown"
   return [
@@ -57,7 +58,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       current = readFileSync(outputPath, "utf8")
     } catch {}
     if (current !== source) {
-      console.error(`${outputPath} is stale: run node packages/core/scripts/embed-webauthn-client.mjs`)
+      console.error(
+        `${outputPath} is stale: run node packages/core/scripts/embed-webauthn-client.mjs`,
+      )
       process.exit(1)
     }
   } else {

@@ -57,21 +57,30 @@ export interface Adapter {
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
   /** Deletes the user and, by cascade, their accounts, sessions and authenticators. */
   deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
-  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  linkAccount?(
+    account: AdapterAccount,
+  ): Promise<void> | Awaitable<AdapterAccount | null | undefined>
   unlinkAccount?(
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Promise<void> | Awaitable<AdapterAccount | undefined>
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
   createSession?(session: AdapterSession): Awaitable<AdapterSession>
   /** One query (a join): the session and its user, or null. */
-  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  getSessionAndUser?(
+    sessionToken: string,
+  ): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
-  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  createVerificationToken?(
+    verificationToken: VerificationToken,
+  ): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, atomically: a second call with the same token returns null. */
-  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  useVerificationToken?(params: {
+    identifier: string
+    token: string
+  }): Awaitable<VerificationToken | null>
   /**
    * Tessera extension (optional): creates a user and links its first account in
    * one transaction. When two first sign-ins of the same identity race, the loser
@@ -82,9 +91,13 @@ export interface Adapter {
     user: AdapterUser,
     account: AdapterAccount,
   ): Promise<{ user: AdapterUser; account: AdapterAccount; created: boolean }>
-  getAuthenticator?(credentialID: AdapterAuthenticator["credentialID"]): Awaitable<AdapterAuthenticator | null>
+  getAuthenticator?(
+    credentialID: AdapterAuthenticator["credentialID"],
+  ): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
-  listAuthenticatorsByUserId?(userId: AdapterAuthenticator["userId"]): Awaitable<AdapterAuthenticator[]>
+  listAuthenticatorsByUserId?(
+    userId: AdapterAuthenticator["userId"],
+  ): Awaitable<AdapterAuthenticator[]>
   updateAuthenticatorCounter?(
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],
@@ -93,7 +106,11 @@ export interface Adapter {
 
 /** True if the value is a `Date` or a string that parses as an ISO date. Handy in adapters. */
 export function isDate(value: unknown): value is string {
-  return typeof value === "string" && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value)
+  return (
+    typeof value === "string" &&
+    !Number.isNaN(Date.parse(value)) &&
+    /^\d{4}-\d{2}-\d{2}T/.test(value)
+  )
 }
 
 export { MemoryAdapter } from "./memory-adapter.js"

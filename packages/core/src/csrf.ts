@@ -42,9 +42,11 @@ export async function ensureCsrfToken(ctx: RequestContext): Promise<string> {
 export async function assertCsrf(ctx: RequestContext): Promise<void> {
   if (ctx.config.skipCSRFCheck) return
   const { headers, body } = ctx.request
-  if (headers.get("sec-fetch-site") === "cross-site") throw new MissingCSRF("Cross-site request refused")
+  if (headers.get("sec-fetch-site") === "cross-site")
+    throw new MissingCSRF("Cross-site request refused")
   const origin = headers.get("origin")
-  if (origin !== null && origin !== ctx.origin) throw new MissingCSRF("Cross-origin request refused")
+  if (origin !== null && origin !== ctx.origin)
+    throw new MissingCSRF("Cross-origin request refused")
   const expected = await tokenFromCookie(ctx)
   const submitted = body?.csrfToken
   if (!expected) throw new MissingCSRF("CSRF token cookie missing or invalid")

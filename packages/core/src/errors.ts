@@ -76,7 +76,9 @@ export class AuthError extends Error {
     this.type = ctor.type
     this.kind = ctor.kind
     // V8 only; other runtimes keep the default stack.
-    ;(Error as { captureStackTrace?: (target: object, ctor: Function) => void }).captureStackTrace?.(this, new.target)
+    ;(
+      Error as { captureStackTrace?: (target: object, ctor: Function) => void }
+    ).captureStackTrace?.(this, new.target)
   }
 }
 

@@ -9,7 +9,13 @@ import { route } from "./actions/index.js"
 import type { AuthConfig } from "./config/auth-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
-import { AuthError, CredentialsSignin, MissingCSRF, isClientError, publicErrorOf } from "./errors.js"
+import {
+  AuthError,
+  CredentialsSignin,
+  MissingCSRF,
+  isClientError,
+  publicErrorOf,
+} from "./errors.js"
 import { parseActionPath, RequestError, toInternalRequest } from "./http/request.js"
 import { toResponse } from "./http/response.js"
 import { renderErrorPage } from "./pages/error.js"
@@ -19,14 +25,22 @@ import type { AuthAction, LoggerInstance, RequestInternal, ResponseInternal } fr
 /** Actions that answer JSON to scripts; the others end on a page. */
 const apiActions = new Set<AuthAction>(["csrf", "providers", "session", "webauthn-options"])
 
-const configurationMessage = "There is a problem with the server configuration. Check the server logs for more information."
+const configurationMessage =
+  "There is a problem with the server configuration. Check the server logs for more information."
 
-export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
+export async function Auth(
+  request: Request,
+  config: AuthConfig & { raw: typeof raw },
+): Promise<ResponseInternal>
 export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
-export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+export async function Auth(
+  request: Request,
+  config: AuthConfig,
+): Promise<Response | ResponseInternal> {
   const isRaw = config?.raw === raw
   const returnRedirectAsJson = request.headers.get("X-Auth-Return-Redirect") === "1"
-  const finish = (result: ResponseInternal) => (isRaw ? result : toResponse(result, returnRedirectAsJson))
+  const finish = (result: ResponseInternal) =>
+    isRaw ? result : toResponse(result, returnRedirectAsJson)
 
   const resolution = resolveConfig(config)
   if (!resolution.ok) {
@@ -43,7 +57,8 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     return finish(await route(ctx))
   } catch (error) {
     if (error instanceof RequestError) {
-      const log = error.status >= 500 ? resolved.logger.error : (e: Error) => resolved.logger.debug(e.message)
+      const log =
+        error.status >= 500 ? resolved.logger.error : (e: Error) => resolved.logger.debug(e.message)
       log(error.error)
       // A server-side refusal (UntrustedHost) on a page a browser shows: the error page, not JSON.
       if (error.status >= 500 && !isApiPath(request, resolved.basePath)) {
@@ -57,7 +72,11 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     }
     resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     if (isRaw && error instanceof AuthError && !returnRedirectAsJson) throw error
-    if (!internal) return finish({ status: 400, body: { error: "InvalidRequest", message: "The request could not be read" } })
+    if (!internal)
+      return finish({
+        status: 400,
+        body: { error: "InvalidRequest", message: "The request could not be read" },
+      })
     // A failed flow still clears what it meant to clear (used PKCE/state/challenge cookies),
     // but nothing it was about to set (a session) survives the failure.
     const clears = ctx?.cookies.filter((cookie) => cookie.options.maxAge === 0) ?? []
@@ -66,12 +85,20 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
 }
 
 /** Where a failed flow sends the user: the sign-in or error page with a documented `error` value. */
-function errorResult(config: ResolvedConfig, request: RequestInternal, error: unknown): ResponseInternal {
+function errorResult(
+  config: ResolvedConfig,
+  request: RequestInternal,
+  error: unknown,
+): ResponseInternal {
   const { page, value } = publicErrorOf(error)
   if (apiActions.has(request.action)) {
-    if (request.action === "session" && request.method === "POST") return { status: 400, body: null }
+    if (request.action === "session" && request.method === "POST")
+      return { status: 400, body: null }
     const status = error instanceof MissingCSRF ? 403 : isClientError(error) ? 400 : 500
-    return { status, body: { error: value, message: status === 500 ? configurationMessage : undefined } }
+    return {
+      status,
+      body: { error: value, message: status === 500 ? configurationMessage : undefined },
+    }
   }
   const params = new URLSearchParams({ error: value })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
@@ -90,7 +117,10 @@ function errorResult(config: ResolvedConfig, request: RequestInternal, error: un
 /** True when the request is for one of the JSON actions (by path alone: the request may not parse). */
 function isApiPath(request: Request, basePath: string | undefined): boolean {
   try {
-    const { action } = parseActionPath(new URL(request.url).pathname, (basePath ?? "/auth").replace(/\/+$/, ""))
+    const { action } = parseActionPath(
+      new URL(request.url).pathname,
+      (basePath ?? "/auth").replace(/\/+$/, ""),
+    )
     return apiActions.has(action)
   } catch {
     return false
@@ -102,7 +132,11 @@ function isApiPath(request: Request, basePath: string | undefined): boolean {
  * error page when there is one (a relative redirect: the host is not trusted
  * yet), otherwise the built-in error page.
  */
-function configurationErrorResult(request: Request, basePath: string | undefined, errorPage: unknown): ResponseInternal {
+function configurationErrorResult(
+  request: Request,
+  basePath: string | undefined,
+  errorPage: unknown,
+): ResponseInternal {
   if (isApiPath(request, basePath)) {
     return { status: 500, body: { error: "Configuration", message: configurationMessage } }
   }

@@ -82,7 +82,9 @@ const MAX_CACHED_KEYS = 256
  */
 export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
   const encoder = new TextEncoder()
-  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveBits"])
+  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
+    "deriveBits",
+  ])
   const bits = await crypto.subtle.deriveBits(
     {
       name: "HKDF",
@@ -103,10 +105,13 @@ function getKey(secret: string, salt: string): Promise<DerivedKey> {
     entry = (async () => {
       const raw = await deriveEncryptionKey(secret, salt)
       const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(raw) }, "sha256")
-      const key = await crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, "AES-GCM", false, [
-        "encrypt",
-        "decrypt",
-      ])
+      const key = await crypto.subtle.importKey(
+        "raw",
+        raw as Uint8Array<ArrayBuffer>,
+        "AES-GCM",
+        false,
+        ["encrypt", "decrypt"],
+      )
       return { key, raw, kid }
     })()
     if (derivedKeys.size >= MAX_CACHED_KEYS) {
@@ -162,7 +167,11 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
       if (enc !== ENC) throw new TypeError("Unsupported token encryption")
       return (await keyFor(kid, secrets, salt)).key
     },
-    { clockTolerance: CLOCK_TOLERANCE, keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: [ENC] },
+    {
+      clockTolerance: CLOCK_TOLERANCE,
+      keyManagementAlgorithms: ["dir"],
+      contentEncryptionAlgorithms: [ENC],
+    },
   )
   return payload as Payload
 }
@@ -208,10 +217,21 @@ const knownHeaders = new Map<string, { kid: unknown }>()
  * decrypt. Returns `undefined` for any other shape, which then goes through jose,
  * so nothing jose would refuse is accepted here. Throws jose's error classes.
  */
-async function decodeFast(sync: SyncPrimitives, token: string, secrets: string[], salt: string): Promise<JWT | undefined> {
+async function decodeFast(
+  sync: SyncPrimitives,
+  token: string,
+  secrets: string[],
+  salt: string,
+): Promise<JWT | undefined> {
   const parts = token.split(".")
   if (parts.length !== 5 || parts[1] !== "") return undefined
-  const [encodedHeader, , encodedIv, encodedCiphertext, encodedTag] = parts as [string, string, string, string, string]
+  const [encodedHeader, , encodedIv, encodedCiphertext, encodedTag] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ]
   let header = knownHeaders.get(encodedHeader)
   if (!header) {
     let parsed: Record<string, unknown>
@@ -221,7 +241,8 @@ async function decodeFast(sync: SyncPrimitives, token: string, secrets: string[]
       return undefined
     }
     if (!isPlainObject(parsed) || parsed.alg !== "dir" || parsed.enc !== ENC) return undefined
-    if (Object.keys(parsed).some((name) => name !== "alg" && name !== "enc" && name !== "kid")) return undefined
+    if (Object.keys(parsed).some((name) => name !== "alg" && name !== "enc" && name !== "kid"))
+      return undefined
     header = { kid: parsed.kid }
   }
   if (!isBase64url(encodedIv) || !isBase64url(encodedCiphertext) || !isBase64url(encodedTag)) {
@@ -231,10 +252,17 @@ async function decodeFast(sync: SyncPrimitives, token: string, secrets: string[]
   const tag = sync.base64urlDecode(encodedTag)
   if (iv.byteLength !== 12) throw new errors.JWEInvalid("Invalid Initialization Vector length")
   if (tag.byteLength !== 16) throw new errors.JWEInvalid("Invalid Authentication Tag length")
-  const { raw } = readyKeyFor(header.kid, secrets, salt) ?? (await keyFor(header.kid, secrets, salt))
+  const { raw } =
+    readyKeyFor(header.kid, secrets, salt) ?? (await keyFor(header.kid, secrets, salt))
   let plaintext: Uint8Array
   try {
-    plaintext = sync.aesGcmDecrypt(raw, iv, sync.base64urlDecode(encodedCiphertext), tag, asciiEncoder.encode(encodedHeader))
+    plaintext = sync.aesGcmDecrypt(
+      raw,
+      iv,
+      sync.base64urlDecode(encodedCiphertext),
+      tag,
+      asciiEncoder.encode(encodedHeader),
+    )
   } catch (cause) {
     throw new errors.JWEDecryptionFailed(undefined, { cause })
   }
@@ -248,7 +276,8 @@ async function decodeFast(sync: SyncPrimitives, token: string, secrets: string[]
   } catch (cause) {
     throw new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
   }
-  if (!isPlainObject(claims)) throw new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object")
+  if (!isPlainObject(claims))
+    throw new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object")
   return validateTimes(claims)
 }
 
@@ -257,12 +286,22 @@ function validateTimes(claims: Record<string, unknown>): JWT {
   const now = Math.floor(Date.now() / 1000)
   for (const claim of ["iat", "nbf", "exp"] as const) {
     if (claims[claim] !== undefined && typeof claims[claim] !== "number") {
-      throw new errors.JWTClaimValidationFailed(`"${claim}" claim must be a number`, claims, claim, "invalid")
+      throw new errors.JWTClaimValidationFailed(
+        `"${claim}" claim must be a number`,
+        claims,
+        claim,
+        "invalid",
+      )
     }
   }
   const { nbf, exp } = claims as { nbf?: number; exp?: number }
   if (nbf !== undefined && nbf > now + CLOCK_TOLERANCE) {
-    throw new errors.JWTClaimValidationFailed('"nbf" claim timestamp check failed', claims, "nbf", "check_failed")
+    throw new errors.JWTClaimValidationFailed(
+      '"nbf" claim timestamp check failed',
+      claims,
+      "nbf",
+      "check_failed",
+    )
   }
   if (exp !== undefined && exp <= now - CLOCK_TOLERANCE) {
     throw new errors.JWTExpired('"exp" claim timestamp check failed', claims, "exp", "check_failed")
@@ -303,8 +342,10 @@ export async function getToken<R extends boolean = false>(
   const { req, raw } = params
   const headers = req.headers instanceof Headers ? req.headers : new Headers(req.headers)
   const secureCookie =
-    params.secureCookie ?? ("url" in req && typeof req.url === "string" ? req.url.startsWith("https:") : false)
-  const cookieName = params.cookieName ?? (secureCookie ? "__Secure-tessera.session-token" : "tessera.session-token")
+    params.secureCookie ??
+    ("url" in req && typeof req.url === "string" ? req.url.startsWith("https:") : false)
+  const cookieName =
+    params.cookieName ?? (secureCookie ? "__Secure-tessera.session-token" : "tessera.session-token")
   const salt = params.salt ?? cookieName
 
   let token = readChunkedCookie(parseCookieHeader(headers.get("cookie")), cookieName)
@@ -327,7 +368,8 @@ export async function getToken<R extends boolean = false>(
 }
 
 function secretsFromEnv(): string[] | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env
   if (!env) return undefined
   const list = [env.AUTH_SECRET, env.AUTH_SECRET_1, env.AUTH_SECRET_2, env.AUTH_SECRET_3].filter(
     (s): s is string => !!s,

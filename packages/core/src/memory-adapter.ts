@@ -62,12 +62,27 @@ const copyDate = (d: Date | null | undefined) => (d == null ? null : new Date(d.
 // Only the known fields are kept, as a database table would: providers' extra
 // profile fields do not end up stored (or shared between callers by reference).
 function copyUser(u: AdapterUser): AdapterUser {
-  return { id: u.id, name: u.name ?? null, email: u.email ?? null, emailVerified: copyDate(u.emailVerified), image: u.image ?? null } as AdapterUser
+  return {
+    id: u.id,
+    name: u.name ?? null,
+    email: u.email ?? null,
+    emailVerified: copyDate(u.emailVerified),
+    image: u.image ?? null,
+  } as AdapterUser
 }
 
 const ACCOUNT_FIELDS = [
-  "userId", "type", "provider", "providerAccountId", "refresh_token", "access_token",
-  "expires_at", "token_type", "scope", "id_token", "session_state",
+  "userId",
+  "type",
+  "provider",
+  "providerAccountId",
+  "refresh_token",
+  "access_token",
+  "expires_at",
+  "token_type",
+  "scope",
+  "id_token",
+  "session_state",
 ] as const
 
 function copyAccount(a: AdapterAccount): AdapterAccount {
@@ -103,7 +118,9 @@ const copyAuthenticator = (a: AdapterAuthenticator): AdapterAuthenticator => ({
  * An adapter that keeps everything in memory. Each call creates an empty store
  * unless one is passed in.
  */
-export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter & { store: MemoryStore } {
+export function MemoryAdapter(
+  store: MemoryStore = createMemoryStore(),
+): Adapter & { store: MemoryStore } {
   const { users, accounts, sessions, verificationTokens, authenticators } = store
 
   function emailTaken(email: string | null | undefined, exceptId?: string): boolean {
@@ -121,7 +138,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
   function insertUser(user: AdapterUser): AdapterUser {
     const stored = copyUser({ ...user, id: user.id ?? crypto.randomUUID() })
     if (users.has(stored.id)) throw new UniqueConstraintError("A user with this id already exists")
-    if (emailTaken(stored.email)) throw new UniqueConstraintError("A user with this e-mail already exists")
+    if (emailTaken(stored.email))
+      throw new UniqueConstraintError("A user with this e-mail already exists")
     users.set(stored.id, stored)
     return copyUser(stored)
   }
@@ -129,7 +147,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
   function insertAccount(account: AdapterAccount): AdapterAccount {
     requireUser(account.userId)
     const key = accountKey(account.provider, account.providerAccountId)
-    if (accounts.has(key)) throw new UniqueConstraintError("This provider account is already linked")
+    if (accounts.has(key))
+      throw new UniqueConstraintError("This provider account is already linked")
     const stored = copyAccount(account)
     accounts.set(key, stored)
     return copyAccount(stored)
@@ -166,7 +185,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
       const current = users.get(patch.id)
       if (!current) throw new Error("No user with this id")
       const next = copyUser({ ...current, ...stripUndefined(patch) })
-      if (emailTaken(next.email, next.id)) throw new UniqueConstraintError("A user with this e-mail already exists")
+      if (emailTaken(next.email, next.id))
+        throw new UniqueConstraintError("A user with this e-mail already exists")
       users.set(next.id, next)
       return copyUser(next)
     },
@@ -177,7 +197,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
       users.delete(userId)
       for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
-      for (const [key, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(key)
+      for (const [key, authenticator] of authenticators)
+        if (authenticator.userId === userId) authenticators.delete(key)
       return copyUser(user)
     },
 
@@ -207,7 +228,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
       // Both writes are checked before either is made, so a failure leaves nothing behind.
       const id = user.id ?? crypto.randomUUID()
       if (users.has(id)) throw new UniqueConstraintError("A user with this id already exists")
-      if (emailTaken(user.email)) throw new UniqueConstraintError("A user with this e-mail already exists")
+      if (emailTaken(user.email))
+        throw new UniqueConstraintError("A user with this e-mail already exists")
       const created = insertUser({ ...user, id })
       const linked = insertAccount({ ...account, userId: created.id })
       return { user: created, account: linked, created: true }
@@ -215,7 +237,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
 
     async createSession(session) {
       requireUser(session.userId)
-      if (sessions.has(session.sessionToken)) throw new UniqueConstraintError("This session token already exists")
+      if (sessions.has(session.sessionToken))
+        throw new UniqueConstraintError("This session token already exists")
       sessions.set(session.sessionToken, copySession(session))
       return copySession(session)
     },
@@ -248,7 +271,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
 
     async createVerificationToken(token) {
       const key = tokenKey(token.identifier, token.token)
-      if (verificationTokens.has(key)) throw new UniqueConstraintError("This verification token already exists")
+      if (verificationTokens.has(key))
+        throw new UniqueConstraintError("This verification token already exists")
       verificationTokens.set(key, copyToken(token))
       return copyToken(token)
     },
@@ -277,7 +301,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter
 
     async listAuthenticatorsByUserId(userId) {
       const out: AdapterAuthenticator[] = []
-      for (const a of authenticators.values()) if (a.userId === userId) out.push(copyAuthenticator(a))
+      for (const a of authenticators.values())
+        if (a.userId === userId) out.push(copyAuthenticator(a))
       return out
     },
 

@@ -195,11 +195,22 @@ export interface CallbacksOptions<P = Profile, A = Account> {
 }
 
 export interface EventCallbacks {
-  signIn(message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }): Awaitable<void>
-  signOut(message: { session: AdapterSessionLike | null | undefined | void } | { token: JWT | null }): Awaitable<void>
+  signIn(message: {
+    user: User
+    account: Account | null
+    profile?: Profile
+    isNewUser?: boolean
+  }): Awaitable<void>
+  signOut(
+    message: { session: AdapterSessionLike | null | undefined | void } | { token: JWT | null },
+  ): Awaitable<void>
   createUser(message: { user: User }): Awaitable<void>
   updateUser(message: { user: User }): Awaitable<void>
-  linkAccount(message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }): Awaitable<void>
+  linkAccount(message: {
+    user: User | AdapterUser
+    account: Account
+    profile: User | AdapterUser
+  }): Awaitable<void>
   session(message: { session: Session; token: JWT }): Awaitable<void>
 }
 

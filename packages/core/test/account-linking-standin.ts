@@ -27,7 +27,10 @@ export interface Standin {
 }
 
 export async function startStandin(): Promise<Standin> {
-  const codes = new Map<string, { profile: StandinProfile; challenge: string | null; redirectUri: string }>()
+  const codes = new Map<
+    string,
+    { profile: StandinProfile; challenge: string | null; redirectUri: string }
+  >()
   const tokens = new Map<string, StandinProfile>()
   const standin: Standin = {} as Standin
 
@@ -56,12 +59,21 @@ export async function startStandin(): Promise<Standin> {
       codes.delete(form.get("code") ?? "")
       const verifier = form.get("code_verifier") ?? ""
       const challenge = createHash("sha256").update(verifier).digest("base64url")
-      if (!grant || (grant.challenge && grant.challenge !== challenge) || form.get("redirect_uri") !== grant.redirectUri) {
+      if (
+        !grant ||
+        (grant.challenge && grant.challenge !== challenge) ||
+        form.get("redirect_uri") !== grant.redirectUri
+      ) {
         return json(400, { error: "invalid_grant" })
       }
       const accessToken = randomBytes(16).toString("hex")
       tokens.set(accessToken, grant.profile)
-      return json(200, { access_token: accessToken, token_type: "Bearer", expires_in: 3600, scope: "profile" })
+      return json(200, {
+        access_token: accessToken,
+        token_type: "Bearer",
+        expires_in: 3600,
+        scope: "profile",
+      })
     }
     if (url.pathname === "/userinfo") {
       const profile = tokens.get((req.headers.authorization ?? "").replace(/^Bearer /, ""))
@@ -102,7 +114,10 @@ export async function oauthSignIn(
 ): Promise<{ response: Response; jar: Jar }> {
   standin.next = profile
   const { token } = await csrfToken(config, jar)
-  const start = await Auth(post(`/auth/signin/${providerId}`, { csrfToken: token }, { jar }), config)
+  const start = await Auth(
+    post(`/auth/signin/${providerId}`, { csrfToken: token }, { jar }),
+    config,
+  )
   jar.update(start)
   const authorization = start.headers.get("location")
   if (start.status !== 302 || !authorization?.startsWith(standin.base)) {

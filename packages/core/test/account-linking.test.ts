@@ -8,7 +8,16 @@ import { Auth, type AuthConfig } from "@tessera/core"
 import type { Adapter } from "@tessera/core/adapters"
 import { oauthSignIn, startStandin, type Standin } from "./account-linking-standin.js"
 import { memoryBackend, sqliteBackend, type Backend } from "./database-session-fixtures.js"
-import { ADA, get, Jar, makeConfig, ORIGIN, sessionCookieName, setCookie, signIn } from "./helpers.js"
+import {
+  ADA,
+  get,
+  Jar,
+  makeConfig,
+  ORIGIN,
+  sessionCookieName,
+  setCookie,
+  signIn,
+} from "./helpers.js"
 
 let standin: Standin
 beforeAll(async () => {
@@ -29,7 +38,9 @@ async function sessionOf(config: AuthConfig, jar: Jar) {
 }
 
 /** Adds the user id to the session, so tests can see who is signed in. */
-const withUserId = { session: ({ session, user }: any) => ({ ...session, user: { ...session.user, id: user.id } }) }
+const withUserId = {
+  session: ({ session, user }: any) => ({ ...session, user: { ...session.user, id: user.id } }),
+}
 
 describe.each([
   ["memory", async () => memoryBackend()],
@@ -43,14 +54,19 @@ describe.each([
     await backend.close()
   })
 
-  function config(overrides: Partial<AuthConfig> = {}, providerOptions: Record<string, unknown> = {}, events: string[] = []) {
+  function config(
+    overrides: Partial<AuthConfig> = {},
+    providerOptions: Record<string, unknown> = {},
+    events: string[] = [],
+  ) {
     return makeConfig({
       adapter: backend.adapter,
       providers: [standin.provider(providerOptions), ...(overrides.providers ?? [])],
       callbacks: withUserId,
       events: {
         createUser: ({ user }) => void events.push(`createUser:${user.email}`),
-        linkAccount: ({ user, account }) => void events.push(`linkAccount:${user.email}:${account.providerAccountId}`),
+        linkAccount: ({ user, account }) =>
+          void events.push(`linkAccount:${user.email}:${account.providerAccountId}`),
         signIn: ({ user, isNewUser }) => void events.push(`signIn:${user.email}:${isNewUser}`),
       },
       ...Object.fromEntries(Object.entries(overrides).filter(([k]) => k !== "providers")),
@@ -60,16 +76,34 @@ describe.each([
   test("a first sign-in creates the user with the account; the next one finds them", async () => {
     const events: string[] = []
     const { config: c, log } = config({ pages: { newUser: "/welcome" } }, {}, events)
-    const first = await oauthSignIn(c, standin, { id: "gh-1", email: "Ada@Example.COM", name: "Ada" })
-    expect(first.response.headers.get("location")).toBe(`/welcome?callbackUrl=${encodeURIComponent(`${ORIGIN}/`)}`)
+    const first = await oauthSignIn(c, standin, {
+      id: "gh-1",
+      email: "Ada@Example.COM",
+      name: "Ada",
+    })
+    expect(first.response.headers.get("location")).toBe(
+      `/welcome?callbackUrl=${encodeURIComponent(`${ORIGIN}/`)}`,
+    )
     const users = await backend.users()
-    expect(users).toEqual([expect.objectContaining({ email: "ada@example.com", name: "Ada", emailVerified: null })])
-    expect(await backend.accounts()).toEqual([{ userId: users[0]!.id, provider: "standin", providerAccountId: "gh-1", type: "oauth" }])
-    expect(events).toEqual(["createUser:ada@example.com", "linkAccount:ada@example.com:gh-1", "signIn:ada@example.com:true"])
+    expect(users).toEqual([
+      expect.objectContaining({ email: "ada@example.com", name: "Ada", emailVerified: null }),
+    ])
+    expect(await backend.accounts()).toEqual([
+      { userId: users[0]!.id, provider: "standin", providerAccountId: "gh-1", type: "oauth" },
+    ])
+    expect(events).toEqual([
+      "createUser:ada@example.com",
+      "linkAccount:ada@example.com:gh-1",
+      "signIn:ada@example.com:true",
+    ])
     expect((await sessionOf(c, first.jar))?.user.id).toBe(users[0]!.id)
 
     events.length = 0
-    const again = await oauthSignIn(c, standin, { id: "gh-1", email: "ada@example.com", name: "Ada" })
+    const again = await oauthSignIn(c, standin, {
+      id: "gh-1",
+      email: "ada@example.com",
+      name: "Ada",
+    })
     expect(again.response.headers.get("location")).toEqual(HOME)
     expect(await backend.users()).toHaveLength(1)
     expect(await backend.accounts()).toHaveLength(1)
@@ -78,10 +112,19 @@ describe.each([
   })
 
   test("an e-mail that belongs to another user: OAuthAccountNotLinked, nothing written", async () => {
-    const existing = await backend.adapter.createUser!({ id: crypto.randomUUID(), email: "ada@example.com", name: "Ada", emailVerified: new Date(), image: null })
+    const existing = await backend.adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: "ada@example.com",
+      name: "Ada",
+      emailVerified: new Date(),
+      image: null,
+    })
     const { config: c } = config()
     // Case does not matter: the address is the same.
-    const { response, jar } = await oauthSignIn(c, standin, { id: "gh-2", email: "ADA@example.com" })
+    const { response, jar } = await oauthSignIn(c, standin, {
+      id: "gh-2",
+      email: "ADA@example.com",
+    })
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(NOT_LINKED)
     expect(setCookie(response, sessionCookieName())).toBeUndefined()
@@ -91,31 +134,55 @@ describe.each([
     expect(await sessionOf(c, jar)).toBeNull()
 
     const page = await Auth(get("/auth/signin?error=OAuthAccountNotLinked"), c)
-    expect(await page.text()).toContain("To confirm your identity, sign in with the same account you used originally.")
+    expect(await page.text()).toContain(
+      "To confirm your identity, sign in with the same account you used originally.",
+    )
   })
 
   test("allowDangerousEmailAccountLinking links to the user with that e-mail", async () => {
-    const existing = await backend.adapter.createUser!({ id: crypto.randomUUID(), email: "ada@example.com", name: "Ada", emailVerified: null, image: null })
+    const existing = await backend.adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: "ada@example.com",
+      name: "Ada",
+      emailVerified: null,
+      image: null,
+    })
     const events: string[] = []
     const { config: c } = config({}, { allowDangerousEmailAccountLinking: true }, events)
-    const { response, jar } = await oauthSignIn(c, standin, { id: "gh-3", email: "ada@example.com" })
+    const { response, jar } = await oauthSignIn(c, standin, {
+      id: "gh-3",
+      email: "ada@example.com",
+    })
     expect(response.headers.get("location")).toEqual(HOME)
     expect(await backend.users()).toHaveLength(1)
-    expect(await backend.accounts()).toEqual([expect.objectContaining({ userId: existing.id, providerAccountId: "gh-3" })])
+    expect(await backend.accounts()).toEqual([
+      expect.objectContaining({ userId: existing.id, providerAccountId: "gh-3" }),
+    ])
     expect(events).toEqual(["linkAccount:ada@example.com:gh-3", "signIn:ada@example.com:false"])
     expect((await sessionOf(c, jar))?.user.id).toBe(existing.id)
   })
 
   test("an OAuth sign-in while signed in links the account to the current user", async () => {
     const events: string[] = []
-    const { config: c } = config({ providers: [(await import("./helpers.js")).credentialsProvider()] }, {}, events)
+    const { config: c } = config(
+      { providers: [(await import("./helpers.js")).credentialsProvider()] },
+      {},
+      events,
+    )
     const { jar } = await signIn(c) // credentials: Ada, stored with a database session
     events.length = 0
     // A different e-mail at the provider: linking follows the session, not the address.
-    const { response } = await oauthSignIn(c, standin, { id: "gh-4", email: "lovelace@work.example" }, jar)
+    const { response } = await oauthSignIn(
+      c,
+      standin,
+      { id: "gh-4", email: "lovelace@work.example" },
+      jar,
+    )
     expect(response.headers.get("location")).toEqual(HOME)
     expect(await backend.users()).toEqual([expect.objectContaining({ id: ADA.id })])
-    expect(await backend.accounts()).toEqual([expect.objectContaining({ userId: ADA.id, providerAccountId: "gh-4" })])
+    expect(await backend.accounts()).toEqual([
+      expect.objectContaining({ userId: ADA.id, providerAccountId: "gh-4" }),
+    ])
     expect(events).toEqual([`linkAccount:${ADA.email}:gh-4`, `signIn:${ADA.email}:false`])
     expect((await sessionOf(c, jar))?.user.id).toBe(ADA.id)
     expect(await backend.sessions()).toHaveLength(1) // the old session row was replaced
@@ -126,17 +193,26 @@ describe.each([
   })
 
   test("an account linked to someone else cannot be used while signed in as another user", async () => {
-    const { config: c } = config({ providers: [(await import("./helpers.js")).credentialsProvider()] })
+    const { config: c } = config({
+      providers: [(await import("./helpers.js")).credentialsProvider()],
+    })
     await oauthSignIn(c, standin, { id: "gh-5", email: "grace@example.com" }) // Grace's account
     const { jar } = await signIn(c) // Ada signs in
     const adaCookie = jar.get(sessionCookieName())
 
-    const { response } = await oauthSignIn(c, standin, { id: "gh-5", email: "grace@example.com" }, jar)
+    const { response } = await oauthSignIn(
+      c,
+      standin,
+      { id: "gh-5", email: "grace@example.com" },
+      jar,
+    )
     expect(response.headers.get("location")).toBe(NOT_LINKED)
     expect(jar.get(sessionCookieName())).toBe(adaCookie) // still Ada, untouched
     expect((await sessionOf(c, jar))?.user.email).toBe(ADA.email)
     const grace = (await backend.users()).find((u) => u.email === "grace@example.com")!
-    expect(await backend.accounts()).toEqual([expect.objectContaining({ userId: grace.id, providerAccountId: "gh-5" })])
+    expect(await backend.accounts()).toEqual([
+      expect.objectContaining({ userId: grace.id, providerAccountId: "gh-5" }),
+    ])
   })
 
   test("a profile without e-mail creates a user without one", async () => {
@@ -160,7 +236,10 @@ describe.each([
         },
       },
     })
-    const { response, jar } = await oauthSignIn(c, standin, { id: "gh-8", email: "ada@example.com" })
+    const { response, jar } = await oauthSignIn(c, standin, {
+      id: "gh-8",
+      email: "ada@example.com",
+    })
     expect(response.headers.get("location")).toEqual(HOME)
     expect(await sessionOf(c, jar)).toMatchObject({ user: { email: "ada@example.com" } })
     expect(typesOf(log.errors)).toEqual(["EventError", "EventError"])
@@ -185,9 +264,15 @@ describe("account linking without createUserAndAccount (the two-step fallback)",
     const { config } = makeConfig({
       adapter: withoutTransaction(backend.adapter),
       providers: [standin.provider()],
-      events: { createUser: () => void events.push("createUser"), linkAccount: () => void events.push("linkAccount") },
+      events: {
+        createUser: () => void events.push("createUser"),
+        linkAccount: () => void events.push("linkAccount"),
+      },
     })
-    const { response } = await oauthSignIn(config, standin, { id: "gh-9", email: "ada@example.com" })
+    const { response } = await oauthSignIn(config, standin, {
+      id: "gh-9",
+      email: "ada@example.com",
+    })
     expect(response.headers.get("location")).toEqual(HOME)
     expect(await backend.accounts()).toHaveLength(1)
     expect(events).toEqual(["createUser", "linkAccount"])
@@ -201,7 +286,10 @@ describe("account linking without createUserAndAccount (the two-step fallback)",
       providers: [standin.provider()],
       events: { createUser: () => void events.push("createUser") },
     })
-    const { response } = await oauthSignIn(failing.config, standin, { id: "gh-10", email: "ada@example.com" })
+    const { response } = await oauthSignIn(failing.config, standin, {
+      id: "gh-10",
+      email: "ada@example.com",
+    })
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
     expect(typesOf(failing.log.errors)).toEqual(["AdapterError"])
     expect(await backend.users()).toEqual([])
@@ -209,7 +297,10 @@ describe("account linking without createUserAndAccount (the two-step fallback)",
     expect(events).toEqual([])
 
     // So a retry, once the database is back, is a clean first sign-in (not OAuthAccountNotLinked).
-    const { config } = makeConfig({ adapter: withoutTransaction(backend.adapter), providers: [standin.provider()] })
+    const { config } = makeConfig({
+      adapter: withoutTransaction(backend.adapter),
+      providers: [standin.provider()],
+    })
     const retry = await oauthSignIn(config, standin, { id: "gh-10", email: "ada@example.com" })
     expect(retry.response.headers.get("location")).toEqual(HOME)
   })
@@ -218,7 +309,11 @@ describe("account linking without createUserAndAccount (the two-step fallback)",
 describe("account linking with JWT sessions and an adapter", () => {
   test("the signed-in user (token.sub) gets the new account", async () => {
     const backend = memoryBackend()
-    const { config } = makeConfig({ adapter: backend.adapter, session: { strategy: "jwt" }, providers: [standin.provider()] })
+    const { config } = makeConfig({
+      adapter: backend.adapter,
+      session: { strategy: "jwt" },
+      providers: [standin.provider()],
+    })
     const { jar } = await oauthSignIn(config, standin, { id: "gh-11", email: "ada@example.com" })
     await oauthSignIn(config, standin, { id: "other-12", email: "ada@elsewhere.example" }, jar)
     const [user, ...others] = await backend.users()

@@ -22,7 +22,18 @@ import { startMailSink, type MailSink } from "@tessera/testing"
 import { oauthSignIn, startStandin, type Standin } from "./account-linking-standin.js"
 import { PostgresFixture } from "./database-session-fixtures.js"
 import { follow, linkIn, loggedText, requestLink, uniqueAddress } from "./email-fixtures.js"
-import { ADA, csrfToken, get, isExpired, makeConfig, ORIGIN, post, sessionCookieName, setCookie, signIn } from "./helpers.js"
+import {
+  ADA,
+  csrfToken,
+  get,
+  isExpired,
+  makeConfig,
+  ORIGIN,
+  post,
+  sessionCookieName,
+  setCookie,
+  signIn,
+} from "./helpers.js"
 
 const CONFIGURATION_ERROR = `${ORIGIN}/auth/error?error=Configuration`
 const HOME = expect.stringMatching(/^http:\/\/localhost:3000\/?$/)
@@ -41,8 +52,13 @@ function onDisk(path: string) {
   const db = new Sqlite(path, { readonly: true })
   try {
     return {
-      users: db.prepare("select id, email from users").all() as { id: string; email: string | null }[],
-      accounts: db.prepare("select user_id, provider_account_id from accounts").all() as { user_id: string }[],
+      users: db.prepare("select id, email from users").all() as {
+        id: string
+        email: string | null
+      }[],
+      accounts: db.prepare("select user_id, provider_account_id from accounts").all() as {
+        user_id: string
+      }[],
       sessions: db.prepare("select session_token from sessions").all(),
     }
   } finally {
@@ -52,11 +68,15 @@ function onDisk(path: string) {
 
 function tempDb(): { path: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "tessera-faults-"))
-  return { path: join(dir, "auth.db"), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+  return {
+    path: join(dir, "auth.db"),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  }
 }
 
 /** Users whose account is missing: the half-written state that must never exist. */
-const orphans = (state: ReturnType<typeof onDisk>) => state.users.filter((u) => !state.accounts.some((a) => a.user_id === u.id))
+const orphans = (state: ReturnType<typeof onDisk>) =>
+  state.users.filter((u) => !state.accounts.some((a) => a.user_id === u.id))
 
 describe("SQLite stops under a sign-in", () => {
   test("closed in the middle of the signIn callback: error page, AdapterError, nothing written", async () => {
@@ -74,7 +94,10 @@ describe("SQLite stops under a sign-in", () => {
           },
         },
       })
-      const { response, jar } = await oauthSignIn(config, standin, { id: "gh-1", email: "ada@example.com" })
+      const { response, jar } = await oauthSignIn(config, standin, {
+        id: "gh-1",
+        email: "ada@example.com",
+      })
       expect(response.status).toBe(302)
       expect(response.headers.get("location")).toBe(CONFIGURATION_ERROR)
       expect(setCookie(response, sessionCookieName())).toBeUndefined()
@@ -119,7 +142,10 @@ describe("SQLite stops under a sign-in", () => {
       const { config, log } = makeConfig({ adapter, providers: [standin.provider()] })
 
       armed = true
-      const { response } = await oauthSignIn(config, standin, { id: "gh-2", email: "ada@example.com" })
+      const { response } = await oauthSignIn(config, standin, {
+        id: "gh-2",
+        email: "ada@example.com",
+      })
       expect(response.headers.get("location")).toBe(CONFIGURATION_ERROR)
       expect(typesOf(log.errors)).toEqual(["AdapterError"])
       expect(raw.open).toBe(false)
@@ -138,7 +164,10 @@ describe("SQLite stops under a sign-in", () => {
       const reopened = SqlAdapter.sqlite(path)
       try {
         const again = makeConfig({ adapter: reopened, providers: [standin.provider()] })
-        const retry = await oauthSignIn(again.config, standin, { id: "gh-2", email: "ada@example.com" })
+        const retry = await oauthSignIn(again.config, standin, {
+          id: "gh-2",
+          email: "ada@example.com",
+        })
         expect(retry.response.headers.get("location")).toEqual(HOME)
         const after = onDisk(path)
         expect(after.users).toHaveLength(1)
@@ -238,7 +267,10 @@ describe("PostgreSQL stops under a sign-in", () => {
           },
         },
       })
-      const { response } = await oauthSignIn(config, standin, { id: "gh-3", email: "ada@example.com" })
+      const { response } = await oauthSignIn(config, standin, {
+        id: "gh-3",
+        email: "ada@example.com",
+      })
       expect(response.headers.get("location")).toBe(CONFIGURATION_ERROR)
       expect(typesOf(log.errors)).toEqual(["AdapterError"])
       expect(loggedText(log.errors)).not.toContain(passwordOf())
@@ -284,14 +316,19 @@ describe("PostgreSQL stops under a sign-in", () => {
         },
       }
       const { config, log } = makeConfig({ adapter, providers: [standin.provider()] })
-      const { response } = await oauthSignIn(config, standin, { id: "gh-4", email: "ada@example.com" })
+      const { response } = await oauthSignIn(config, standin, {
+        id: "gh-4",
+        email: "ada@example.com",
+      })
       expect(response.headers.get("location")).toBe(CONFIGURATION_ERROR)
       expect(typesOf(log.errors)).toEqual(["AdapterError"])
       expect(inFlight).toHaveLength(1)
 
       // Wait for the server to notice the dead client and end its transaction.
       for (let i = 0; i < 50; i++) {
-        const active = await postgres.admin!.query("select count(*)::int as n from pg_stat_activity where query like '%slow_account%' or state = 'idle in transaction'")
+        const active = await postgres.admin!.query(
+          "select count(*)::int as n from pg_stat_activity where query like '%slow_account%' or state = 'idle in transaction'",
+        )
         if (active.rows[0].n === 0) break
         await new Promise((r) => setTimeout(r, 100))
       }
@@ -301,10 +338,14 @@ describe("PostgreSQL stops under a sign-in", () => {
 
       await proxy.restore()
       await postgres.admin!.query(`drop trigger slow_account on "${backend.schema}".accounts`)
-      const retry = await oauthSignIn(makeConfig({ adapter: backend.adapter, providers: [standin.provider()] }).config, standin, {
-        id: "gh-4",
-        email: "ada@example.com",
-      })
+      const retry = await oauthSignIn(
+        makeConfig({ adapter: backend.adapter, providers: [standin.provider()] }).config,
+        standin,
+        {
+          id: "gh-4",
+          email: "ada@example.com",
+        },
+      )
       expect(retry.response.headers.get("location")).toEqual(HOME)
       const after = await rows(backend.schema)
       expect(after.users).toHaveLength(1)
@@ -323,7 +364,10 @@ describe("PostgreSQL stops under a sign-in", () => {
       proxy.cut()
       const down = await Auth(get("/auth/session", { jar }), config)
       expect(down.status).toBe(500)
-      expect(await down.json()).toEqual({ error: "Configuration", message: expect.stringContaining("server configuration") })
+      expect(await down.json()).toEqual({
+        error: "Configuration",
+        message: expect.stringContaining("server configuration"),
+      })
       expect(down.headers.getSetCookie()).toEqual([])
       expect(typesOf(log.errors)).toEqual(["AdapterError"])
 
@@ -356,7 +400,10 @@ describe("PostgreSQL stops under a sign-in", () => {
   test("down while a link is requested: no mail; down while it is followed: the link survives", async () => {
     const backend = await postgres.backend(proxiedUrl)
     try {
-      const { config, log } = makeConfig({ adapter: backend.adapter, providers: [Nodemailer({ server: sink.url, from: "auth@example.com" })] })
+      const { config, log } = makeConfig({
+        adapter: backend.adapter,
+        providers: [Nodemailer({ server: sink.url, from: "auth@example.com" })],
+      })
       const address = uniqueAddress()
       proxy.cut()
       const refused = await requestLink(config, address)
@@ -367,7 +414,9 @@ describe("PostgreSQL stops under a sign-in", () => {
       await requestLink(config, address)
       const link = linkIn(await sink.waitForMessage((m) => m.to.includes(address)))
       proxy.cut()
-      expect((await follow(config, link)).response.headers.get("location")).toBe(CONFIGURATION_ERROR)
+      expect((await follow(config, link)).response.headers.get("location")).toBe(
+        CONFIGURATION_ERROR,
+      )
       await proxy.restore()
       expect((await follow(config, link)).response.headers.get("location")).toEqual(HOME)
       expect(typesOf(log.errors)).toEqual(["AdapterError", "AdapterError"])
@@ -392,9 +441,16 @@ describe("malformed tokens and ids: a clean 4xx, nothing written", () => {
   ] as const)("%s %s -> %i", async (method, path, status) => {
     const { MemoryAdapter } = await import("@tessera/core/adapters")
     const adapter = MemoryAdapter()
-    const { config } = makeConfig({ adapter, providers: [Nodemailer({ server: "smtp://127.0.0.1:9", from: "a@b.example" })] })
+    const { config } = makeConfig({
+      adapter,
+      providers: [Nodemailer({ server: "smtp://127.0.0.1:9", from: "a@b.example" })],
+    })
     const response = await Auth(new Request(`${ORIGIN}${path}`, { method }), config)
     expect(response.status).toBe(status)
-    expect(adapter.store.users.size + adapter.store.sessions.size + adapter.store.verificationTokens.size).toBe(0)
+    expect(
+      adapter.store.users.size +
+        adapter.store.sessions.size +
+        adapter.store.verificationTokens.size,
+    ).toBe(0)
   })
 })

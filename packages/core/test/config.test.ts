@@ -5,7 +5,15 @@
 import { describe, expect, test, vi } from "vitest"
 import { Auth, raw, skipCSRFCheck, type AuthConfig } from "@tessera/core"
 import Credentials from "@tessera/core/providers/credentials"
-import { SECRET, credentialsProvider, get, makeConfig, post, recordingLogger, signIn } from "./helpers.js"
+import {
+  SECRET,
+  credentialsProvider,
+  get,
+  makeConfig,
+  post,
+  recordingLogger,
+  signIn,
+} from "./helpers.js"
 
 type Case = [name: string, config: () => Partial<AuthConfig>, type: string, mentions: RegExp]
 
@@ -14,7 +22,12 @@ const broken: Case[] = [
   ["empty secret", () => ({ secret: "" }), "MissingSecret", /secret/i],
   ["empty secret list", () => ({ secret: [] }), "MissingSecret", /secret/i],
   ["secret of 31 characters", () => ({ secret: "x".repeat(31) }), "InvalidSecret", /32 characters/],
-  ["a short secret in a list", () => ({ secret: [SECRET, "short"] }), "InvalidSecret", /Secret #2.*32 characters/],
+  [
+    "a short secret in a list",
+    () => ({ secret: [SECRET, "short"] }),
+    "InvalidSecret",
+    /Secret #2.*32 characters/,
+  ],
   [
     "duplicate provider ids",
     () => ({ providers: [credentialsProvider(), credentialsProvider()] }),
@@ -27,24 +40,45 @@ const broken: Case[] = [
     "MissingAuthorize",
     /"login".*authorize/,
   ],
-  ["a provider with an unknown type", () => ({ providers: [{ id: "x", name: "X", type: "magic" } as any] }), "InvalidProviderType", /"magic"/],
-  ["a provider id unfit for a URL", () => ({ providers: [credentialsProvider({ id: "a/b" })] }), "InvalidProviderType", /valid id/],
+  [
+    "a provider with an unknown type",
+    () => ({ providers: [{ id: "x", name: "X", type: "magic" } as any] }),
+    "InvalidProviderType",
+    /"magic"/,
+  ],
+  [
+    "a provider id unfit for a URL",
+    () => ({ providers: [credentialsProvider({ id: "a/b" })] }),
+    "InvalidProviderType",
+    /valid id/,
+  ],
   ["providers not an array", () => ({ providers: undefined as any }), "AuthError", /providers/],
-  ["database sessions without an adapter", () => ({ session: { strategy: "database" } }), "MissingAdapter", /adapter/],
+  [
+    "database sessions without an adapter",
+    () => ({ session: { strategy: "database" } }),
+    "MissingAdapter",
+    /adapter/,
+  ],
 ]
 
 describe("a broken configuration", () => {
-  test.each(broken)("%s: 500 JSON for API actions, logged with its type", async (_name, make, type, mentions) => {
-    const { config, log } = makeConfig(make())
-    const response = await Auth(get("/auth/session"), config)
-    expect(response.status).toBe(500)
-    expect(response.headers.get("content-type")).toBe("application/json")
-    const body = (await response.json()) as { error: string; message: string }
-    expect(body).toEqual({ error: "Configuration", message: expect.stringContaining("server configuration") })
-    expect(log.errors).toHaveLength(1)
-    expect((log.errors[0] as { type?: string }).type).toBe(type)
-    expect(log.errors[0]!.message).toMatch(mentions)
-  })
+  test.each(broken)(
+    "%s: 500 JSON for API actions, logged with its type",
+    async (_name, make, type, mentions) => {
+      const { config, log } = makeConfig(make())
+      const response = await Auth(get("/auth/session"), config)
+      expect(response.status).toBe(500)
+      expect(response.headers.get("content-type")).toBe("application/json")
+      const body = (await response.json()) as { error: string; message: string }
+      expect(body).toEqual({
+        error: "Configuration",
+        message: expect.stringContaining("server configuration"),
+      })
+      expect(log.errors).toHaveLength(1)
+      expect((log.errors[0] as { type?: string }).type).toBe(type)
+      expect(log.errors[0]!.message).toMatch(mentions)
+    },
+  )
 
   test.each(broken)("%s: the error page for page actions", async (_name, make) => {
     const { config } = makeConfig(make())
@@ -63,8 +97,12 @@ describe("a broken configuration", () => {
 
   test("a basePath that is not a path: nothing routes, every request is a 500 and the cause is logged", async () => {
     const { config, log } = makeConfig({ basePath: "auth" })
-    for (const path of ["/auth/session", "/auth/signin", "/auth"]) expect((await Auth(get(path), config)).status).toBe(500)
-    expect(log.errors[0]).toMatchObject({ type: "AuthError", message: expect.stringContaining("basePath") })
+    for (const path of ["/auth/session", "/auth/signin", "/auth"])
+      expect((await Auth(get(path), config)).status).toBe(500)
+    expect(log.errors[0]).toMatchObject({
+      type: "AuthError",
+      message: expect.stringContaining("basePath"),
+    })
   })
 
   test("no configuration object at all: a 500, not an exception", async () => {
@@ -97,7 +135,9 @@ describe("a broken configuration", () => {
 
   test("in raw mode the configuration error is thrown to the integration", async () => {
     const { config } = makeConfig({ secret: undefined })
-    await expect(Auth(get("/auth/session"), { ...config, raw })).rejects.toMatchObject({ type: "MissingSecret" })
+    await expect(Auth(get("/auth/session"), { ...config, raw })).rejects.toMatchObject({
+      type: "MissingSecret",
+    })
   })
 
   test("an error without an AuthError class is wrapped, with the original as cause", async () => {
@@ -158,7 +198,9 @@ describe("resolved once per config object", () => {
     } as AuthConfig
     for (let i = 0; i < 5; i++) expect((await Auth(get("/auth/session"), config)).status).toBe(500)
     expect(reads).toBe(1)
-    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(Array(5).fill("MissingSecret"))
+    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(
+      Array(5).fill("MissingSecret"),
+    )
   })
 
   test("a provider factory is called once, not per request", async () => {
@@ -184,9 +226,15 @@ describe("resolved once per config object", () => {
 describe("options", () => {
   test("provider options given to a factory override its defaults; name defaults to the id", async () => {
     const { config } = makeConfig({
-      providers: [credentialsProvider({ id: "password", name: "Password" }), { ...credentialsProvider({ id: "pin" }), name: undefined } as any],
+      providers: [
+        credentialsProvider({ id: "password", name: "Password" }),
+        { ...credentialsProvider({ id: "pin" }), name: undefined } as any,
+      ],
     })
-    const list = (await (await Auth(get("/auth/providers"), config)).json()) as Record<string, { name: string }>
+    const list = (await (await Auth(get("/auth/providers"), config)).json()) as Record<
+      string,
+      { name: string }
+    >
     expect(Object.keys(list)).toEqual(["password", "pin"])
     expect(list.password!.name).toBe("Password")
     expect(list.pin!.name).toBe("pin")

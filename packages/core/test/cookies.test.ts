@@ -50,14 +50,20 @@ function sizedConfig(initial: number) {
   return { config, log, resize }
 }
 
-const names = (cookies: ParsedSetCookie[]) => cookies.map((c) => `${c.name}${isExpired(c) ? " (cleared)" : ""}`).sort()
+const names = (cookies: ParsedSetCookie[]) =>
+  cookies.map((c) => `${c.name}${isExpired(c) ? " (cleared)" : ""}`).sort()
 
 describe("chunking", () => {
   test("a token over ~4 KB is split into name.0, name.1, ... each within the browser limit, and read back", async () => {
     const { config } = sizedConfig(9000)
     const { response, jar } = await signIn(config)
     const cookies = setCookies(response).filter((c) => c.name.startsWith(COOKIE))
-    expect(cookies.map((c) => c.name)).toEqual([`${COOKIE}.0`, `${COOKIE}.1`, `${COOKIE}.2`, `${COOKIE}.3`])
+    expect(cookies.map((c) => c.name)).toEqual([
+      `${COOKIE}.0`,
+      `${COOKIE}.1`,
+      `${COOKIE}.2`,
+      `${COOKIE}.3`,
+    ])
     for (const cookie of cookies) {
       expect(cookie.raw.split(";")[0]!.length).toBeLessThanOrEqual(4096)
       expect(cookie.attributes).toMatchObject({ httponly: true, samesite: "Lax", path: "/" })
@@ -83,7 +89,9 @@ describe("chunking", () => {
     ])
     jar.update(response)
     expect([...jar.cookies.keys()].filter((k) => k.startsWith(COOKIE))).toEqual([COOKIE])
-    expect((await (await Auth(get("/auth/session", { jar }), config)).json()) as object).toMatchObject({ user: { name: "Ada Lovelace" } })
+    expect(
+      (await (await Auth(get("/auth/session", { jar }), config)).json()) as object,
+    ).toMatchObject({ user: { name: "Ada Lovelace" } })
   })
 
   test("fewer chunks: the ones past the end are cleared; growing from one cookie clears the unchunked one", async () => {
@@ -91,7 +99,12 @@ describe("chunking", () => {
     const { jar } = await signIn(config)
     resize(5000)
     const fewer = await Auth(get("/auth/session", { jar }), config)
-    expect(names(setCookies(fewer))).toEqual([`${COOKIE}.0`, `${COOKIE}.1`, `${COOKIE}.2 (cleared)`, `${COOKIE}.3 (cleared)`])
+    expect(names(setCookies(fewer))).toEqual([
+      `${COOKIE}.0`,
+      `${COOKIE}.1`,
+      `${COOKIE}.2 (cleared)`,
+      `${COOKIE}.3 (cleared)`,
+    ])
     jar.update(fewer)
 
     resize(0)
@@ -107,7 +120,9 @@ describe("chunking", () => {
     const { jar } = await signIn(config)
     const { token } = await csrfToken(config, jar)
     const response = await Auth(post("/auth/signout", { csrfToken: token }, { jar }), config)
-    expect(names(setCookies(response).filter((c) => c.name.startsWith(COOKIE)))).toEqual([0, 1, 2, 3].map((i) => `${COOKIE}.${i} (cleared)`))
+    expect(names(setCookies(response).filter((c) => c.name.startsWith(COOKIE)))).toEqual(
+      [0, 1, 2, 3].map((i) => `${COOKIE}.${i} (cleared)`),
+    )
   })
 
   test("a missing middle chunk makes the token unreadable: null and cleared, not a crash", async () => {
@@ -128,10 +143,29 @@ async function allCookies(origin: string, overrides = {}) {
   const collect = (r: Response) => (out.push(...setCookies(r)), jar.update(r), r)
   collect(await Auth(get("/auth/signin?callbackUrl=%2Fafter", { origin, jar }), config))
   const { token } = await csrfToken(config, jar, origin)
-  collect(await Auth(post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { origin, jar }), config))
+  collect(
+    await Auth(
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        { origin, jar },
+      ),
+      config,
+    ),
+  )
   collect(await Auth(get("/auth/session", { origin, jar }), config))
   collect(await Auth(post("/auth/signout", { csrfToken: token }, { origin, jar }), config))
-  collect(await Auth(get("/auth/session", { origin, headers: { cookie: `${jar.header()}; tessera.session-token=bad; __Secure-tessera.session-token=bad` } }), config))
+  collect(
+    await Auth(
+      get("/auth/session", {
+        origin,
+        headers: {
+          cookie: `${jar.header()}; tessera.session-token=bad; __Secure-tessera.session-token=bad`,
+        },
+      }),
+      config,
+    ),
+  )
   const fresh = new Jar()
   out.push(...setCookies(await Auth(get("/auth/csrf", { origin, jar: fresh }), config)))
   return out
@@ -143,7 +177,12 @@ describe("names and flags", () => {
       const cookies = await allCookies(origin)
       expect(cookies.length).toBeGreaterThanOrEqual(6)
       for (const cookie of cookies) {
-        expect({ name: cookie.name, ...cookie.attributes }).toMatchObject({ name: cookie.name, httponly: true, samesite: "Lax", path: "/" })
+        expect({ name: cookie.name, ...cookie.attributes }).toMatchObject({
+          name: cookie.name,
+          httponly: true,
+          samesite: "Lax",
+          path: "/",
+        })
         expect(cookie.attributes.domain).toBeUndefined()
       }
     }
@@ -160,7 +199,11 @@ describe("names and flags", () => {
   test("https: __Host- for the CSRF cookie, __Secure- for the others, all Secure", async () => {
     const cookies = await allCookies(HTTPS_ORIGIN)
     expect(new Set(cookies.filter((c) => !isExpired(c)).map((c) => c.name))).toEqual(
-      new Set(["__Secure-tessera.callback-url", "__Host-tessera.csrf-token", "__Secure-tessera.session-token"]),
+      new Set([
+        "__Secure-tessera.callback-url",
+        "__Host-tessera.csrf-token",
+        "__Secure-tessera.session-token",
+      ]),
     )
     for (const cookie of cookies) {
       expect(cookie.attributes.secure, cookie.name).toBe(true)
@@ -170,27 +213,42 @@ describe("names and flags", () => {
 
   test("https behind a proxy (X-Forwarded-Proto with trustHost) uses the secure names", async () => {
     const { config } = makeConfig()
-    const response = await Auth(get("/auth/csrf", { headers: { "x-forwarded-proto": "https" } }), config)
-    expect(setCookies(response).map((c) => [c.name, c.attributes.secure])).toEqual([["__Host-tessera.csrf-token", true]])
+    const response = await Auth(
+      get("/auth/csrf", { headers: { "x-forwarded-proto": "https" } }),
+      config,
+    )
+    expect(setCookies(response).map((c) => [c.name, c.attributes.secure])).toEqual([
+      ["__Host-tessera.csrf-token", true],
+    ])
   })
 
   test("useSecureCookies overrides the protocol", async () => {
     const on = makeConfig({ useSecureCookies: true }).config
-    expect(setCookies(await Auth(get("/auth/csrf"), on)).map((c) => [c.name, c.attributes.secure])).toEqual([["__Host-tessera.csrf-token", true]])
+    expect(
+      setCookies(await Auth(get("/auth/csrf"), on)).map((c) => [c.name, c.attributes.secure]),
+    ).toEqual([["__Host-tessera.csrf-token", true]])
     const off = makeConfig({ useSecureCookies: false }).config
-    expect(setCookies(await Auth(get("/auth/csrf", { origin: HTTPS_ORIGIN }), off)).map((c) => [c.name, c.attributes.secure])).toEqual([
-      ["tessera.csrf-token", undefined],
-    ])
+    expect(
+      setCookies(await Auth(get("/auth/csrf", { origin: HTTPS_ORIGIN }), off)).map((c) => [
+        c.name,
+        c.attributes.secure,
+      ]),
+    ).toEqual([["tessera.csrf-token", undefined]])
   })
 
   test("custom cookie names and options are used for writing and reading", async () => {
     const { config } = makeConfig({
-      cookies: { sessionToken: { name: "my-session", options: { sameSite: "strict" } }, csrfToken: { name: "my-csrf" } },
+      cookies: {
+        sessionToken: { name: "my-session", options: { sameSite: "strict" } },
+        csrfToken: { name: "my-csrf" },
+      },
     })
     const { response, jar } = await signIn(config)
     const session = setCookies(response).find((c) => c.name === "my-session")!
     expect(session.attributes).toMatchObject({ httponly: true, samesite: "Strict", path: "/" })
     expect(jar.get("my-csrf")).toBeTruthy()
-    expect(((await (await Auth(get("/auth/session", { jar }), config)).json()) as { user: object }).user).toMatchObject({ name: "Ada Lovelace" })
+    expect(
+      ((await (await Auth(get("/auth/session", { jar }), config)).json()) as { user: object }).user,
+    ).toMatchObject({ name: "Ada Lovelace" })
   })
 })

@@ -11,9 +11,20 @@ import { ADA, ORIGIN, csrfToken, get, makeConfig, post, setCookie, signIn } from
 
 const SESSION = "tessera.session-token"
 
-async function submit(config: AuthConfig, fields: Record<string, unknown>, options: { path?: string; json?: boolean; headers?: Record<string, string> } = {}) {
+async function submit(
+  config: AuthConfig,
+  fields: Record<string, unknown>,
+  options: { path?: string; json?: boolean; headers?: Record<string, string> } = {},
+) {
   const { token, jar } = await csrfToken(config)
-  const response = await Auth(post(options.path ?? "/auth/callback/credentials", { ...fields, csrfToken: token }, { jar, json: options.json, headers: options.headers }), config)
+  const response = await Auth(
+    post(
+      options.path ?? "/auth/callback/credentials",
+      { ...fields, csrfToken: token },
+      { jar, json: options.json, headers: options.headers },
+    ),
+    config,
+  )
   jar.update(response)
   return { response, jar, location: response.headers.get("location") }
 }
@@ -32,7 +43,11 @@ describe("authorize", () => {
         }),
       ],
     })
-    await submit(config, { username: "ada", otp: "123456", callbackUrl: "/x" }, { headers: { "user-agent": "tessera-test", "x-forwarded-for": "203.0.113.9" } })
+    await submit(
+      config,
+      { username: "ada", otp: "123456", callbackUrl: "/x" },
+      { headers: { "user-agent": "tessera-test", "x-forwarded-for": "203.0.113.9" } },
+    )
     expect(seen).toHaveLength(1)
     expect(seen[0]!.credentials).toEqual({ username: "ada", otp: "123456" })
     const { request, body } = seen[0]!
@@ -46,24 +61,38 @@ describe("authorize", () => {
 
   test("a user -> a session and a redirect to the callback URL", async () => {
     const { config } = makeConfig()
-    const { response, jar, location } = await submit(config, { username: "ada", password: "correct horse", callbackUrl: "/home" })
+    const { response, jar, location } = await submit(config, {
+      username: "ada",
+      password: "correct horse",
+      callbackUrl: "/home",
+    })
     expect(response.status).toBe(302)
     expect(location).toBe(`${ORIGIN}/home`)
     expect(setCookie(response, SESSION)).toBeDefined()
-    const session = (await (await Auth(get("/auth/session", { jar }), config)).json()) as { user: object }
+    const session = (await (await Auth(get("/auth/session", { jar }), config)).json()) as {
+      user: object
+    }
     expect(session.user).toEqual({ name: ADA.name, email: ADA.email, image: ADA.image })
   })
 
   test("JSON bodies work like forms", async () => {
     const { config } = makeConfig()
-    const { location, response } = await submit(config, { username: "ada", password: "correct horse" }, { json: true })
+    const { location, response } = await submit(
+      config,
+      { username: "ada", password: "correct horse" },
+      { json: true },
+    )
     expect(location).toBe(ORIGIN)
     expect(setCookie(response, SESSION)).toBeDefined()
   })
 
   test("POST signin/credentials is the same as the callback", async () => {
     const { config } = makeConfig()
-    const { location, response } = await submit(config, { username: "ada", password: "correct horse" }, { path: "/auth/signin/credentials" })
+    const { location, response } = await submit(
+      config,
+      { username: "ada", password: "correct horse" },
+      { path: "/auth/signin/credentials" },
+    )
     expect(location).toBe(ORIGIN)
     expect(setCookie(response, SESSION)).toBeDefined()
   })
@@ -139,7 +168,9 @@ describe("authorize", () => {
       ],
     })
     const { jar } = await signIn(config, {}, { providerId: "otp" })
-    const session = (await (await Auth(get("/auth/session", { jar }), config)).json()) as { user: { name: string } }
+    const session = (await (await Auth(get("/auth/session", { jar }), config)).json()) as {
+      user: { name: string }
+    }
     expect(session.user.name).toBe("By code")
   })
 })
@@ -158,7 +189,10 @@ describe("signIn callback", () => {
 
   test("false -> AccessDenied on the error page (403), no session", async () => {
     const { config } = makeConfig({ callbacks: { signIn: () => false } })
-    const { response, location } = await submit(config, { username: "ada", password: "correct horse" })
+    const { response, location } = await submit(config, {
+      username: "ada",
+      password: "correct horse",
+    })
     expect(location).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
     expect(setCookie(response, SESSION)).toBeUndefined()
     const page = await Auth(get(location!), config)
@@ -167,7 +201,10 @@ describe("signIn callback", () => {
   })
 
   test("a custom error page receives AccessDenied", async () => {
-    const { config } = makeConfig({ callbacks: { signIn: () => false }, pages: { error: "/problem" } })
+    const { config } = makeConfig({
+      callbacks: { signIn: () => false },
+      pages: { error: "/problem" },
+    })
     const { location } = await submit(config, { username: "ada", password: "correct horse" })
     expect(location).toBe(`${ORIGIN}/problem?error=AccessDenied`)
   })
@@ -182,10 +219,15 @@ describe("signIn callback", () => {
         },
       },
     })
-    const { location, response } = await submit(config, { username: "ada", password: "correct horse" })
+    const { location, response } = await submit(config, {
+      username: "ada",
+      password: "correct horse",
+    })
     expect(location).toBe(ORIGIN)
     expect(setCookie(response, SESSION)).toBeDefined()
-    expect(events).toMatchObject([{ user: { id: ADA.id }, account: { provider: "credentials" }, isNewUser: false }])
+    expect(events).toMatchObject([
+      { user: { id: ADA.id }, account: { provider: "credentials" }, isNewUser: false },
+    ])
     expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(["EventError"])
   })
 })

@@ -29,7 +29,9 @@ function countingConfig(overrides = {}) {
   const calls: unknown[] = []
   const provider = credentialsProvider()
   const { config, log } = makeConfig({
-    providers: [{ ...provider, authorize: (c: any, r: Request) => (calls.push(c), provider.authorize(c, r)) }],
+    providers: [
+      { ...provider, authorize: (c: any, r: Request) => (calls.push(c), provider.authorize(c, r)) },
+    ],
     ...overrides,
   })
   return { config, log, calls }
@@ -63,7 +65,10 @@ describe("the csrf action", () => {
   test("a cookie whose HMAC does not verify is replaced by a new token", async () => {
     const { config } = makeConfig()
     const forged = `${"a".repeat(64)}|${"b".repeat(64)}`
-    const response = await Auth(get("/auth/csrf", { headers: { cookie: `${CSRF}=${encodeURIComponent(forged)}` } }), config)
+    const response = await Auth(
+      get("/auth/csrf", { headers: { cookie: `${CSRF}=${encodeURIComponent(forged)}` } }),
+      config,
+    )
     const { csrfToken: token } = (await response.json()) as { csrfToken: string }
     expect(token).not.toBe("a".repeat(64))
     expect(setCookie(response, CSRF)!.value.startsWith(`${token}|`)).toBe(true)
@@ -73,7 +78,12 @@ describe("the csrf action", () => {
     const { config } = makeConfig()
     const response = await Auth(get("/auth/csrf", { origin: HTTPS_ORIGIN }), config)
     const cookie = setCookie(response, "__Host-tessera.csrf-token")!
-    expect(cookie.attributes).toMatchObject({ secure: true, path: "/", httponly: true, samesite: "Lax" })
+    expect(cookie.attributes).toMatchObject({
+      secure: true,
+      path: "/",
+      httponly: true,
+      samesite: "Lax",
+    })
     expect(cookie.attributes.domain).toBeUndefined()
   })
 
@@ -90,7 +100,10 @@ describe("the csrf action", () => {
     const { config } = makeConfig({ skipCSRFCheck })
     const response = await Auth(get("/auth/csrf"), config)
     expect(response.status).toBe(404)
-    expect(await response.json()).toEqual({ error: "UnknownAction", message: "CSRF protection is turned off" })
+    expect(await response.json()).toEqual({
+      error: "UnknownAction",
+      message: "CSRF protection is turned off",
+    })
     expect(setCookies(response)).toEqual([])
   })
 })
@@ -102,27 +115,41 @@ const guarded = [
 ]
 
 describe("state-changing POSTs need the token", () => {
-  const bad: Array<[string, (token: string, jar: Jar, otherJar: Jar) => { body: Record<string, string>; jar: Jar }]> = [
+  const bad: Array<
+    [string, (token: string, jar: Jar, otherJar: Jar) => { body: Record<string, string>; jar: Jar }]
+  > = [
     ["no token in the body", (_t, jar) => ({ body: {}, jar })],
     ["a wrong token", (_t, jar) => ({ body: { csrfToken: "0".repeat(64) }, jar })],
     ["the token without its cookie", (t) => ({ body: { csrfToken: t }, jar: new Jar() })],
-    ["the token with another client's genuine cookie", (t, _jar, otherJar) => ({ body: { csrfToken: t }, jar: otherJar })],
-    ["an attacker-chosen token|mac pair", () => ({ body: { csrfToken: "e".repeat(64) }, jar: new Jar({ [CSRF]: `${"e".repeat(64)}|${"f".repeat(64)}` }) })],
+    [
+      "the token with another client's genuine cookie",
+      (t, _jar, otherJar) => ({ body: { csrfToken: t }, jar: otherJar }),
+    ],
+    [
+      "an attacker-chosen token|mac pair",
+      () => ({
+        body: { csrfToken: "e".repeat(64) },
+        jar: new Jar({ [CSRF]: `${"e".repeat(64)}|${"f".repeat(64)}` }),
+      }),
+    ],
     ["a token with a different length", (t, jar) => ({ body: { csrfToken: t.slice(0, 63) }, jar })],
   ]
 
   for (const { path, fields } of guarded) {
-    test.each(bad)(`POST ${path}: %s -> sign-in page with error=Signin, authorize not called, no session`, async (_name, make) => {
-      const { config, calls } = countingConfig()
-      const { token, jar } = await csrfToken(config)
-      const other = await csrfToken(config)
-      const { body, jar: sent } = make(token, jar, other.jar)
-      const response = await Auth(post(path, { ...fields, ...body }, { jar: sent }), config)
-      expect(response.status).toBe(302)
-      expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=Signin`)
-      expect(calls).toEqual([])
-      expect(setCookies(response).map((c) => c.name)).not.toContain("tessera.session-token")
-    })
+    test.each(bad)(
+      `POST ${path}: %s -> sign-in page with error=Signin, authorize not called, no session`,
+      async (_name, make) => {
+        const { config, calls } = countingConfig()
+        const { token, jar } = await csrfToken(config)
+        const other = await csrfToken(config)
+        const { body, jar: sent } = make(token, jar, other.jar)
+        const response = await Auth(post(path, { ...fields, ...body }, { jar: sent }), config)
+        expect(response.status).toBe(302)
+        expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=Signin`)
+        expect(calls).toEqual([])
+        expect(setCookies(response).map((c) => c.name)).not.toContain("tessera.session-token")
+      },
+    )
   }
 
   test("POST signout without the token keeps the session", async () => {
@@ -147,7 +174,14 @@ describe("state-changing POSTs need the token", () => {
     const { config: before } = makeConfig({ secret: OTHER_SECRET })
     const { token, jar } = await csrfToken(before)
     const { config: after } = makeConfig({ secret: [SECRET, OTHER_SECRET] })
-    const response = await Auth(post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { jar }), after)
+    const response = await Auth(
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        { jar },
+      ),
+      after,
+    )
     expect(response.headers.get("location")).toBe(ORIGIN)
     expect(setCookie(response, "tessera.session-token")).toBeDefined()
   })
@@ -165,31 +199,48 @@ describe("cross-site POSTs are refused even with a valid token", () => {
     const { config, calls } = countingConfig()
     const { token, jar } = await csrfToken(config)
     const response = await Auth(
-      post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { jar, headers }),
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        { jar, headers },
+      ),
       config,
     )
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=Signin`)
     expect(calls).toEqual([])
   })
 
-  test.each([[{ origin: ORIGIN }], [{ "sec-fetch-site": "same-origin", origin: ORIGIN }], [{ "sec-fetch-site": "same-site" }], [{}]])(
-    "same-site requests pass: %j",
-    async (headers) => {
-      const { config } = makeConfig()
-      const { token, jar } = await csrfToken(config)
-      const response = await Auth(
-        post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { jar, headers }),
-        config,
-      )
-      expect(response.headers.get("location")).toBe(ORIGIN)
-    },
-  )
+  test.each([
+    [{ origin: ORIGIN }],
+    [{ "sec-fetch-site": "same-origin", origin: ORIGIN }],
+    [{ "sec-fetch-site": "same-site" }],
+    [{}],
+  ])("same-site requests pass: %j", async (headers) => {
+    const { config } = makeConfig()
+    const { token, jar } = await csrfToken(config)
+    const response = await Auth(
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        { jar, headers },
+      ),
+      config,
+    )
+    expect(response.headers.get("location")).toBe(ORIGIN)
+  })
 
   test("a session update from another origin is refused", async () => {
     const { config } = makeConfig()
     const { jar } = await signIn(config)
     const { token } = await csrfToken(config, jar)
-    const response = await Auth(post("/auth/session", { csrfToken: token }, { jar, headers: { origin: "https://evil.example" } }), config)
+    const response = await Auth(
+      post(
+        "/auth/session",
+        { csrfToken: token },
+        { jar, headers: { origin: "https://evil.example" } },
+      ),
+      config,
+    )
     expect(response.status).toBe(400)
   })
 })
@@ -197,7 +248,10 @@ describe("cross-site POSTs are refused even with a valid token", () => {
 describe("skipCSRFCheck", () => {
   test("POSTs go through without a token (the integration checks CSRF itself)", async () => {
     const { config } = makeConfig({ skipCSRFCheck })
-    const response = await Auth(post("/auth/callback/credentials", { username: "ada", password: "correct horse" }), config)
+    const response = await Auth(
+      post("/auth/callback/credentials", { username: "ada", password: "correct horse" }),
+      config,
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(ORIGIN)
     expect(setCookie(response, "tessera.session-token")).toBeDefined()

@@ -9,7 +9,13 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
-import { MemoryAdapter, type Adapter, type AdapterSession, type AdapterUser, type VerificationToken } from "@tessera/core/adapters"
+import {
+  MemoryAdapter,
+  type Adapter,
+  type AdapterSession,
+  type AdapterUser,
+  type VerificationToken,
+} from "@tessera/core/adapters"
 import { SqlAdapter, type SqlAdapterInstance } from "@tessera/sql"
 import { startPostgres, type PostgresServer } from "@tessera/testing"
 
@@ -40,14 +46,20 @@ export function memoryBackend(): Backend {
     adapter,
     users: async () => [...store.users.values()],
     accounts: async () =>
-      [...store.accounts.values()].map((a) => ({ userId: a.userId, provider: a.provider, providerAccountId: a.providerAccountId, type: a.type })),
+      [...store.accounts.values()].map((a) => ({
+        userId: a.userId,
+        provider: a.provider,
+        providerAccountId: a.providerAccountId,
+        type: a.type,
+      })),
     sessions: async () => [...store.sessions.values()],
     tokens: async () => [...store.verificationTokens.values()],
     async setSessionExpires(sessionToken, expires) {
       store.sessions.get(sessionToken)!.expires = expires
     },
     async setTokenExpires(identifier, expires) {
-      for (const token of store.verificationTokens.values()) if (token.identifier === identifier) token.expires = expires
+      for (const token of store.verificationTokens.values())
+        if (token.identifier === identifier) token.expires = expires
     },
     close: async () => {},
   }
@@ -55,7 +67,11 @@ export function memoryBackend(): Backend {
 
 const toDate = (value: unknown) => (value instanceof Date ? value : new Date(Number(value)))
 
-function sqlBackend(name: string, adapter: SqlAdapterInstance, cleanup: () => Promise<void>): Backend {
+function sqlBackend(
+  name: string,
+  adapter: SqlAdapterInstance,
+  cleanup: () => Promise<void>,
+): Backend {
   const { db } = adapter
   const stamp = (d: Date) => (adapter.dialect === "sqlite" ? d.valueOf() : d)
   return {
@@ -73,21 +89,42 @@ function sqlBackend(name: string, adapter: SqlAdapterInstance, cleanup: () => Pr
     },
     async accounts() {
       const rows = await db.selectFrom("accounts").selectAll().execute()
-      return rows.map((r) => ({ userId: r.user_id, provider: r.provider, providerAccountId: r.provider_account_id, type: r.type }))
+      return rows.map((r) => ({
+        userId: r.user_id,
+        provider: r.provider,
+        providerAccountId: r.provider_account_id,
+        type: r.type,
+      }))
     },
     async sessions() {
       const rows = await db.selectFrom("sessions").selectAll().execute()
-      return rows.map((r) => ({ sessionToken: r.session_token, userId: r.user_id, expires: toDate(r.expires) }))
+      return rows.map((r) => ({
+        sessionToken: r.session_token,
+        userId: r.user_id,
+        expires: toDate(r.expires),
+      }))
     },
     async tokens() {
       const rows = await db.selectFrom("verification_tokens").selectAll().execute()
-      return rows.map((r) => ({ identifier: r.identifier, token: r.token, expires: toDate(r.expires) }))
+      return rows.map((r) => ({
+        identifier: r.identifier,
+        token: r.token,
+        expires: toDate(r.expires),
+      }))
     },
     async setSessionExpires(sessionToken, expires) {
-      await db.updateTable("sessions").set({ expires: stamp(expires) }).where("session_token", "=", sessionToken).execute()
+      await db
+        .updateTable("sessions")
+        .set({ expires: stamp(expires) })
+        .where("session_token", "=", sessionToken)
+        .execute()
     },
     async setTokenExpires(identifier, expires) {
-      await db.updateTable("verification_tokens").set({ expires: stamp(expires) }).where("identifier", "=", identifier).execute()
+      await db
+        .updateTable("verification_tokens")
+        .set({ expires: stamp(expires) })
+        .where("identifier", "=", identifier)
+        .execute()
     },
     async close() {
       await adapter.close()
@@ -102,7 +139,10 @@ export async function sqliteBackend(): Promise<Backend & { path: string }> {
   const path = join(dir, "auth.db")
   const adapter = SqlAdapter.sqlite(path)
   await adapter.migrate()
-  return { ...sqlBackend("sqlite", adapter, async () => rmSync(dir, { recursive: true, force: true })), path }
+  return {
+    ...sqlBackend("sqlite", adapter, async () => rmSync(dir, { recursive: true, force: true })),
+    path,
+  }
 }
 
 /**
@@ -134,7 +174,11 @@ export class PostgresFixture {
   /** A migrated adapter on a fresh schema, reached through `url` (default: the server's). */
   async backend(url = this.url): Promise<Backend & { schema: string; sql: SqlAdapterInstance }> {
     const schema = await this.freshSchema()
-    const adapter = SqlAdapter.postgres({ connectionString: url, options: `-c search_path=${schema}`, connectionTimeoutMillis: 3000 })
+    const adapter = SqlAdapter.postgres({
+      connectionString: url,
+      options: `-c search_path=${schema}`,
+      connectionTimeoutMillis: 3000,
+    })
     await adapter.migrate()
     const backend = sqlBackend("postgres", adapter, async () => {
       await this.admin!.query(`drop schema if exists "${schema}" cascade`)

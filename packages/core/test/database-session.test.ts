@@ -7,9 +7,26 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { Auth, getSession, type AuthConfig } from "@tessera/core"
 import type { Adapter } from "@tessera/core/adapters"
 import Credentials from "@tessera/core/providers/credentials"
-import { memoryBackend, PostgresFixture, sqliteBackend, type Backend } from "./database-session-fixtures.js"
+import {
+  memoryBackend,
+  PostgresFixture,
+  sqliteBackend,
+  type Backend,
+} from "./database-session-fixtures.js"
 import { countingAdapter } from "./email-fixtures.js"
-import { ADA, csrfToken, get, isExpired, Jar, makeConfig, ORIGIN, post, sessionCookieName, setCookie, signIn } from "./helpers.js"
+import {
+  ADA,
+  csrfToken,
+  get,
+  isExpired,
+  Jar,
+  makeConfig,
+  ORIGIN,
+  post,
+  sessionCookieName,
+  setCookie,
+  signIn,
+} from "./helpers.js"
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
 const COOKIE = sessionCookieName()
@@ -44,7 +61,8 @@ describe.each([
     await backend.close()
   })
 
-  const config = (overrides: Partial<AuthConfig> = {}) => makeConfig({ adapter: counting.adapter, ...overrides })
+  const config = (overrides: Partial<AuthConfig> = {}) =>
+    makeConfig({ adapter: counting.adapter, ...overrides })
 
   test("are the default with an adapter; credentials sign-in stores the user and only the token's SHA-256", async () => {
     const { config: c, log } = config()
@@ -57,12 +75,19 @@ describe.each([
     expect(Math.abs(expires - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(5000)
 
     const sessions = await backend.sessions()
-    expect(sessions).toEqual([{ sessionToken: sha256(cookie.value), userId: ADA.id, expires: expect.any(Date) }])
+    expect(sessions).toEqual([
+      { sessionToken: sha256(cookie.value), userId: ADA.id, expires: expect.any(Date) },
+    ])
     expect(JSON.stringify(sessions)).not.toContain(cookie.value)
-    expect(await backend.users()).toEqual([expect.objectContaining({ id: ADA.id, email: ADA.email, name: ADA.name })])
+    expect(await backend.users()).toEqual([
+      expect.objectContaining({ id: ADA.id, email: ADA.email, name: ADA.name }),
+    ])
 
     const { body } = await readSession(c, jar)
-    expect(body).toEqual({ user: { name: ADA.name, email: ADA.email, image: ADA.image }, expires: expect.any(String) })
+    expect(body).toEqual({
+      user: { name: ADA.name, email: ADA.email, image: ADA.image },
+      expires: expect.any(String),
+    })
     expect(log.errors).toEqual([])
   })
 
@@ -84,7 +109,12 @@ describe.each([
     expect(response.headers.getSetCookie()).toEqual([]) // nothing to refresh yet
     expect(response.headers.get("cache-control")).toContain("no-store")
     expect(body?.user).toMatchObject({ id: ADA.id, email: ADA.email })
-    expect(seen).toEqual([{ user: expect.objectContaining({ id: ADA.id, email: ADA.email, emailVerified: null }), token: undefined }])
+    expect(seen).toEqual([
+      {
+        user: expect.objectContaining({ id: ADA.id, email: ADA.email, emailVerified: null }),
+        token: undefined,
+      },
+    ])
   })
 
   test("the expiry is extended at most once per updateAge", async () => {
@@ -100,7 +130,10 @@ describe.each([
     expect((await backend.sessions())[0]!.expires.valueOf()).toBe(created!.expires.valueOf())
 
     // Last extended 301 s ago: one read extends it, the next does not.
-    await backend.setSessionExpires(created!.sessionToken, new Date(Date.now() + (3600 - 301) * 1000))
+    await backend.setSessionExpires(
+      created!.sessionToken,
+      new Date(Date.now() + (3600 - 301) * 1000),
+    )
     const { response } = await readSession(c, jar)
     const cookie = setCookie(response, COOKIE)!
     expect(cookie.value).toBe(jar.get(COOKIE)) // same token, new expiry
@@ -134,7 +167,9 @@ describe.each([
     expect(response.status).toBe(302)
     expect(isExpired(setCookie(response, COOKIE)!)).toBe(true)
     expect(await backend.sessions()).toEqual([])
-    expect(signedOut).toEqual([{ session: expect.objectContaining({ sessionToken: row!.sessionToken, userId: ADA.id }) }])
+    expect(signedOut).toEqual([
+      { session: expect.objectContaining({ sessionToken: row!.sessionToken, userId: ADA.id }) },
+    ])
     // The old cookie, replayed, is worth nothing.
     const replay = await readSession(c, new Jar({ [COOKIE]: jar.get(COOKIE) ?? "" }))
     expect(replay.body).toBeNull()
@@ -152,7 +187,12 @@ describe.each([
 
   test("malformed session cookies cost no query and are cleared; unknown ones cost one", async () => {
     const { config: c } = config()
-    for (const value of ["short", "has space inside the token value", "x".repeat(600), "\u00e9".repeat(20)]) {
+    for (const value of [
+      "short",
+      "has space inside the token value",
+      "x".repeat(600),
+      "\u00e9".repeat(20),
+    ]) {
       counting.calls.clear()
       const { response, body } = await readSession(c, new Jar({ [COOKIE]: value }))
       expect(response.status, value).toBe(200)
@@ -179,7 +219,10 @@ describe.each([
     })
     const { jar } = await signIn(c)
     const { token } = await csrfToken(c, jar)
-    const response = await Auth(post("/auth/session", { csrfToken: token, data: { theme: "dark" } }, { jar, json: true }), c)
+    const response = await Auth(
+      post("/auth/session", { csrfToken: token, data: { theme: "dark" } }, { jar, json: true }),
+      c,
+    )
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ theme: "dark", user: { email: ADA.email } })
     expect(seen).toEqual([{ trigger: "update", newSession: { theme: "dark" } }])
@@ -188,16 +231,27 @@ describe.each([
   test("getSession() (the framework path) reads the same session", async () => {
     const { config: c } = config()
     const { jar } = await signIn(c)
-    const { session, cookies } = await getSession({ url: `${ORIGIN}/dashboard`, cookies: jar.header() }, c)
+    const { session, cookies } = await getSession(
+      { url: `${ORIGIN}/dashboard`, cookies: jar.header() },
+      c,
+    )
     expect(session).toMatchObject({ user: { email: ADA.email } })
     expect(cookies).toEqual([])
   })
 
   test("a credentials user whose e-mail belongs to another user is refused, and nothing is stored", async () => {
-    await backend.adapter.createUser!({ id: "someone-else", email: "ada@example.com", emailVerified: null, name: null, image: null })
+    await backend.adapter.createUser!({
+      id: "someone-else",
+      email: "ada@example.com",
+      emailVerified: null,
+      name: null,
+      image: null,
+    })
     const { config: c } = config()
     const { response } = await signIn(c)
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`)
+    expect(response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`,
+    )
     expect(await backend.users()).toEqual([expect.objectContaining({ id: "someone-else" })])
     expect(await backend.sessions()).toEqual([])
   })
@@ -213,7 +267,12 @@ describe("database sessions: events and failing callbacks", () => {
     }
     const { config, log } = makeConfig({
       adapter: backend.adapter,
-      events: { createUser: boom("createUser"), signIn: boom("signIn"), session: boom("session"), signOut: boom("signOut") },
+      events: {
+        createUser: boom("createUser"),
+        signIn: boom("signIn"),
+        session: boom("session"),
+        signOut: boom("signOut"),
+      },
     })
     const { response, jar } = await signIn(config)
     expect(response.headers.get("location")).toBe(ORIGIN)
@@ -260,12 +319,18 @@ describe("database sessions: events and failing callbacks", () => {
 
   test("a custom generateSessionToken is used; one that makes unusable tokens is a configuration error", async () => {
     const backend = memoryBackend()
-    const good = makeConfig({ adapter: backend.adapter, session: { generateSessionToken: () => `sess_${crypto.randomUUID()}` } })
+    const good = makeConfig({
+      adapter: backend.adapter,
+      session: { generateSessionToken: () => `sess_${crypto.randomUUID()}` },
+    })
     const { jar } = await signIn(good.config)
     expect(jar.get(COOKIE)).toMatch(/^sess_/)
     expect((await readSession(good.config, jar)).body).toMatchObject({ user: { email: ADA.email } })
 
-    const bad = makeConfig({ adapter: memoryBackend().adapter, session: { generateSessionToken: () => "1234" } })
+    const bad = makeConfig({
+      adapter: memoryBackend().adapter,
+      session: { generateSessionToken: () => "1234" },
+    })
     const { response } = await signIn(bad.config)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
     expect(typesOf(bad.log.errors)).toEqual(["SessionTokenError"])
@@ -275,7 +340,12 @@ describe("database sessions: events and failing callbacks", () => {
     const backend = memoryBackend()
     const { config } = makeConfig({
       adapter: backend.adapter,
-      providers: [Credentials({ credentials: { name: {} }, authorize: ({ name }) => ({ id: `u-${name}`, name: String(name), email: null }) })],
+      providers: [
+        Credentials({
+          credentials: { name: {} },
+          authorize: ({ name }) => ({ id: `u-${name}`, name: String(name), email: null }),
+        }),
+      ],
     })
     await signIn(config, { name: "one" })
     await signIn(config, { name: "one" })

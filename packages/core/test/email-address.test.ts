@@ -45,7 +45,10 @@ const refused: [string, unknown][] = [
   ["a path after a Unicode domain", "ada@bücher.example/evil"],
   ["a percent-encoded domain", "ada@ex%61mple.com"],
   ["a 65-character local part", `${"a".repeat(65)}@example.com`],
-  ["an over-long address (255 characters)", `ada@${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(60)}.${"e".repeat(3)}.com`],
+  [
+    "an over-long address (255 characters)",
+    `ada@${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(60)}.${"e".repeat(3)}.com`,
+  ],
   ["a non-ASCII local part", "adä@example.com"],
   ["an empty string", "   "],
   ["a number", 42],
@@ -89,7 +92,10 @@ describe("refused addresses, end to end", () => {
 
   test("each ends on the sign-in page with error=EmailSignin: no mail, no token, nothing stored", async () => {
     const backend = memoryBackend()
-    const { config, log } = makeConfig({ adapter: backend.adapter, providers: [Nodemailer({ server: sink.url, from: "auth@example.com" })] })
+    const { config, log } = makeConfig({
+      adapter: backend.adapter,
+      providers: [Nodemailer({ server: sink.url, from: "auth@example.com" })],
+    })
     for (const [why, input] of refused) {
       // Non-strings can only come in a JSON body.
       const { response } = await requestLink(config, input, { json: typeof input !== "string" })
@@ -108,7 +114,9 @@ describe("refused addresses, end to end", () => {
     expect(sink.messages).toEqual([])
 
     const page = await Auth(new Request(`${ORIGIN}/auth/signin?error=EmailSignin`), config)
-    expect(await page.text()).toContain("The e-mail could not be sent. Check the address and try again.")
+    expect(await page.text()).toContain(
+      "The e-mail could not be sent. Check the address and try again.",
+    )
   })
 
   test("normalizeIdentifier can be overridden (here: a company-only policy)", async () => {
@@ -128,9 +136,13 @@ describe("refused addresses, end to end", () => {
       ],
     })
     const outsider = await requestLink(config, "ada@example.com", { providerId: "email" })
-    expect(outsider.response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=EmailSignin`)
+    expect(outsider.response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=EmailSignin`,
+    )
     const insider = await requestLink(config, " Ada@Corp.Example", { providerId: "email" })
-    expect(insider.response.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?provider=email&type=email`)
+    expect(insider.response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/verify-request?provider=email&type=email`,
+    )
     expect(sent).toEqual(["ada@corp.example"])
   })
 })
@@ -182,12 +194,30 @@ describe("the generic Email provider", () => {
 
   test("configuration errors are reported at start, as error=Configuration", async () => {
     const cases = [
-      { why: "no adapter", config: makeConfig({ providers: [Email({ sendVerificationRequest: () => {} })] }) },
-      { why: "Nodemailer without server", config: makeConfig({ adapter: memoryBackend().adapter, providers: [Nodemailer({})] }) },
-      { why: "Email with neither server nor sender", config: makeConfig({ adapter: memoryBackend().adapter, providers: [Email()] }) },
-      { why: "a short provider secret", config: makeConfig({ adapter: memoryBackend().adapter, providers: [Email({ secret: "short", sendVerificationRequest: () => {} })] }) },
+      {
+        why: "no adapter",
+        config: makeConfig({ providers: [Email({ sendVerificationRequest: () => {} })] }),
+      },
+      {
+        why: "Nodemailer without server",
+        config: makeConfig({ adapter: memoryBackend().adapter, providers: [Nodemailer({})] }),
+      },
+      {
+        why: "Email with neither server nor sender",
+        config: makeConfig({ adapter: memoryBackend().adapter, providers: [Email()] }),
+      },
+      {
+        why: "a short provider secret",
+        config: makeConfig({
+          adapter: memoryBackend().adapter,
+          providers: [Email({ secret: "short", sendVerificationRequest: () => {} })],
+        }),
+      },
     ]
-    for (const { why, config: { config, log } } of cases) {
+    for (const {
+      why,
+      config: { config, log },
+    } of cases) {
       const response = await Auth(new Request(`${ORIGIN}/auth/signin`), config)
       expect(response.status, why).toBe(500)
       expect(log.errors, why).toHaveLength(1)
@@ -209,14 +239,19 @@ describe("the default message", () => {
     expect(message.html).not.toContain("<img")
     expect(message.html).not.toContain("javascript:")
     expect(message.html).toContain("&lt;img src=x onerror=alert(1)&gt;")
-    expect(message.html).toContain(`href="${ORIGIN}/auth/callback/email?token=abc&amp;email=a%40b.example&amp;x=&quot;&gt;&lt;script&gt;`)
+    expect(message.html).toContain(
+      `href="${ORIGIN}/auth/callback/email?token=abc&amp;email=a%40b.example&amp;x=&quot;&gt;&lt;script&gt;`,
+    )
   })
 
   test("the mail as received decodes to the same link in both parts", async () => {
     const sink = await startMailSink()
     try {
       const backend = memoryBackend()
-      const { config } = makeConfig({ adapter: backend.adapter, providers: [Nodemailer({ server: sink.url })] })
+      const { config } = makeConfig({
+        adapter: backend.adapter,
+        providers: [Nodemailer({ server: sink.url })],
+      })
       const address = uniqueAddress()
       await requestLink(config, address)
       const mail = await sink.waitForMessage()

@@ -23,7 +23,10 @@ export async function requestLink(
   const { token, jar } = await csrfToken(config, options.jar)
   const body: Record<string, unknown> = { email, csrfToken: token }
   if (options.callbackUrl) body.callbackUrl = options.callbackUrl
-  const response = await Auth(post(`/auth/signin/${options.providerId ?? "nodemailer"}`, body, { jar, json: options.json }), config)
+  const response = await Auth(
+    post(`/auth/signin/${options.providerId ?? "nodemailer"}`, body, { jar, json: options.json }),
+    config,
+  )
   jar.update(response)
   return { response, jar }
 }
@@ -41,14 +44,20 @@ export function linkIn(mail: ReceivedMail): URL {
 }
 
 /** Follows a link as a browser would (GET, with the jar's cookies if any). */
-export async function follow(config: AuthConfig, link: URL | string, jar = new Jar()): Promise<{ response: Response; jar: Jar }> {
+export async function follow(
+  config: AuthConfig,
+  link: URL | string,
+  jar = new Jar(),
+): Promise<{ response: Response; jar: Jar }> {
   const response = await Auth(get(String(link), { jar }), config)
   jar.update(response)
   return { response, jar }
 }
 
 /** The adapter with every call counted by method name: for "no query was made" checks. */
-export function countingAdapter<A extends Adapter>(adapter: A): { adapter: A; calls: Map<string, number>; total(): number } {
+export function countingAdapter<A extends Adapter>(
+  adapter: A,
+): { adapter: A; calls: Map<string, number>; total(): number } {
   const calls = new Map<string, number>()
   const counted = new Proxy(adapter, {
     get(target, key, receiver) {
@@ -69,7 +78,9 @@ export function loggedText(errors: Error[], debug: string[] = []): string {
   for (const error of errors) {
     parts.push(error.message, String(error.stack))
     const cause = (error as { cause?: unknown }).cause
-    parts.push(JSON.stringify(cause, (_k, v) => (v instanceof Error ? `${v.message} ${v.stack}` : v)) ?? "")
+    parts.push(
+      JSON.stringify(cause, (_k, v) => (v instanceof Error ? `${v.message} ${v.stack}` : v)) ?? "",
+    )
   }
   return parts.join("\n")
 }

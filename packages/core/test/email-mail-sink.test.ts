@@ -20,7 +20,13 @@ test("listens on 127.0.0.1 and decodes quoted-printable text and HTML parts", as
   expect(sink.host).toBe("127.0.0.1")
   expect(sink.url).toBe(`smtp://127.0.0.1:${sink.port}`)
   const long = `https://app.example/auth/callback/email?token=${"f".repeat(64)}&email=ada%40example.com`
-  await transport().sendMail({ from: "app@example.com", to: "qp@example.com", subject: "Hi", text: `Link: ${long}\n`, html: `<a href="${long}">Sign in – now</a>` })
+  await transport().sendMail({
+    from: "app@example.com",
+    to: "qp@example.com",
+    subject: "Hi",
+    text: `Link: ${long}\n`,
+    html: `<a href="${long}">Sign in – now</a>`,
+  })
   const mail = await sink.waitForMessage((m) => m.to.includes("qp@example.com"))
   expect(mail.raw).toMatch(/quoted-printable/i)
   expect(mail.text).toBe(`Link: ${long}\n`)
@@ -45,12 +51,25 @@ test("decodes base64 bodies and encoded-word subjects, skipping attachments", as
 
 test("waitForMessage waits for a later message and times out clearly", async () => {
   const waiting = sink.waitForMessage((m) => m.to.includes("later@example.com"), 3000)
-  setTimeout(() => void transport().sendMail({ from: "app@example.com", to: "later@example.com", subject: "Later", text: "x" }), 50)
+  setTimeout(
+    () =>
+      void transport().sendMail({
+        from: "app@example.com",
+        to: "later@example.com",
+        subject: "Later",
+        text: "x",
+      }),
+    50,
+  )
   expect((await waiting).subject).toBe("Later")
-  await expect(sink.waitForMessage((m) => m.to.includes("never@example.com"), 100)).rejects.toThrow(/no matching message within 100 ms/)
+  await expect(sink.waitForMessage((m) => m.to.includes("never@example.com"), 100)).rejects.toThrow(
+    /no matching message within 100 ms/,
+  )
 })
 
 test("rejectRecipient refuses chosen recipients with 550", async () => {
-  await expect(transport().sendMail({ from: "app@example.com", to: "nobody@example.com", text: "x" })).rejects.toMatchObject({ responseCode: 550 })
+  await expect(
+    transport().sendMail({ from: "app@example.com", to: "nobody@example.com", text: "x" }),
+  ).rejects.toMatchObject({ responseCode: 550 })
   expect(sink.messages.some((m) => m.to.includes("nobody@example.com"))).toBe(false)
 })

@@ -9,8 +9,24 @@ import { Auth, type AuthConfig } from "@tessera/core"
 import Nodemailer from "@tessera/core/providers/nodemailer"
 import { startMailSink, type MailSink } from "@tessera/testing"
 import { memoryBackend, sqliteBackend, type Backend } from "./database-session-fixtures.js"
-import { countingAdapter, follow, linkIn, loggedText, requestLink, uniqueAddress } from "./email-fixtures.js"
-import { get, isExpired, Jar, makeConfig, ORIGIN, post, sessionCookieName, setCookie } from "./helpers.js"
+import {
+  countingAdapter,
+  follow,
+  linkIn,
+  loggedText,
+  requestLink,
+  uniqueAddress,
+} from "./email-fixtures.js"
+import {
+  get,
+  isExpired,
+  Jar,
+  makeConfig,
+  ORIGIN,
+  post,
+  sessionCookieName,
+  setCookie,
+} from "./helpers.js"
 
 let sink: MailSink
 beforeAll(async () => {
@@ -22,10 +38,16 @@ afterAll(async () => {
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex")
 
-function emailConfig(backend: Backend, overrides: Partial<AuthConfig> = {}, provider: Record<string, unknown> = {}) {
+function emailConfig(
+  backend: Backend,
+  overrides: Partial<AuthConfig> = {},
+  provider: Record<string, unknown> = {},
+) {
   return makeConfig({
     adapter: backend.adapter,
-    providers: [Nodemailer({ server: sink.url, from: "Tessera Tests <auth@example.com>", ...provider })],
+    providers: [
+      Nodemailer({ server: sink.url, from: "Tessera Tests <auth@example.com>", ...provider }),
+    ],
     ...overrides,
   })
 }
@@ -49,9 +71,13 @@ describe.each([
     const address = uniqueAddress()
     const before = Date.now()
 
-    const { response } = await requestLink(config, `  ${address.toUpperCase()} `, { callbackUrl: "/dashboard" })
+    const { response } = await requestLink(config, `  ${address.toUpperCase()} `, {
+      callbackUrl: "/dashboard",
+    })
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`)
+    expect(response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`,
+    )
     const remembered = setCookie(response, "tessera.callback-url")
     expect(remembered?.value).toBe(`${ORIGIN}/dashboard`)
 
@@ -95,7 +121,9 @@ describe.each([
     expect(users[0]!.email).toBe(address)
     expect(users[0]!.emailVerified).toBeInstanceOf(Date)
     const sessions = await backend.sessions()
-    expect(sessions).toEqual([expect.objectContaining({ sessionToken: sha256(cookie.value), userId: users[0]!.id })])
+    expect(sessions).toEqual([
+      expect.objectContaining({ sessionToken: sha256(cookie.value), userId: users[0]!.id }),
+    ])
 
     const session = await Auth(get("/auth/session", { jar }), config)
     expect(await session.json()).toMatchObject({ user: { email: address } })
@@ -159,9 +187,9 @@ describe.each([
     const response = await Auth(post("/auth/callback/nodemailer", fields), config)
     expect(response.headers.get("location")).toMatch(/^http:\/\/localhost:3000\/?$/)
     expect(setCookie(response, sessionCookieName())?.value).toMatch(/^[0-9a-f]{64}$/)
-    expect((await Auth(post("/auth/callback/nodemailer", fields), config)).headers.get("location")).toBe(
-      `${ORIGIN}/auth/error?error=Verification`,
-    )
+    expect(
+      (await Auth(post("/auth/callback/nodemailer", fields), config)).headers.get("location"),
+    ).toBe(`${ORIGIN}/auth/error?error=Verification`)
   })
 
   test("a link works only with the address it was mailed to", async () => {
@@ -172,7 +200,9 @@ describe.each([
 
     const forged = new URL(link)
     forged.searchParams.set("email", uniqueAddress("mallory"))
-    expect((await follow(config, forged)).response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
+    expect((await follow(config, forged)).response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/error?error=Verification`,
+    )
     expect(await backend.users()).toEqual([])
     // The failed attempt did not burn the real link.
     expect((await follow(config, link)).response.headers.get("location")).toBe(`${ORIGIN}/`)
@@ -180,7 +210,13 @@ describe.each([
 
   test("an existing user signs in as themselves; emailVerified is set and updateUser fires", async () => {
     const address = uniqueAddress()
-    const existing = await backend.adapter.createUser!({ id: crypto.randomUUID(), email: address, name: "Ada", emailVerified: null, image: null })
+    const existing = await backend.adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: address,
+      name: "Ada",
+      emailVerified: null,
+      image: null,
+    })
     const events: string[] = []
     const { config } = emailConfig(backend, {
       events: {
@@ -209,13 +245,19 @@ describe.each([
     await requestLink(config, address, { callbackUrl: "/dashboard" })
     const link = linkIn(await mailTo(address))
     const { response } = await follow(config, link)
-    expect(response.headers.get("location")).toBe(`/welcome?callbackUrl=${encodeURIComponent(`${ORIGIN}/dashboard`)}`)
+    expect(response.headers.get("location")).toBe(
+      `/welcome?callbackUrl=${encodeURIComponent(`${ORIGIN}/dashboard`)}`,
+    )
     expect(events).toEqual([`createUser:${address}`])
 
     // The second time round they are not new.
     await requestLink(config, address, { callbackUrl: "/dashboard" })
-    const again = linkIn(await sink.waitForMessage((m) => m.to.includes(address) && linkIn(m).href !== link.href))
-    expect((await follow(config, again)).response.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
+    const again = linkIn(
+      await sink.waitForMessage((m) => m.to.includes(address) && linkIn(m).href !== link.href),
+    )
+    expect((await follow(config, again)).response.headers.get("location")).toBe(
+      `${ORIGIN}/dashboard`,
+    )
   })
 
   test("malformed links get a 400 page and cost no database query", async () => {
@@ -242,7 +284,10 @@ describe.each([
     expect(counting.total()).toBe(0)
 
     // Well-formed but unknown: one lookup, then the error page.
-    const unknown = await Auth(get(`/auth/callback/nodemailer?token=${token}&email=ada%40example.com`), config)
+    const unknown = await Auth(
+      get(`/auth/callback/nodemailer?token=${token}&email=ada%40example.com`),
+      config,
+    )
     expect(unknown.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(counting.calls.get("useVerificationToken")).toBe(1)
     expect(await backend.users()).toEqual([])
@@ -268,7 +313,9 @@ describe("e-mail sign-in: what must not send mail", () => {
     )
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=Signin`)
-    await expect(sink.waitForMessage((m) => m.to.includes(address), 300)).rejects.toThrow(/no matching message/)
+    await expect(sink.waitForMessage((m) => m.to.includes(address), 300)).rejects.toThrow(
+      /no matching message/,
+    )
     expect(await backend.tokens()).toEqual([])
   })
 
@@ -291,15 +338,31 @@ describe("e-mail sign-in: what must not send mail", () => {
     const redirected = await requestLink(config, elsewhere)
     expect(redirected.response.headers.get("location")).toBe(`${ORIGIN}/waitlist`)
     expect(seen).toEqual([
-      { email: refused, account: expect.objectContaining({ type: "email", provider: "nodemailer", providerAccountId: refused }), verificationRequest: true },
-      { email: elsewhere, account: expect.objectContaining({ providerAccountId: elsewhere }), verificationRequest: true },
+      {
+        email: refused,
+        account: expect.objectContaining({
+          type: "email",
+          provider: "nodemailer",
+          providerAccountId: refused,
+        }),
+        verificationRequest: true,
+      },
+      {
+        email: elsewhere,
+        account: expect.objectContaining({ providerAccountId: elsewhere }),
+        verificationRequest: true,
+      },
     ])
-    await expect(sink.waitForMessage((m) => m.to.includes(refused) || m.to.includes(elsewhere), 300)).rejects.toThrow()
+    await expect(
+      sink.waitForMessage((m) => m.to.includes(refused) || m.to.includes(elsewhere), 300),
+    ).rejects.toThrow()
     expect(await backend.tokens()).toEqual([])
   })
 
   test("a mail server that refuses the recipient ends with error=EmailSignin and withdraws the token", async () => {
-    const refusing = await startMailSink({ rejectRecipient: (address) => address.startsWith("bounce") })
+    const refusing = await startMailSink({
+      rejectRecipient: (address) => address.startsWith("bounce"),
+    })
     try {
       const { config, log } = makeConfig({
         adapter: backend.adapter,
@@ -321,7 +384,12 @@ describe("e-mail sign-in: what must not send mail", () => {
     await gone.stop()
     const { config } = makeConfig({
       adapter: backend.adapter,
-      providers: [Nodemailer({ server: { host: "127.0.0.1", port: gone.port, connectionTimeout: 2000 }, from: "auth@example.com" })],
+      providers: [
+        Nodemailer({
+          server: { host: "127.0.0.1", port: gone.port, connectionTimeout: 2000 },
+          from: "auth@example.com",
+        }),
+      ],
     })
     const { response } = await requestLink(config, uniqueAddress())
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=EmailSignin`)
@@ -335,13 +403,19 @@ describe("e-mail sign-in: what must not send mail", () => {
     const response = await Auth(
       new Request(`${ORIGIN}/auth/signin/nodemailer`, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-auth-return-redirect": "1", cookie: jar.header() },
+        headers: {
+          "content-type": "application/json",
+          "x-auth-return-redirect": "1",
+          cookie: jar.header(),
+        },
         body: JSON.stringify({ email: address, csrfToken: token }),
       }),
       config,
     )
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ url: `${ORIGIN}/auth/verify-request?provider=nodemailer&type=email` })
+    expect(await response.json()).toEqual({
+      url: `${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`,
+    })
     await mailTo(address)
   })
 })
@@ -352,14 +426,28 @@ describe("e-mail sign-in: tokens and secrets", () => {
     const OLD = "old-secret-0123456789abcdef-0123456789abcdef"
     const NEW = "new-secret-0123456789abcdef-0123456789abcdef"
     const provider = Nodemailer({ server: sink.url, from: "auth@example.com" })
-    const before = makeConfig({ secret: OLD, adapter: backend.adapter, providers: [provider] }).config
-    const stranger = makeConfig({ secret: NEW, adapter: backend.adapter, providers: [provider] }).config
-    const rotated = makeConfig({ secret: [NEW, OLD], adapter: backend.adapter, providers: [provider] }).config
+    const before = makeConfig({
+      secret: OLD,
+      adapter: backend.adapter,
+      providers: [provider],
+    }).config
+    const stranger = makeConfig({
+      secret: NEW,
+      adapter: backend.adapter,
+      providers: [provider],
+    }).config
+    const rotated = makeConfig({
+      secret: [NEW, OLD],
+      adapter: backend.adapter,
+      providers: [provider],
+    }).config
 
     const address = uniqueAddress()
     await requestLink(before, address)
     const link = linkIn(await mailTo(address))
-    expect((await follow(stranger, link)).response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
+    expect((await follow(stranger, link)).response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/error?error=Verification`,
+    )
     expect(await backend.tokens()).toHaveLength(1)
     expect((await follow(rotated, link)).response.headers.get("location")).toBe(`${ORIGIN}/`)
   })
@@ -368,15 +456,24 @@ describe("e-mail sign-in: tokens and secrets", () => {
     const backend = memoryBackend()
     const own = "provider-secret-0123456789abcdef-0123456789"
     const providerOptions = { server: sink.url, from: "auth@example.com", secret: own, maxAge: 600 }
-    const a = makeConfig({ adapter: backend.adapter, providers: [Nodemailer(providerOptions)] }).config
-    const b = makeConfig({ secret: "b".repeat(40), adapter: backend.adapter, providers: [Nodemailer(providerOptions)] }).config
+    const a = makeConfig({
+      adapter: backend.adapter,
+      providers: [Nodemailer(providerOptions)],
+    }).config
+    const b = makeConfig({
+      secret: "b".repeat(40),
+      adapter: backend.adapter,
+      providers: [Nodemailer(providerOptions)],
+    }).config
     const address = uniqueAddress()
     await requestLink(a, address)
     const [stored] = await backend.tokens()
     expect(stored!.expires.valueOf() - Date.now()).toBeGreaterThan(590_000)
     expect(stored!.expires.valueOf() - Date.now()).toBeLessThanOrEqual(600_000)
     // Same provider secret, different global secret: the link still works.
-    expect((await follow(b, linkIn(await mailTo(address)))).response.headers.get("location")).toBe(`${ORIGIN}/`)
+    expect((await follow(b, linkIn(await mailTo(address)))).response.headers.get("location")).toBe(
+      `${ORIGIN}/`,
+    )
   })
 
   test("nothing logged during a failing flow contains the token", async () => {
@@ -387,7 +484,8 @@ describe("e-mail sign-in: tokens and secrets", () => {
       providers: [Nodemailer({ server: sink.url, from: "auth@example.com" })],
     })
     const debug: string[] = []
-    ;(config.logger as { debug: (m: string, meta?: unknown) => void }).debug = (m, meta) => void debug.push(`${m} ${JSON.stringify(meta)}`)
+    ;(config.logger as { debug: (m: string, meta?: unknown) => void }).debug = (m, meta) =>
+      void debug.push(`${m} ${JSON.stringify(meta)}`)
     const address = uniqueAddress()
     await requestLink(config, address)
     const link = linkIn(await mailTo(address))
@@ -413,8 +511,13 @@ describe("e-mail sign-in: the verify-request page and sessions", () => {
     expect(html).toMatch(/<input[^>]+type="email"[^>]+name="email"/)
     const csrf = /name="csrfToken" value="([0-9a-f]{64})"/.exec(html)![1]!
     const address = uniqueAddress()
-    const response = await Auth(post("/auth/signin/nodemailer", { csrfToken: csrf, email: address }, { jar }), config)
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`)
+    const response = await Auth(
+      post("/auth/signin/nodemailer", { csrfToken: csrf, email: address }, { jar }),
+      config,
+    )
+    expect(response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`,
+    )
     expect(linkIn(await mailTo(address)).searchParams.get("email")).toBe(address)
   })
 
@@ -444,7 +547,10 @@ describe("e-mail sign-in: the verify-request page and sessions", () => {
     const session = await Auth(get("/auth/session", { jar }), config)
     expect(await session.json()).toMatchObject({ user: { email: second } })
     // The old cookie no longer works anywhere.
-    const stale = await Auth(get("/auth/session", { jar: new Jar({ [sessionCookieName()]: firstToken }) }), config)
+    const stale = await Auth(
+      get("/auth/session", { jar: new Jar({ [sessionCookieName()]: firstToken }) }),
+      config,
+    )
     expect(await stale.json()).toBeNull()
     expect(isExpired(setCookie(stale, sessionCookieName())!)).toBe(true)
   })

@@ -5,7 +5,15 @@
 import { describe, expect, test } from "vitest"
 import { Auth, setEnvDefaults, type AuthConfig } from "@tessera/core"
 import { encode } from "@tessera/core/jwt"
-import { OTHER_SECRET, SECRET, credentialsProvider, get, makeConfig, recordingLogger, signIn } from "./helpers.js"
+import {
+  OTHER_SECRET,
+  SECRET,
+  credentialsProvider,
+  get,
+  makeConfig,
+  recordingLogger,
+  signIn,
+} from "./helpers.js"
 
 const github = (options: Record<string, unknown> = {}) => ({
   id: "github",
@@ -18,7 +26,14 @@ const github = (options: Record<string, unknown> = {}) => ({
 
 /** A provider factory, like the built-in ones: options in, config out (with the options kept). */
 function Keycloak(options: Record<string, unknown> = {}) {
-  return { id: "my-idp", name: "Keycloak", type: "oidc" as const, issuer: "https://idp.example", ...options, options }
+  return {
+    id: "my-idp",
+    name: "Keycloak",
+    type: "oidc" as const,
+    issuer: "https://idp.example",
+    ...options,
+    options,
+  }
 }
 
 function deepFreeze<T>(value: T): T {
@@ -36,21 +51,33 @@ describe("setEnvDefaults", () => {
   })
 
   test("AUTH_SECRET_1.._3 are added for rotation: AUTH_SECRET signs, all verify", () => {
-    const config = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_SECRET_1: OTHER_SECRET, AUTH_SECRET_3: "third".repeat(8) }, { providers: [] })
+    const config = setEnvDefaults(
+      { AUTH_SECRET: SECRET, AUTH_SECRET_1: OTHER_SECRET, AUTH_SECRET_3: "third".repeat(8) },
+      { providers: [] },
+    )
     expect(config.secret).toEqual([SECRET, OTHER_SECRET, "third".repeat(8)])
   })
 
   test("a secret in the configuration wins over the environment", () => {
-    expect(setEnvDefaults({ AUTH_SECRET: OTHER_SECRET }, { providers: [], secret: SECRET }).secret).toBe(SECRET)
+    expect(
+      setEnvDefaults({ AUTH_SECRET: OTHER_SECRET }, { providers: [], secret: SECRET }).secret,
+    ).toBe(SECRET)
   })
 
   test("rotation end to end: a session made under AUTH_SECRET_1 is still accepted, new cookies use AUTH_SECRET", async () => {
     const log = recordingLogger()
     const base: AuthConfig = { providers: [credentialsProvider()], logger: log.logger }
-    const { jar } = await signIn(setEnvDefaults({ AUTH_SECRET: OTHER_SECRET, AUTH_TRUST_HOST: "true" }, base))
-    const rotated = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_SECRET_1: OTHER_SECRET, AUTH_TRUST_HOST: "true" }, base)
+    const { jar } = await signIn(
+      setEnvDefaults({ AUTH_SECRET: OTHER_SECRET, AUTH_TRUST_HOST: "true" }, base),
+    )
+    const rotated = setEnvDefaults(
+      { AUTH_SECRET: SECRET, AUTH_SECRET_1: OTHER_SECRET, AUTH_TRUST_HOST: "true" },
+      base,
+    )
     const session = await Auth(get("/auth/session", { jar }), rotated)
-    expect(((await session.json()) as { user: { email: string } }).user.email).toBe("ada@example.com")
+    expect(((await session.json()) as { user: { email: string } }).user.email).toBe(
+      "ada@example.com",
+    )
     const onlyNew = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }, base)
     expect(await (await Auth(get("/auth/session", { jar }), onlyNew)).json()).toBeNull()
     expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(["JWTSessionError"])
@@ -60,8 +87,13 @@ describe("setEnvDefaults", () => {
     const config = setEnvDefaults({ AUTH_URL: "https://app.example/api/auth/" }, { providers: [] })
     expect(config.basePath).toBe("/api/auth")
     expect(config.trustHost).toBe(true)
-    expect(setEnvDefaults({ AUTH_URL: "https://app.example" }, { providers: [] }).basePath).toBeUndefined()
-    expect(setEnvDefaults({ AUTH_URL: "https://app.example/x" }, { providers: [], basePath: "/auth" }).basePath).toBe("/auth")
+    expect(
+      setEnvDefaults({ AUTH_URL: "https://app.example" }, { providers: [] }).basePath,
+    ).toBeUndefined()
+    expect(
+      setEnvDefaults({ AUTH_URL: "https://app.example/x" }, { providers: [], basePath: "/auth" })
+        .basePath,
+    ).toBe("/auth")
   })
 
   test.each([
@@ -79,24 +111,38 @@ describe("setEnvDefaults", () => {
   })
 
   test("an explicit trustHost: false is kept", () => {
-    expect(setEnvDefaults({ AUTH_TRUST_HOST: "true" }, { providers: [], trustHost: false }).trustHost).toBe(false)
+    expect(
+      setEnvDefaults({ AUTH_TRUST_HOST: "true" }, { providers: [], trustHost: false }).trustHost,
+    ).toBe(false)
   })
 
   test("AUTH_REDIRECT_PROXY_URL fills redirectProxyUrl unless set", () => {
-    expect(setEnvDefaults({ AUTH_REDIRECT_PROXY_URL: "https://proxy.example/auth" }, { providers: [] }).redirectProxyUrl).toBe(
-      "https://proxy.example/auth",
-    )
     expect(
-      setEnvDefaults({ AUTH_REDIRECT_PROXY_URL: "https://proxy.example/auth" }, { providers: [], redirectProxyUrl: "https://mine.example" })
+      setEnvDefaults({ AUTH_REDIRECT_PROXY_URL: "https://proxy.example/auth" }, { providers: [] })
         .redirectProxyUrl,
+    ).toBe("https://proxy.example/auth")
+    expect(
+      setEnvDefaults(
+        { AUTH_REDIRECT_PROXY_URL: "https://proxy.example/auth" },
+        { providers: [], redirectProxyUrl: "https://mine.example" },
+      ).redirectProxyUrl,
     ).toBe("https://mine.example")
   })
 
   test("AUTH_<PROVIDER>_ID/SECRET/ISSUER fill what a provider object lacks", () => {
-    const env = { AUTH_GITHUB_ID: "env-id", AUTH_GITHUB_SECRET: "env-secret", AUTH_GITHUB_ISSUER: "https://env-issuer.example" }
+    const env = {
+      AUTH_GITHUB_ID: "env-id",
+      AUTH_GITHUB_SECRET: "env-secret",
+      AUTH_GITHUB_ISSUER: "https://env-issuer.example",
+    }
     const [filled] = setEnvDefaults(env, { providers: [github()] }).providers as any[]
-    expect(filled).toMatchObject({ clientId: "env-id", clientSecret: "env-secret", issuer: "https://env-issuer.example" })
-    const [kept] = setEnvDefaults(env, { providers: [github({ clientId: "mine" })] }).providers as any[]
+    expect(filled).toMatchObject({
+      clientId: "env-id",
+      clientSecret: "env-secret",
+      issuer: "https://env-issuer.example",
+    })
+    const [kept] = setEnvDefaults(env, { providers: [github({ clientId: "mine" })] })
+      .providers as any[]
     expect(kept.clientId).toBe("mine")
     expect(kept.clientSecret).toBe("env-secret")
   })
@@ -108,10 +154,18 @@ describe("setEnvDefaults", () => {
   })
 
   test("never mutates the caller's configuration (deep-frozen input works and is unchanged)", () => {
-    const input = deepFreeze({ providers: [github()], theme: { colorScheme: "dark" as const } }) as AuthConfig
+    const input = deepFreeze({
+      providers: [github()],
+      theme: { colorScheme: "dark" as const },
+    }) as AuthConfig
     const snapshot = JSON.stringify(input)
     const out = setEnvDefaults(
-      { AUTH_SECRET: SECRET, AUTH_URL: "https://a.example/api/auth", AUTH_GITHUB_ID: "x", AUTH_REDIRECT_PROXY_URL: "https://p.example" },
+      {
+        AUTH_SECRET: SECRET,
+        AUTH_URL: "https://a.example/api/auth",
+        AUTH_GITHUB_ID: "x",
+        AUTH_REDIRECT_PROXY_URL: "https://p.example",
+      },
       input,
     )
     expect(out).not.toBe(input)
@@ -145,8 +199,15 @@ describe("setEnvDefaults", () => {
   test("a session cookie made with the environment's secret decodes through Auth()", async () => {
     const { config } = makeConfig({ secret: undefined })
     const withEnv = setEnvDefaults({ AUTH_SECRET: SECRET }, config)
-    const token = await encode({ token: { name: "Env", sub: "9" }, secret: SECRET, salt: "tessera.session-token" })
-    const response = await Auth(get("/auth/session", { headers: { cookie: `tessera.session-token=${token}` } }), withEnv)
+    const token = await encode({
+      token: { name: "Env", sub: "9" },
+      secret: SECRET,
+      salt: "tessera.session-token",
+    })
+    const response = await Auth(
+      get("/auth/session", { headers: { cookie: `tessera.session-token=${token}` } }),
+      withEnv,
+    )
     expect(((await response.json()) as { user: { name: string } }).user.name).toBe("Env")
   })
 })

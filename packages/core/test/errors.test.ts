@@ -46,7 +46,9 @@ type ErrorClass = new (message?: unknown, options?: unknown) => AuthError
 
 describe("error classes", () => {
   test.each(Object.entries(expected))("%s: name, type and kind as in Auth.js", (name, kind) => {
-    const Class = (errors as unknown as Record<string, ErrorClass & { type: string; kind: string }>)[name]
+    const Class = (
+      errors as unknown as Record<string, ErrorClass & { type: string; kind: string }>
+    )[name]
     expect(Class, `${name} is exported`).toBeTypeOf("function")
     const error = new Class!("something happened")
     expect(error).toBeInstanceOf(AuthError)
@@ -103,6 +105,8 @@ describe("error classes", () => {
       .map(([k]) => k)
       .filter((k) => k !== "SignInError")
     // InvalidRequest, InvalidSecret and DuplicateProviderId are Tessera additions.
-    expect(exported.sort()).toEqual([...Object.keys(expected), "DuplicateProviderId", "InvalidRequest", "InvalidSecret"].sort())
+    expect(exported.sort()).toEqual(
+      [...Object.keys(expected), "DuplicateProviderId", "InvalidRequest", "InvalidSecret"].sort(),
+    )
   })
 })

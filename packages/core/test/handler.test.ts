@@ -4,8 +4,26 @@
  * `X-Auth-Return-Redirect`, and the logger.
  */
 import { afterEach, describe, expect, test, vi } from "vitest"
-import { Auth, createActionURL, isAuthAction, raw, skipCSRFCheck, customFetch, type AuthConfig } from "@tessera/core"
-import { ORIGIN, SECRET, credentialsProvider, csrfToken, get, makeConfig, post, setCookies, signIn } from "./helpers.js"
+import {
+  Auth,
+  createActionURL,
+  isAuthAction,
+  raw,
+  skipCSRFCheck,
+  customFetch,
+  type AuthConfig,
+} from "@tessera/core"
+import {
+  ORIGIN,
+  SECRET,
+  credentialsProvider,
+  csrfToken,
+  get,
+  makeConfig,
+  post,
+  setCookies,
+  signIn,
+} from "./helpers.js"
 
 const oauthProvider = {
   id: "github",
@@ -20,9 +38,20 @@ const oauthProvider = {
 
 describe("the nine actions", () => {
   test("isAuthAction knows exactly the nine action names", () => {
-    const actions = ["callback", "csrf", "error", "providers", "session", "signin", "signout", "verify-request", "webauthn-options"]
+    const actions = [
+      "callback",
+      "csrf",
+      "error",
+      "providers",
+      "session",
+      "signin",
+      "signout",
+      "verify-request",
+      "webauthn-options",
+    ]
     for (const action of actions) expect(isAuthAction(action)).toBe(true)
-    for (const other of ["signup", "Session", "", "__proto__", "toString", "constructor"]) expect(isAuthAction(other)).toBe(false)
+    for (const other of ["signup", "Session", "", "__proto__", "toString", "constructor"])
+      expect(isAuthAction(other)).toBe(false)
   })
 
   test("GET actions answer under the default basePath /auth", async () => {
@@ -38,7 +67,11 @@ describe("the nine actions", () => {
     }
     for (const [path, [status, type]] of Object.entries(expected)) {
       const response = await Auth(get(path), config)
-      expect([path, response.status, response.headers.get("content-type")]).toEqual([path, status, type])
+      expect([path, response.status, response.headers.get("content-type")]).toEqual([
+        path,
+        status,
+        type,
+      ])
     }
   })
 
@@ -66,12 +99,22 @@ describe("the nine actions", () => {
   test("POST variants: signin/<provider>, signout, session, callback/<provider>", async () => {
     const { config } = makeConfig()
     const { token, jar } = await csrfToken(config)
-    const signInResponse = await Auth(post("/auth/signin/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { jar }), config)
+    const signInResponse = await Auth(
+      post(
+        "/auth/signin/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        { jar },
+      ),
+      config,
+    )
     expect(signInResponse.status).toBe(302)
     jar.update(signInResponse)
     expect(jar.get("tessera.session-token")).toBeTruthy()
 
-    const update = await Auth(post("/auth/session", { csrfToken: token, data: "x" }, { jar }), config)
+    const update = await Auth(
+      post("/auth/session", { csrfToken: token, data: "x" }, { jar }),
+      config,
+    )
     expect(update.status).toBe(200)
     expect(((await update.json()) as { user: { name: string } }).user.name).toBe("Ada Lovelace")
 
@@ -93,7 +136,10 @@ describe("the nine actions", () => {
     const response = await Auth(get("/api/auth/session"), config)
     expect(response.status).toBe(200)
     expect(await response.json()).toBeNull()
-    const providers = (await (await Auth(get("/api/auth/providers"), config)).json()) as Record<string, { signinUrl: string }>
+    const providers = (await (await Auth(get("/api/auth/providers"), config)).json()) as Record<
+      string,
+      { signinUrl: string }
+    >
     expect(providers.credentials!.signinUrl).toBe(`${ORIGIN}/api/auth/signin/credentials`)
     const { response: signedIn } = await signIn(config, undefined, { basePath: "/api/auth" })
     expect(signedIn.status).toBe(302)
@@ -141,12 +187,16 @@ describe("requests that name nothing valid get a clear 4xx", () => {
     const response = await Auth(new Request(ORIGIN + path, { method }), config)
     expect(response.status).toBe(405)
     expect(response.headers.get("allow")).toBe(allow)
-    if (method !== "HEAD") expect(((await response.json()) as { error: string }).error).toBe("UnknownAction")
+    if (method !== "HEAD")
+      expect(((await response.json()) as { error: string }).error).toBe("UnknownAction")
   })
 
   test("GET callback/credentials is refused with 405: credentials are POSTed", async () => {
     const { config } = makeConfig()
-    const response = await Auth(get("/auth/callback/credentials?username=ada&password=correct%20horse"), config)
+    const response = await Auth(
+      get("/auth/callback/credentials?username=ada&password=correct%20horse"),
+      config,
+    )
     expect(response.status).toBe(405)
     expect(response.headers.get("allow")).toBe("POST")
     expect(setCookies(response)).toEqual([])
@@ -174,7 +224,11 @@ describe("raw mode", () => {
     const { config } = makeConfig()
     const { token, jar } = await csrfToken(config)
     const result = await Auth(
-      post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token, callbackUrl: "/dashboard" }, { jar }),
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token, callbackUrl: "/dashboard" },
+        { jar },
+      ),
       { ...config, raw },
     )
     expect(result.redirect).toBe(`${ORIGIN}/dashboard`)
@@ -186,8 +240,15 @@ describe("raw mode", () => {
   test("sign-in errors are thrown to the framework (spec, Errors rule 2), unless the client asked for JSON", async () => {
     const { config } = makeConfig({ skipCSRFCheck })
     const request = () => post("/auth/callback/credentials", { username: "throw" })
-    await expect(Auth(request(), { ...config, raw })).rejects.toMatchObject({ type: "CredentialsSignin", code: "invalid_login" })
-    const asJson = post("/auth/callback/credentials", { username: "throw" }, { headers: { "X-Auth-Return-Redirect": "1" } })
+    await expect(Auth(request(), { ...config, raw })).rejects.toMatchObject({
+      type: "CredentialsSignin",
+      code: "invalid_login",
+    })
+    const asJson = post(
+      "/auth/callback/credentials",
+      { username: "throw" },
+      { headers: { "X-Auth-Return-Redirect": "1" } },
+    )
     const result = await Auth(asJson, { ...config, raw })
     expect(result.redirect).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=invalid_login`)
   })
@@ -204,10 +265,14 @@ describe("X-Auth-Return-Redirect: 1", () => {
     const { config } = makeConfig()
     const { token, jar } = await csrfToken(config)
     const response = await Auth(
-      post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token, callbackUrl: "/home" }, {
-        jar,
-        headers: { "X-Auth-Return-Redirect": "1" },
-      }),
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token, callbackUrl: "/home" },
+        {
+          jar,
+          headers: { "X-Auth-Return-Redirect": "1" },
+        },
+      ),
       config,
     )
     expect(response.status).toBe(200)
@@ -221,10 +286,16 @@ describe("X-Auth-Return-Redirect: 1", () => {
     const { config } = makeConfig()
     const { token, jar } = await csrfToken(config)
     const response = await Auth(
-      post("/auth/callback/credentials", { username: "ada", password: "wrong", csrfToken: token }, { jar, headers: { "X-Auth-Return-Redirect": "1" } }),
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "wrong", csrfToken: token },
+        { jar, headers: { "X-Auth-Return-Redirect": "1" } },
+      ),
       config,
     )
-    expect(await response.json()).toEqual({ url: `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials` })
+    expect(await response.json()).toEqual({
+      url: `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`,
+    })
   })
 
   test("without the header a redirect is a 302 with Location", async () => {
@@ -244,7 +315,10 @@ describe("logger", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {})
     const config = { secret: SECRET, trustHost: true, providers: [credentialsProvider()] }
     const { token, jar } = await csrfToken(config)
-    await Auth(post("/auth/callback/credentials", { username: "crash", csrfToken: token }, { jar }), config)
+    await Auth(
+      post("/auth/callback/credentials", { username: "crash", csrfToken: token }, { jar }),
+      config,
+    )
     expect(debug).not.toHaveBeenCalled()
     const printed = error.mock.calls.map((args) => args.join(" ")).join("\n")
     expect(printed).toContain("[tessera][error] CallbackRouteError")
@@ -260,7 +334,11 @@ describe("logger", () => {
       trustHost: true,
       debug: true,
       providers: [credentialsProvider()],
-      logger: { debug: (m: string) => void debug.push(m), warn: (c: string) => void warnings.push(c), error: () => {} },
+      logger: {
+        debug: (m: string) => void debug.push(m),
+        warn: (c: string) => void warnings.push(c),
+        error: () => {},
+      },
     }
     await Auth(get("/auth/nope"), config)
     await Auth(get("/auth/nope"), config)
@@ -272,24 +350,43 @@ describe("logger", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => {})
     const errors: Error[] = []
-    const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [credentialsProvider()], skipCSRFCheck, logger: { error: (e: Error) => void errors.push(e) } }
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      providers: [credentialsProvider()],
+      skipCSRFCheck,
+      logger: { error: (e: Error) => void errors.push(e) },
+    }
     await Auth(post("/auth/callback/credentials", { username: "crash" }), config)
     expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["CallbackRouteError"])
     expect(consoleError).not.toHaveBeenCalled()
-    expect(warn.mock.calls.map((a) => String(a[0]))).toEqual([expect.stringContaining("[tessera][warn][csrf-disabled]")])
+    expect(warn.mock.calls.map((a) => String(a[0]))).toEqual([
+      expect.stringContaining("[tessera][warn][csrf-disabled]"),
+    ])
   })
 })
 
 describe("exports", () => {
   test("the subpaths of the issue exist: ., ./jwt, ./errors, ./types, ./adapters, ./providers/credentials", async () => {
-    const pkg = (await import("../package.json", { with: { type: "json" } })).default as { exports: Record<string, unknown> }
-    for (const subpath of [".", "./jwt", "./errors", "./types", "./adapters", "./providers/*"]) expect(pkg.exports).toHaveProperty([subpath])
+    const pkg = (await import("../package.json", { with: { type: "json" } })).default as {
+      exports: Record<string, unknown>
+    }
+    for (const subpath of [".", "./jwt", "./errors", "./types", "./adapters", "./providers/*"])
+      expect(pkg.exports).toHaveProperty([subpath])
     const credentials = await import("@tessera/core/providers/credentials")
-    expect(credentials.default({ authorize: () => null })).toMatchObject({ id: "credentials", type: "credentials", name: "Credentials" })
+    expect(credentials.default({ authorize: () => null })).toMatchObject({
+      id: "credentials",
+      type: "credentials",
+      name: "Credentials",
+    })
     await expect(import("@tessera/core/types")).resolves.toBeDefined()
     await expect(import("@tessera/core/adapters")).resolves.toBeDefined()
     const jwt = await import("@tessera/core/jwt")
-    expect([typeof jwt.encode, typeof jwt.decode, typeof jwt.getToken]).toEqual(["function", "function", "function"])
+    expect([typeof jwt.encode, typeof jwt.decode, typeof jwt.getToken]).toEqual([
+      "function",
+      "function",
+      "function",
+    ])
   })
 
   test("symbols are distinct and exported", () => {
@@ -300,13 +397,26 @@ describe("exports", () => {
   })
 
   test("createActionURL honours AUTH_URL, then X-Forwarded-Host/Proto, then Host", () => {
-    const headers = new Headers({ host: "internal:8080", "x-forwarded-host": "app.example", "x-forwarded-proto": "https" })
-    expect(createActionURL("signin", "http", headers, {}, {}).href).toBe("https://app.example/auth/signin")
-    expect(createActionURL("session", "http:", new Headers({ host: "localhost:3000" }), {}, { basePath: "/api/auth" }).href).toBe(
-      "http://localhost:3000/api/auth/session",
+    const headers = new Headers({
+      host: "internal:8080",
+      "x-forwarded-host": "app.example",
+      "x-forwarded-proto": "https",
+    })
+    expect(createActionURL("signin", "http", headers, {}, {}).href).toBe(
+      "https://app.example/auth/signin",
     )
-    expect(createActionURL("signout", "http", headers, { AUTH_URL: "https://auth.example/base" }, {}).href).toBe(
-      "https://auth.example/base/signout",
-    )
+    expect(
+      createActionURL(
+        "session",
+        "http:",
+        new Headers({ host: "localhost:3000" }),
+        {},
+        { basePath: "/api/auth" },
+      ).href,
+    ).toBe("http://localhost:3000/api/auth/session")
+    expect(
+      createActionURL("signout", "http", headers, { AUTH_URL: "https://auth.example/base" }, {})
+        .href,
+    ).toBe("https://auth.example/base/signout")
   })
 })

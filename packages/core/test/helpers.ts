@@ -26,7 +26,12 @@ export function recordingLogger() {
   return { logger, errors, warnings, debug }
 }
 
-export const ADA: User = { id: "user-1", name: "Ada Lovelace", email: "ada@example.com", image: "https://img.example/ada.png" }
+export const ADA: User = {
+  id: "user-1",
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  image: "https://img.example/ada.png",
+}
 
 export class InvalidLogin extends CredentialsSignin {
   override code = "invalid_login"
@@ -45,7 +50,8 @@ export function credentialsProvider(overrides: Record<string, unknown> = {}) {
     async authorize(credentials) {
       if (credentials.username === "throw") throw new InvalidLogin()
       if (credentials.username === "crash") throw new Error("db password hunter2 leaked")
-      if (credentials.username === "ada" && credentials.password === "correct horse") return { ...ADA }
+      if (credentials.username === "ada" && credentials.password === "correct horse")
+        return { ...ADA }
       return null
     },
     ...overrides,
@@ -82,7 +88,12 @@ export function parseSetCookie(raw: string): ParsedSetCookie {
     if (i === -1) attributes[part.toLowerCase()] = true
     else attributes[part.slice(0, i).toLowerCase()] = part.slice(i + 1)
   }
-  return { name: pair!.slice(0, eq), value: decodeURIComponent(pair!.slice(eq + 1)), attributes, raw }
+  return {
+    name: pair!.slice(0, eq),
+    value: decodeURIComponent(pair!.slice(eq + 1)),
+    attributes,
+    raw,
+  }
 }
 
 export function setCookies(response: Response): ParsedSetCookie[] {
@@ -131,7 +142,8 @@ export interface RequestOptions {
 
 function headersFor(options: RequestOptions): Headers {
   const headers = new Headers(options.headers)
-  if (options.jar && options.jar.cookies.size && !headers.has("cookie")) headers.set("cookie", options.jar.header())
+  if (options.jar && options.jar.cookies.size && !headers.has("cookie"))
+    headers.set("cookie", options.jar.header())
   return headers
 }
 
@@ -140,7 +152,11 @@ export function get(path: string, options: RequestOptions = {}): Request {
 }
 
 /** A form POST (or JSON with `json: true`). */
-export function post(path: string, body: Record<string, unknown>, options: RequestOptions & { json?: boolean } = {}): Request {
+export function post(
+  path: string,
+  body: Record<string, unknown>,
+  options: RequestOptions & { json?: boolean } = {},
+): Request {
   const headers = headersFor(options)
   let payload: string
   if (options.json) {
@@ -150,11 +166,20 @@ export function post(path: string, body: Record<string, unknown>, options: Reque
     headers.set("content-type", "application/x-www-form-urlencoded")
     payload = new URLSearchParams(body as Record<string, string>).toString()
   }
-  return new Request(new URL(path, options.origin ?? ORIGIN), { method: "POST", headers, body: payload })
+  return new Request(new URL(path, options.origin ?? ORIGIN), {
+    method: "POST",
+    headers,
+    body: payload,
+  })
 }
 
 /** GET /auth/csrf: the token, with its cookie stored in the jar. */
-export async function csrfToken(config: AuthConfig, jar = new Jar(), origin = ORIGIN, basePath = "/auth"): Promise<{ token: string; jar: Jar }> {
+export async function csrfToken(
+  config: AuthConfig,
+  jar = new Jar(),
+  origin = ORIGIN,
+  basePath = "/auth",
+): Promise<{ token: string; jar: Jar }> {
   const response = await Auth(get(`${basePath}/csrf`, { origin, jar }), config)
   if (response.status !== 200) throw new Error(`csrf answered ${response.status}`)
   jar.update(response)
@@ -175,7 +200,11 @@ export async function signIn(
     ? { token: "", jar: options.jar ?? new Jar() }
     : await csrfToken(config, options.jar, origin, basePath)
   const response = await Auth(
-    post(`${basePath}/callback/${options.providerId ?? "credentials"}`, { ...fields, csrfToken: token }, { origin, jar }),
+    post(
+      `${basePath}/callback/${options.providerId ?? "credentials"}`,
+      { ...fields, csrfToken: token },
+      { origin, jar },
+    ),
     config,
   )
   jar.update(response)

@@ -41,25 +41,40 @@ describe("encode / decode", () => {
 
   test("the key is HKDF-SHA-256(secret, salt = cookie name, info naming the salt), 32 bytes", async () => {
     const ours = await deriveEncryptionKey(SECRET, salt)
-    const independent = new Uint8Array(hkdfSync("sha256", SECRET, salt, `Tessera Generated Encryption Key (${salt})`, 32))
+    const independent = new Uint8Array(
+      hkdfSync("sha256", SECRET, salt, `Tessera Generated Encryption Key (${salt})`, 32),
+    )
     expect(Buffer.from(ours).toString("hex")).toBe(Buffer.from(independent).toString("hex"))
-    expect(Buffer.from(await deriveEncryptionKey(SECRET, "other")).equals(Buffer.from(ours))).toBe(false)
+    expect(Buffer.from(await deriveEncryptionKey(SECRET, "other")).equals(Buffer.from(ours))).toBe(
+      false,
+    )
   })
 
   test("a token from encode decrypts with jose.jwtDecrypt given the derived key", async () => {
     const token = await encode({ token: claims, secret: SECRET, salt })
-    const { payload, protectedHeader } = await jwtDecrypt(token, await deriveEncryptionKey(SECRET, salt))
+    const { payload, protectedHeader } = await jwtDecrypt(
+      token,
+      await deriveEncryptionKey(SECRET, salt),
+    )
     expect(payload).toMatchObject(claims)
     expect(protectedHeader.enc).toBe("A256GCM")
   })
 
   test("a token from jose (with or without kid) decodes", async () => {
     const key = await deriveEncryptionKey(SECRET, salt)
-    const plain = await new EncryptJWT({ sub: "from-jose" }).setProtectedHeader({ alg: "dir", enc: "A256GCM" }).setIssuedAt().setExpirationTime("1h").encrypt(key)
+    const plain = await new EncryptJWT({ sub: "from-jose" })
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .encrypt(key)
     expect((await decode({ token: plain, secret: SECRET, salt }))!.sub).toBe("from-jose")
     const kid = decodeProtectedHeader(await encode({ token: {}, secret: SECRET, salt })).kid!
-    const withKid = await new EncryptJWT({ sub: "kid" }).setProtectedHeader({ alg: "dir", enc: "A256GCM", kid }).encrypt(key)
-    expect((await decode({ token: withKid, secret: [OTHER_SECRET, SECRET], salt }))!.sub).toBe("kid")
+    const withKid = await new EncryptJWT({ sub: "kid" })
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM", kid })
+      .encrypt(key)
+    expect((await decode({ token: withKid, secret: [OTHER_SECRET, SECRET], salt }))!.sub).toBe(
+      "kid",
+    )
   })
 
   test("the salt binds a token to its cookie: another salt cannot open it", async () => {
@@ -104,9 +119,16 @@ async function corpus(): Promise<[string, string][]> {
   const good = await encode({ token: claims, secret: SECRET, salt })
   const [h, , iv, ct, tag] = good.split(".") as [string, string, string, string, string]
   const flip = (s: string, i = 0) => s.slice(0, i) + (s[i] === "A" ? "B" : "A") + s.slice(i + 1)
-  const jwt = (payload: Record<string, unknown>) => new EncryptJWT(payload).setProtectedHeader({ alg: "dir", enc: "A256GCM" }).encrypt(key)
-  const compact = (plaintext: string, header: Record<string, unknown> = { alg: "dir", enc: "A256GCM" }, crit?: Record<string, boolean>) =>
-    new CompactEncrypt(new TextEncoder().encode(plaintext)).setProtectedHeader(header as any).encrypt(key, crit ? { crit } : undefined)
+  const jwt = (payload: Record<string, unknown>) =>
+    new EncryptJWT(payload).setProtectedHeader({ alg: "dir", enc: "A256GCM" }).encrypt(key)
+  const compact = (
+    plaintext: string,
+    header: Record<string, unknown> = { alg: "dir", enc: "A256GCM" },
+    crit?: Record<string, boolean>,
+  ) =>
+    new CompactEncrypt(new TextEncoder().encode(plaintext))
+      .setProtectedHeader(header as any)
+      .encrypt(key, crit ? { crit } : undefined)
   const headerOf = (obj: Record<string, unknown>) => base64url.encode(JSON.stringify(obj))
   return [
     ["valid", good],
@@ -121,11 +143,27 @@ async function corpus(): Promise<[string, string][]> {
     ["array payload", await compact("[1,2]")],
     ["string payload", await compact('"hello"')],
     ["not JSON", await compact("not json")],
-    ["extra header parameter", await compact('{"sub":"x"}', { alg: "dir", enc: "A256GCM", typ: "JWT" })],
-    ["crit header", await compact('{"sub":"x"}', { alg: "dir", enc: "A256GCM", crit: ["urn:x"], "urn:x": 1 }, { "urn:x": true })],
-    ["header tampered (kid removed)", `${headerOf({ alg: "dir", enc: "A256GCM" })}..${iv}.${ct}.${tag}`],
+    [
+      "extra header parameter",
+      await compact('{"sub":"x"}', { alg: "dir", enc: "A256GCM", typ: "JWT" }),
+    ],
+    [
+      "crit header",
+      await compact(
+        '{"sub":"x"}',
+        { alg: "dir", enc: "A256GCM", crit: ["urn:x"], "urn:x": 1 },
+        { "urn:x": true },
+      ),
+    ],
+    [
+      "header tampered (kid removed)",
+      `${headerOf({ alg: "dir", enc: "A256GCM" })}..${iv}.${ct}.${tag}`,
+    ],
     ["header alg none", `${headerOf({ alg: "none", enc: "A256GCM" })}..${iv}.${ct}.${tag}`],
-    ["header enc A128GCM", `${headerOf({ alg: "dir", enc: "A128GCM", kid: decodeProtectedHeader(good).kid })}..${iv}.${ct}.${tag}`],
+    [
+      "header enc A128GCM",
+      `${headerOf({ alg: "dir", enc: "A128GCM", kid: decodeProtectedHeader(good).kid })}..${iv}.${ct}.${tag}`,
+    ],
     ["header zip", `${headerOf({ alg: "dir", enc: "A256GCM", zip: "DEF" })}..${iv}.${ct}.${tag}`],
     ["iv tampered", `${h}..${flip(iv)}.${ct}.${tag}`],
     ["ciphertext tampered", `${h}..${iv}.${flip(ct, 10)}.${tag}`],
@@ -135,18 +173,28 @@ async function corpus(): Promise<[string, string][]> {
     ["encrypted key present", `${h}.AAAA.${iv}.${ct}.${tag}`],
     ["four parts", `${h}..${iv}.${ct}`],
     ["six parts", `${good}.x`],
-    ["padding completing the ciphertext", `${h}..${iv}.${ct}${"=".repeat((4 - (ct.length % 4)) % 4)}.${tag}`],
+    [
+      "padding completing the ciphertext",
+      `${h}..${iv}.${ct}${"=".repeat((4 - (ct.length % 4)) % 4)}.${tag}`,
+    ],
     ["padding where none fits", `${h}..${iv}.${ct}${ct.length % 4 === 0 ? "=" : "==="}.${tag}`],
     ["padding in the tag", `${h}..${iv}.${ct}.${tag}==`],
     ["plus sign in ciphertext", `${h}..${iv}.+${ct.slice(1)}.${tag}`],
-    ["extra character in ciphertext (length 4n+1)", `${h}..${iv}.${ct}${ct.length % 4 === 0 ? "A" : ct.length % 4 === 2 ? "AAA" : "AA"}.${tag}`],
+    [
+      "extra character in ciphertext (length 4n+1)",
+      `${h}..${iv}.${ct}${ct.length % 4 === 0 ? "A" : ct.length % 4 === 2 ? "AAA" : "AA"}.${tag}`,
+    ],
     ["garbage", "not-a-token"],
     ["header not base64", `@@..${iv}.${ct}.${tag}`],
   ]
 }
 
 type Outcome = { ok: true; sub: unknown } | { ok: false }
-async function outcome(decoder: typeof decode, token: string, secret: string | string[] = SECRET): Promise<Outcome> {
+async function outcome(
+  decoder: typeof decode,
+  token: string,
+  secret: string | string[] = SECRET,
+): Promise<Outcome> {
   try {
     const payload = await decoder({ token, secret, salt })
     return { ok: true, sub: payload?.sub }
@@ -178,7 +226,11 @@ describe("the synchronous decrypt path matches jose", () => {
       const slow = await outcome(webcrypto.decode, token)
       let reference: Outcome
       try {
-        const { payload } = await jwtDecrypt(token, key, { clockTolerance: 15, keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256GCM"] })
+        const { payload } = await jwtDecrypt(token, key, {
+          clockTolerance: 15,
+          keyManagementAlgorithms: ["dir"],
+          contentEncryptionAlgorithms: ["A256GCM"],
+        })
         reference = { ok: true, sub: payload.sub }
       } catch {
         reference = { ok: false }
@@ -187,7 +239,10 @@ describe("the synchronous decrypt path matches jose", () => {
     }
     for (const row of rows) {
       expect({ label: row.label, fast: row.fast }).toEqual({ label: row.label, fast: row.slow })
-      expect({ label: row.label, fast: row.fast }).toEqual({ label: row.label, fast: row.reference })
+      expect({ label: row.label, fast: row.fast }).toEqual({
+        label: row.label,
+        fast: row.reference,
+      })
     }
     // The corpus exercises both answers.
     expect(rows.filter((r) => r.fast.ok).map((r) => r.label)).toEqual([
@@ -206,7 +261,9 @@ describe("the synchronous decrypt path matches jose", () => {
     const token = await webcrypto.encode({ token: claims, secret: SECRET, salt })
     expect((await decode({ token, secret: SECRET, salt }))!.email).toBe("ada@example.com")
     const back = await encode({ token: claims, secret: [OTHER_SECRET, SECRET], salt })
-    expect((await webcrypto.decode({ token: back, secret: [SECRET, OTHER_SECRET], salt }))!.email).toBe("ada@example.com")
+    expect(
+      (await webcrypto.decode({ token: back, secret: [SECRET, OTHER_SECRET], salt }))!.email,
+    ).toBe("ada@example.com")
     await expect(webcrypto.decode({ token: back, secret: SECRET, salt })).rejects.toThrow()
   })
 
@@ -224,48 +281,102 @@ describe("getToken", () => {
 
   test("reads the session cookie", async () => {
     const token = await encode({ token: claims, secret: SECRET, salt })
-    const found = await getToken({ req: req("http://a.example/", { cookie: `other=1; ${salt}=${token}` }), secret: SECRET })
+    const found = await getToken({
+      req: req("http://a.example/", { cookie: `other=1; ${salt}=${token}` }),
+      secret: SECRET,
+    })
     expect(found).toMatchObject(claims)
   })
 
   test("reads a chunked cookie", async () => {
-    const token = await encode({ token: { ...claims, big: "x".repeat(6000) }, secret: SECRET, salt })
+    const token = await encode({
+      token: { ...claims, big: "x".repeat(6000) },
+      secret: SECRET,
+      salt,
+    })
     const cut = Math.floor(token.length / 2)
     const cookie = `${salt}.1=${token.slice(cut)}; ${salt}.0=${token.slice(0, cut)}`
-    expect((await getToken({ req: req("http://a.example/", { cookie }), secret: SECRET }))!.big).toHaveLength(6000)
+    expect(
+      (await getToken({ req: req("http://a.example/", { cookie }), secret: SECRET }))!.big,
+    ).toHaveLength(6000)
   })
 
   test("reads Authorization: Bearer when there is no cookie", async () => {
     const token = await encode({ token: claims, secret: SECRET, salt })
-    expect(await getToken({ req: req("http://a.example/", { authorization: `Bearer ${token}` }), secret: SECRET })).toMatchObject(claims)
-    expect(await getToken({ req: { headers: { authorization: `Bearer ${token}` } }, secret: SECRET })).toMatchObject(claims)
+    expect(
+      await getToken({
+        req: req("http://a.example/", { authorization: `Bearer ${token}` }),
+        secret: SECRET,
+      }),
+    ).toMatchObject(claims)
+    expect(
+      await getToken({ req: { headers: { authorization: `Bearer ${token}` } }, secret: SECRET }),
+    ).toMatchObject(claims)
   })
 
   test("https requests use the __Secure- cookie name (and it is the salt)", async () => {
     const name = "__Secure-tessera.session-token"
     const token = await encode({ token: claims, secret: SECRET, salt: name })
-    expect(await getToken({ req: req("https://a.example/", { cookie: `${name}=${token}` }), secret: SECRET })).toMatchObject(claims)
-    expect(await getToken({ req: req("http://a.example/", { cookie: `${name}=${token}` }), secret: SECRET })).toBeNull()
-    expect(await getToken({ req: req("http://a.example/", { cookie: `${name}=${token}` }), secret: SECRET, secureCookie: true })).toMatchObject(claims)
+    expect(
+      await getToken({
+        req: req("https://a.example/", { cookie: `${name}=${token}` }),
+        secret: SECRET,
+      }),
+    ).toMatchObject(claims)
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${name}=${token}` }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${name}=${token}` }),
+        secret: SECRET,
+        secureCookie: true,
+      }),
+    ).toMatchObject(claims)
   })
 
   test("custom cookieName and salt", async () => {
     const token = await encode({ token: claims, secret: SECRET, salt: "my-salt" })
-    const found = await getToken({ req: req("http://a.example/", { cookie: `my-cookie=${token}` }), secret: SECRET, cookieName: "my-cookie", salt: "my-salt" })
+    const found = await getToken({
+      req: req("http://a.example/", { cookie: `my-cookie=${token}` }),
+      secret: SECRET,
+      cookieName: "my-cookie",
+      salt: "my-salt",
+    })
     expect(found).toMatchObject(claims)
   })
 
   test("raw returns the encrypted token as sent", async () => {
     const token = await encode({ token: claims, secret: SECRET, salt })
-    expect(await getToken({ req: req("http://a.example/", { cookie: `${salt}=${token}` }), raw: true })).toBe(token)
+    expect(
+      await getToken({ req: req("http://a.example/", { cookie: `${salt}=${token}` }), raw: true }),
+    ).toBe(token)
   })
 
   test("a bad or missing token is null, never a throw", async () => {
     expect(await getToken({ req: req("http://a.example/", {}), secret: SECRET })).toBeNull()
-    expect(await getToken({ req: req("http://a.example/", { cookie: `${salt}=garbage` }), secret: SECRET })).toBeNull()
-    expect(await getToken({ req: req("http://a.example/", { authorization: "Basic abc" }), secret: SECRET })).toBeNull()
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${salt}=garbage` }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
+    expect(
+      await getToken({
+        req: req("http://a.example/", { authorization: "Basic abc" }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
     const other = await encode({ token: claims, secret: OTHER_SECRET, salt })
-    expect(await getToken({ req: req("http://a.example/", { cookie: `${salt}=${other}` }), secret: SECRET })).toBeNull()
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${salt}=${other}` }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
   })
 
   test("the secret defaults to AUTH_SECRET (and AUTH_SECRET_1..3); with none at all it is a TypeError", async () => {

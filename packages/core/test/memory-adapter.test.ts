@@ -10,9 +10,11 @@ runAdapterTests({
   adapter: MemoryAdapter(store),
   db: {
     user: (id) => store.users.get(id) ?? null,
-    account: ({ provider, providerAccountId }) => store.accounts.get(accountKey(provider, providerAccountId)) ?? null,
+    account: ({ provider, providerAccountId }) =>
+      store.accounts.get(accountKey(provider, providerAccountId)) ?? null,
     session: (sessionToken) => store.sessions.get(sessionToken) ?? null,
-    verificationToken: ({ identifier, token }) => store.verificationTokens.get(tokenKey(identifier, token)) ?? null,
+    verificationToken: ({ identifier, token }) =>
+      store.verificationTokens.get(tokenKey(identifier, token)) ?? null,
     authenticator: (credentialID) => store.authenticators.get(credentialID) ?? null,
   },
 })
@@ -31,19 +33,32 @@ describe("MemoryAdapter", () => {
     const adapter = MemoryAdapter()
     const user = { ...testUser(), login: "ada", profile: { big: true } }
     await adapter.createUser!(user)
-    expect(Object.keys((await adapter.getUser!(user.id))!).sort()).toEqual(["email", "emailVerified", "id", "image", "name"])
+    expect(Object.keys((await adapter.getUser!(user.id))!).sort()).toEqual([
+      "email",
+      "emailVerified",
+      "id",
+      "image",
+      "name",
+    ])
     const account = { ...testAccount(user.id), ok: true, refresh_token_expires_in: 60 }
     await adapter.linkAccount!(account)
     const stored = await adapter.getAccount!(account.providerAccountId, account.provider)
     expect(stored).not.toHaveProperty("ok")
-    expect(stored).toMatchObject({ access_token: account.access_token, expires_at: account.expires_at })
+    expect(stored).toMatchObject({
+      access_token: account.access_token,
+      expires_at: account.expires_at,
+    })
   })
 
   test("rows cannot point at a missing user", async () => {
     const adapter = MemoryAdapter()
     await expect(adapter.linkAccount!(testAccount("nobody"))).rejects.toThrow()
     await expect(
-      adapter.createSession!({ sessionToken: "t", userId: "nobody", expires: new Date(Date.now() + 1000) }),
+      adapter.createSession!({
+        sessionToken: "t",
+        userId: "nobody",
+        expires: new Date(Date.now() + 1000),
+      }),
     ).rejects.toThrow()
   })
 })

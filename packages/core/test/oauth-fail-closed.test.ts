@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
 import type { AuthConfig } from "../src/config/auth-config.js"
-import { AppBrowser, parseSetCookies, recordingLogger, SECRET, setsSession } from "./oauth-helpers.js"
+import {
+  AppBrowser,
+  parseSetCookies,
+  recordingLogger,
+  SECRET,
+  setsSession,
+} from "./oauth-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 let idp: OidcProviderServer
@@ -58,8 +64,13 @@ function expectRefused(response: Response, errors: Error[], type: string, url: U
   const logged = errors.at(-1)
   expect(logged?.name).toBe(type)
   // The logged error and its cause name the failure but carry no code, state or token.
-  const text = JSON.stringify({ message: logged?.message, cause: logged?.cause, inner: String((logged?.cause as any)?.err?.stack) })
-  for (const secret of [url.searchParams.get("code"), url.searchParams.get("state")]) if (secret) expect(text).not.toContain(secret)
+  const text = JSON.stringify({
+    message: logged?.message,
+    cause: logged?.cause,
+    inner: String((logged?.cause as any)?.err?.stack),
+  })
+  for (const secret of [url.searchParams.get("code"), url.searchParams.get("state")])
+    if (secret) expect(text).not.toContain(secret)
   expect(text).not.toMatch(/access_token|eyJ/)
 }
 
@@ -77,7 +88,11 @@ describe("refused callbacks (oidc-provider)", () => {
     browser.jar.delete("tessera.state")
     const response = await browser.request(url.href)
     expectRefused(response, errors, "InvalidCheck", url)
-    expect(parseSetCookies(response).map((c) => c.name).sort()).toEqual(["tessera.nonce", "tessera.pkce.code_verifier"])
+    expect(
+      parseSetCookies(response)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(["tessera.nonce", "tessera.pkce.code_verifier"])
   })
 
   test("a refused callback clears the check cookies it read", async () => {
@@ -88,7 +103,9 @@ describe("refused callbacks (oidc-provider)", () => {
     const response = await browser.request(forged.href)
     expectRefused(response, errors, "InvalidCheck", url)
     const cleared = parseSetCookies(response).map((c) => c.name)
-    expect(cleared).toEqual(expect.arrayContaining(["tessera.state", "tessera.pkce.code_verifier", "tessera.nonce"]))
+    expect(cleared).toEqual(
+      expect.arrayContaining(["tessera.state", "tessera.pkce.code_verifier", "tessera.nonce"]),
+    )
   })
 
   test("state parameter changed", async () => {
@@ -138,7 +155,10 @@ describe("refused callbacks (oidc-provider)", () => {
     const { config, errors } = setup()
     const { browser, url } = await flow(config)
     const value = browser.jar.get("tessera.pkce.code_verifier")!
-    browser.jar.set("tessera.pkce.code_verifier", `${value.slice(0, -4)}${value.endsWith("AAAA") ? "BBBB" : "AAAA"}`)
+    browser.jar.set(
+      "tessera.pkce.code_verifier",
+      `${value.slice(0, -4)}${value.endsWith("AAAA") ? "BBBB" : "AAAA"}`,
+    )
     expectRefused(await browser.request(url.href), errors, "InvalidCheck", url)
   })
 

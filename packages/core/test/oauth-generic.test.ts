@@ -7,7 +7,16 @@ import { setEnvDefaults } from "@tessera/core"
 import { customFetch } from "../src/symbols.js"
 import { MemoryAdapter } from "../src/memory-adapter.js"
 import type { AuthConfig } from "../src/config/auth-config.js"
-import { AppBrowser, FakeIssuer, json, parseSetCookies, recordingLogger, SECRET, setsSession, StandIn } from "./oauth-helpers.js"
+import {
+  AppBrowser,
+  FakeIssuer,
+  json,
+  parseSetCookies,
+  recordingLogger,
+  SECRET,
+  setsSession,
+  StandIn,
+} from "./oauth-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 let standIn: StandIn
@@ -18,12 +27,20 @@ let publicClient: FakeIssuer
 /** An OIDC issuer reached as https://login.example through customFetch. */
 let remote: FakeIssuer
 
-const profileFor = (sub: string) => ({ id: 4242, name: `User ${sub}`, email: `${sub}@example.test`, picture: `https://img.example/${sub}.png` })
+const profileFor = (sub: string) => ({
+  id: 4242,
+  name: `User ${sub}`,
+  email: `${sub}@example.test`,
+  picture: `https://img.example/${sub}.png`,
+})
 
 beforeAll(async () => {
   standIn = await StandIn.start()
   const o = standIn.origin
-  const oauth2 = (path: string, authMethod: "client_secret_basic" | "client_secret_post" | "none") =>
+  const oauth2 = (
+    path: string,
+    authMethod: "client_secret_basic" | "client_secret_post" | "none",
+  ) =>
     FakeIssuer.create({
       standIn,
       issuer: `${o}/${path}`,
@@ -36,7 +53,11 @@ beforeAll(async () => {
       authMethod,
       userinfo: (record) => json(profileFor(record.sub)),
     })
-  ;[basic, post, publicClient] = await Promise.all([oauth2("basic", "client_secret_basic"), oauth2("post", "client_secret_post"), oauth2("public", "none")])
+  ;[basic, post, publicClient] = await Promise.all([
+    oauth2("basic", "client_secret_basic"),
+    oauth2("post", "client_secret_post"),
+    oauth2("public", "none"),
+  ])
   remote = await FakeIssuer.create({
     standIn,
     issuer: "https://login.example",
@@ -46,7 +67,10 @@ beforeAll(async () => {
     jwksUri: "https://login.example/jwks",
     clientId: "remote-client",
     clientSecret: "remote-secret",
-    idTokenClaims: (record) => ({ email: `${record.sub}@login.example`, name: record.sub.toUpperCase() }),
+    idTokenClaims: (record) => ({
+      email: `${record.sub}@login.example`,
+      name: record.sub.toUpperCase(),
+    }),
   })
 })
 afterAll(() => standIn?.stop())
@@ -105,7 +129,11 @@ describe("OAuth 2 providers", () => {
     expect(location.searchParams.has("scope")).toBe(false)
     expect(done.status).toBe(302)
     expect(setsSession(done)).toBe(true)
-    expect((await browser.session()).user).toEqual({ name: "User ada", email: "ada@example.test", image: "https://img.example/ada.png" })
+    expect((await browser.session()).user).toEqual({
+      name: "User ada",
+      email: "ada@example.test",
+      image: "https://img.example/ada.png",
+    })
     expect(seen.account).toEqual({
       provider: "acme",
       type: "oauth",
@@ -115,28 +143,41 @@ describe("OAuth 2 providers", () => {
       expires_at: expect.any(Number),
       scope: undefined,
     })
-    expect(Math.abs(seen.account.expires_at - (Math.floor(Date.now() / 1000) + 3600))).toBeLessThanOrEqual(2)
+    expect(
+      Math.abs(seen.account.expires_at - (Math.floor(Date.now() / 1000) + 3600)),
+    ).toBeLessThanOrEqual(2)
     expect(seen.profile).toEqual(profileFor("ada"))
     // The token request carried the verifier and Basic credentials.
     const tokenRequest = standIn.requestsTo(`${basic.issuer}/token`).at(-1)!
     expect(tokenRequest.headers.get("authorization")).toMatch(/^Basic /)
-    expect(new URLSearchParams(tokenRequest.body).get("code_verifier")).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(new URLSearchParams(tokenRequest.body).get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/acme`)
+    expect(new URLSearchParams(tokenRequest.body).get("code_verifier")).toMatch(
+      /^[A-Za-z0-9_-]{43}$/,
+    )
+    expect(new URLSearchParams(tokenRequest.body).get("redirect_uri")).toBe(
+      `${ORIGIN}/auth/callback/acme`,
+    )
   })
 
   test("client_secret_post and none (public client)", async () => {
-    const a = configOf(oauth2(post, { client: { token_endpoint_auth_method: "client_secret_post" } }))
+    const a = configOf(
+      oauth2(post, { client: { token_endpoint_auth_method: "client_secret_post" } }),
+    )
     expect(setsSession((await signIn(a.config, post)).done)).toBe(true)
     const b = configOf(oauth2(publicClient, { clientSecret: undefined }))
     expect(setsSession((await signIn(b.config, publicClient)).done)).toBe(true)
-    const sent = new URLSearchParams(standIn.requestsTo(`${publicClient.issuer}/token`).at(-1)!.body)
+    const sent = new URLSearchParams(
+      standIn.requestsTo(`${publicClient.issuer}/token`).at(-1)!.body,
+    )
     expect(sent.get("client_id")).toBe("public-client")
     expect(sent.has("client_secret")).toBe(false)
   })
 
   test("endpoint objects: authorization, token and userinfo params", async () => {
     const provider = oauth2(basic, {
-      authorization: { url: `${basic.issuer}/authorize?display=popup&scope=ignored`, params: { scope: "read:user", access_type: "offline" } },
+      authorization: {
+        url: `${basic.issuer}/authorize?display=popup&scope=ignored`,
+        params: { scope: "read:user", access_type: "offline" },
+      },
       token: { url: `${basic.issuer}/token`, params: { audience: "api" } },
       userinfo: { url: `${basic.issuer}/me`, params: { fields: "id,name,email" } },
     })
@@ -146,8 +187,12 @@ describe("OAuth 2 providers", () => {
     expect(location.searchParams.get("scope")).toBe("read:user")
     expect(location.searchParams.get("access_type")).toBe("offline")
     expect(setsSession(done)).toBe(true)
-    expect(new URLSearchParams(standIn.requestsTo(`${basic.issuer}/token`).at(-1)!.body).get("audience")).toBe("api")
-    expect(standIn.requestsTo(`${basic.issuer}/me`).at(-1)!.url.searchParams.get("fields")).toBe("id,name,email")
+    expect(
+      new URLSearchParams(standIn.requestsTo(`${basic.issuer}/token`).at(-1)!.body).get("audience"),
+    ).toBe("api")
+    expect(standIn.requestsTo(`${basic.issuer}/me`).at(-1)!.url.searchParams.get("fields")).toBe(
+      "id,name,email",
+    )
   })
 
   test("checks: state only (no PKCE), and none", async () => {
@@ -156,26 +201,47 @@ describe("OAuth 2 providers", () => {
     expect(withState.location.searchParams.has("code_challenge")).toBe(false)
     expect(withState.location.searchParams.get("state")).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(setsSession(withState.done)).toBe(true)
-    expect(new URLSearchParams(standIn.requestsTo(`${basic.issuer}/token`).at(-1)!.body).has("code_verifier")).toBe(false)
+    expect(
+      new URLSearchParams(standIn.requestsTo(`${basic.issuer}/token`).at(-1)!.body).has(
+        "code_verifier",
+      ),
+    ).toBe(false)
 
     const none = configOf(oauth2(basic, { checks: ["none"] }))
     const unchecked = await signIn(none.config, basic)
     expect(unchecked.location.searchParams.has("state")).toBe(false)
     expect(unchecked.location.searchParams.has("code_challenge")).toBe(false)
-    expect(parseSetCookies(unchecked.start).filter((c) => /pkce|state|nonce/.test(c.name))).toEqual([])
+    expect(parseSetCookies(unchecked.start).filter((c) => /pkce|state|nonce/.test(c.name))).toEqual(
+      [],
+    )
     expect(setsSession(unchecked.done)).toBe(true)
   })
 
   test("profile(profile, tokens) and account(tokens) callbacks; account() returning nothing stores no tokens", async () => {
     const a = configOf(
       oauth2(basic, {
-        profile: (profile: any, tokens: any) => ({ id: `acme-${profile.id}`, name: profile.name.toUpperCase(), email: null, image: tokens.token_type }),
+        profile: (profile: any, tokens: any) => ({
+          id: `acme-${profile.id}`,
+          name: profile.name.toUpperCase(),
+          email: null,
+          image: tokens.token_type,
+        }),
         account: (tokens: any) => ({ access_token: tokens.access_token, custom: "kept" }),
       }),
     )
     const first = await signIn(a.config, basic)
-    expect((await first.browser.session()).user).toEqual({ name: "USER ADA", email: null, image: "bearer" })
-    expect(a.seen.account).toEqual({ provider: "acme", type: "oauth", providerAccountId: "acme-4242", access_token: expect.any(String), custom: "kept" })
+    expect((await first.browser.session()).user).toEqual({
+      name: "USER ADA",
+      email: null,
+      image: "bearer",
+    })
+    expect(a.seen.account).toEqual({
+      provider: "acme",
+      type: "oauth",
+      providerAccountId: "acme-4242",
+      access_token: expect.any(String),
+      custom: "kept",
+    })
 
     const b = configOf(oauth2(basic, { account: () => undefined }))
     await signIn(b.config, basic)
@@ -196,7 +262,10 @@ describe("OAuth 2 providers", () => {
           calls.push(Object.keys(context).sort())
           const response = await context.fetch(`${basic.issuer}/token`, {
             method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa("basic-client:basic-secret")}` },
+            headers: {
+              "content-type": "application/x-www-form-urlencoded",
+              authorization: `Basic ${btoa("basic-client:basic-secret")}`,
+            },
             body: new URLSearchParams({
               grant_type: "authorization_code",
               code: context.params.code,
@@ -212,7 +281,9 @@ describe("OAuth 2 providers", () => {
         url: `${basic.issuer}/me`,
         async request(context: any) {
           calls.push(Object.keys(context).sort())
-          const response = await context.fetch(`${basic.issuer}/me`, { headers: { authorization: `Bearer ${context.tokens.access_token}` } })
+          const response = await context.fetch(`${basic.issuer}/me`, {
+            headers: { authorization: `Bearer ${context.tokens.access_token}` },
+          })
           return { data: await response.json() }
         },
       },
@@ -225,7 +296,11 @@ describe("OAuth 2 providers", () => {
       ["checks", "fetch", "params", "provider", "redirectUri"],
       ["claims", "fetch", "params", "provider", "tokens"],
     ])
-    expect(seen.account).toMatchObject({ token_type: "bearer", scope: "a b", providerAccountId: "4242" })
+    expect(seen.account).toMatchObject({
+      token_type: "bearer",
+      scope: "a b",
+      providerAccountId: "4242",
+    })
     expect((await browser.session()).user.name).toBe("User ada")
   })
 
@@ -238,7 +313,14 @@ describe("OAuth 2 providers", () => {
   })
 
   test("userinfo refusing the token ends the sign-in", async () => {
-    const { config, errors } = configOf(oauth2(basic, { token: { url: `${basic.issuer}/token`, conform: async (r: Response) => json({ ...(await r.json()), access_token: "unknown" }) } }))
+    const { config, errors } = configOf(
+      oauth2(basic, {
+        token: {
+          url: `${basic.issuer}/token`,
+          conform: async (r: Response) => json({ ...(await r.json()), access_token: "unknown" }),
+        },
+      }),
+    )
     const { done } = await signIn(config, basic)
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
     expect(setsSession(done)).toBe(false)
@@ -249,7 +331,9 @@ describe("OAuth 2 providers", () => {
     const { config, errors } = configOf(oauth2(basic))
     const browser = new AppBrowser(config)
     await browser.startSignIn("acme")
-    const done = await browser.request(`/auth/callback/acme?error=access_denied&error_description=${encodeURIComponent("The user said no\n[forged log line]")}`)
+    const done = await browser.request(
+      `/auth/callback/acme?error=access_denied&error_description=${encodeURIComponent("The user said no\n[forged log line]")}`,
+    )
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
     expect(setsSession(done)).toBe(false)
     const logged = errors.at(-1) as any
@@ -287,8 +371,14 @@ describe("OIDC discovery, customFetch and issuers", () => {
     expect(location.origin + location.pathname).toBe("https://login.example/authorize")
     const done = await browser.request(remote.authorize(location, "zoe").href)
     expect(setsSession(done)).toBe(true)
-    expect((await browser.session()).user).toEqual({ name: "ZOE", email: "zoe@login.example", image: null })
-    expect(seen).toEqual(expect.arrayContaining(["/.well-known/openid-configuration", "/token", "/jwks"]))
+    expect((await browser.session()).user).toEqual({
+      name: "ZOE",
+      email: "zoe@login.example",
+      image: null,
+    })
+    expect(seen).toEqual(
+      expect.arrayContaining(["/.well-known/openid-configuration", "/token", "/jwks"]),
+    )
   })
 
   test("discovery is fetched once per issuer, across configurations and sign-ins", async () => {
@@ -304,10 +394,16 @@ describe("OIDC discovery, customFetch and issuers", () => {
       })
       const browser = new AppBrowser(config)
       const start = await browser.startSignIn("remote")
-      expect(setsSession(await browser.request(remote.authorize(start.headers.get("location")!, `u${i}`).href))).toBe(true)
+      expect(
+        setsSession(
+          await browser.request(remote.authorize(start.headers.get("location")!, `u${i}`).href),
+        ),
+      ).toBe(true)
     }
     // Only the first test of this file fetched it: the cache is module-scoped, not per configuration.
-    expect(standIn.requestsTo("https://login.example/.well-known/openid-configuration")).toHaveLength(1)
+    expect(
+      standIn.requestsTo("https://login.example/.well-known/openid-configuration"),
+    ).toHaveLength(1)
   })
 
   test("an explicit wellKnown URL is the document fetched", async () => {
@@ -330,19 +426,41 @@ describe("OIDC discovery, customFetch and issuers", () => {
     })
     const browser = new AppBrowser(config)
     const start = await browser.startSignIn("remote")
-    expect(setsSession(await browser.request(remote.authorize(start.headers.get("location")!, "wk").href))).toBe(true)
+    expect(
+      setsSession(
+        await browser.request(remote.authorize(start.headers.get("location")!, "wk").href),
+      ),
+    ).toBe(true)
     expect(standIn.requestsTo("https://login.example/custom/metadata.json")).toHaveLength(1)
     // A second configuration with the same wellKnown reuses the cached document.
-    const again = configOf({ id: "remote", name: "Remote", type: "oidc", wellKnown: "https://login.example/custom/metadata.json", clientId: "remote-client", clientSecret: "remote-secret", [customFetch]: standIn.fetch })
+    const again = configOf({
+      id: "remote",
+      name: "Remote",
+      type: "oidc",
+      wellKnown: "https://login.example/custom/metadata.json",
+      clientId: "remote-client",
+      clientSecret: "remote-secret",
+      [customFetch]: standIn.fetch,
+    })
     await new AppBrowser(again.config).startSignIn("remote")
     expect(standIn.requestsTo("https://login.example/custom/metadata.json")).toHaveLength(1)
   })
 
   test("an authorization response naming another issuer (iss) is refused", async () => {
-    const { config, errors } = configOf({ id: "remote", name: "Remote", type: "oidc", issuer: "https://login.example", clientId: "remote-client", clientSecret: "remote-secret", [customFetch]: standIn.fetch })
+    const { config, errors } = configOf({
+      id: "remote",
+      name: "Remote",
+      type: "oidc",
+      issuer: "https://login.example",
+      clientId: "remote-client",
+      clientSecret: "remote-secret",
+      [customFetch]: standIn.fetch,
+    })
     const browser = new AppBrowser(config)
     const start = await browser.startSignIn("remote")
-    const callback = remote.authorize(start.headers.get("location")!, "x", { iss: "https://evil.example" })
+    const callback = remote.authorize(start.headers.get("location")!, "x", {
+      iss: "https://evil.example",
+    })
     const done = await browser.request(callback.href)
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
     expect(setsSession(done)).toBe(false)
@@ -355,7 +473,14 @@ describe("insecure http is opt-in", () => {
     for (const provider of [
       { id: "x", name: "X", type: "oidc", issuer: `${standIn.origin}/idp`, clientId: "c" },
       { ...oauth2(basic), dangerouslyAllowInsecureHttpRequests: undefined },
-      { id: "x", name: "X", type: "oauth", authorization: "https://a.example/authorize", token: "http://a.example/token", clientId: "c" },
+      {
+        id: "x",
+        name: "X",
+        type: "oauth",
+        authorization: "https://a.example/authorize",
+        token: "http://a.example/token",
+        clientId: "c",
+      },
     ]) {
       const { config, errors } = configOf(provider)
       const response = await new AppBrowser(config).request("/auth/providers")
@@ -374,9 +499,22 @@ describe("insecure http is opt-in", () => {
 
   test("http endpoints discovered from an https issuer are refused at use", async () => {
     standIn.on("GET", "https://mixed.example/.well-known/openid-configuration", () =>
-      json({ issuer: "https://mixed.example", authorization_endpoint: "http://mixed.example/authorize", token_endpoint: "https://mixed.example/token", jwks_uri: "https://mixed.example/jwks" }),
+      json({
+        issuer: "https://mixed.example",
+        authorization_endpoint: "http://mixed.example/authorize",
+        token_endpoint: "https://mixed.example/token",
+        jwks_uri: "https://mixed.example/jwks",
+      }),
     )
-    const { config, errors } = configOf({ id: "mixed", name: "Mixed", type: "oidc", issuer: "https://mixed.example", clientId: "c", clientSecret: "s", [customFetch]: standIn.fetch })
+    const { config, errors } = configOf({
+      id: "mixed",
+      name: "Mixed",
+      type: "oidc",
+      issuer: "https://mixed.example",
+      clientId: "c",
+      clientSecret: "s",
+      [customFetch]: standIn.fetch,
+    })
     const start = await new AppBrowser(config).startSignIn("mixed")
     expect(start.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthSignin`)
     expect(errors.at(-1)?.name).toBe("OAuthSignInError")
@@ -393,7 +531,12 @@ describe("environment defaults", () => {
       options,
     })
     const config = setEnvDefaults(
-      { AUTH_SECRET: SECRET, AUTH_REMOTE_ENV_ID: "remote-client", AUTH_REMOTE_ENV_SECRET: "remote-secret", AUTH_REMOTE_ENV_ISSUER: "https://login.example" },
+      {
+        AUTH_SECRET: SECRET,
+        AUTH_REMOTE_ENV_ID: "remote-client",
+        AUTH_REMOTE_ENV_SECRET: "remote-secret",
+        AUTH_REMOTE_ENV_ISSUER: "https://login.example",
+      },
       { providers: [factory as any], trustHost: true, logger: recordingLogger().logger },
     )
     const browser = new AppBrowser(config)
@@ -439,14 +582,20 @@ describe("redirect proxy", () => {
     const done = await browser.request(target.href)
     expect(setsSession(done)).toBe(true)
     // The token request repeated the proxy's redirect_uri.
-    expect(new URLSearchParams(standIn.requestsTo(`${basic.issuer}/token`).at(-1)!.body).get("redirect_uri")).toBe(`${STABLE}/auth/callback/acme`)
+    expect(
+      new URLSearchParams(standIn.requestsTo(`${basic.issuer}/token`).at(-1)!.body).get(
+        "redirect_uri",
+      ),
+    ).toBe(`${STABLE}/auth/callback/acme`)
   })
 
   test("the proxy does not forward a state it did not encrypt", async () => {
     const { stable } = proxied()
     const { logger, errors } = recordingLogger()
     const browser = new AppBrowser({ ...stable, logger }, STABLE)
-    const response = await browser.request(`/auth/callback/acme?code=stolen&state=${encodeURIComponent("https://evil.example/auth/callback/acme")}`)
+    const response = await browser.request(
+      `/auth/callback/acme?code=stolen&state=${encodeURIComponent("https://evil.example/auth/callback/acme")}`,
+    )
     expect(response.headers.get("location")).toBe(`${STABLE}/auth/signin?error=OAuthCallbackError`)
     expect(errors.at(-1)?.name).toBe("InvalidCheck")
   })
@@ -464,7 +613,12 @@ describe("redirect proxy", () => {
 describe("account linking by e-mail", () => {
   async function withExistingUser() {
     const adapter = MemoryAdapter()
-    const existing = await adapter.createUser!({ id: crypto.randomUUID(), email: "ada@example.test", emailVerified: null, name: "Ada" })
+    const existing = await adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: "ada@example.test",
+      emailVerified: null,
+      name: "Ada",
+    })
     return { adapter, existing }
   }
 
@@ -479,16 +633,24 @@ describe("account linking by e-mail", () => {
 
   test("allowDangerousEmailAccountLinking links to the existing user", async () => {
     const { adapter, existing } = await withExistingUser()
-    const { config } = configOf(oauth2(basic, { allowDangerousEmailAccountLinking: true }), { adapter })
+    const { config } = configOf(oauth2(basic, { allowDangerousEmailAccountLinking: true }), {
+      adapter,
+    })
     const { done } = await signIn(config, basic, "ada")
     expect(setsSession(done)).toBe(true)
     const [account] = [...adapter.store.accounts.values()]
-    expect(account).toMatchObject({ userId: existing.id, provider: "acme", providerAccountId: "4242" })
+    expect(account).toMatchObject({
+      userId: existing.id,
+      provider: "acme",
+      providerAccountId: "4242",
+    })
   })
 })
 
 test("the button style is used on the built-in sign-in page", async () => {
-  const { config } = configOf(oauth2(basic, { style: { brandColor: "#24292f", logo: "https://img.example/acme.svg" } }))
+  const { config } = configOf(
+    oauth2(basic, { style: { brandColor: "#24292f", logo: "https://img.example/acme.svg" } }),
+  )
   const page = await (await new AppBrowser(config).request("/auth/signin")).text()
   expect(page).toContain("#24292f")
   expect(page).toContain("https://img.example/acme.svg")

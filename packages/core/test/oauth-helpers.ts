@@ -35,7 +35,11 @@ export function parseSetCookies(response: Response): SetCookie[] {
       const key = (at < 0 ? part : part.slice(0, at)).trim().toLowerCase()
       attributes[key] = at < 0 ? true : part.slice(at + 1).trim()
     }
-    return { name: pair!.slice(0, eq).trim(), value: decodeURIComponent(pair!.slice(eq + 1).trim()), attributes }
+    return {
+      name: pair!.slice(0, eq).trim(),
+      value: decodeURIComponent(pair!.slice(eq + 1).trim()),
+      attributes,
+    }
   })
 }
 
@@ -43,7 +47,9 @@ export const SESSION_COOKIE = "tessera.session-token"
 
 /** True when the response sets a (non-empty) session cookie. */
 export function setsSession(response: Response): boolean {
-  return parseSetCookies(response).some((c) => c.name.startsWith(SESSION_COOKIE) && c.value !== "" && c.attributes["max-age"] !== "0")
+  return parseSetCookies(response).some(
+    (c) => c.name.startsWith(SESSION_COOKIE) && c.value !== "" && c.attributes["max-age"] !== "0",
+  )
 }
 
 export class AppBrowser {
@@ -64,7 +70,14 @@ export class AppBrowser {
     }
   }
 
-  async request(path: string, init: { method?: string; body?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    path: string,
+    init: {
+      method?: string
+      body?: Record<string, string> | URLSearchParams
+      headers?: Record<string, string>
+    } = {},
+  ): Promise<Response> {
     const headers = new Headers(init.headers)
     if (this.jar.size) headers.set("cookie", this.cookieHeader())
     let body: string | undefined
@@ -73,7 +86,10 @@ export class AppBrowser {
       headers.set("content-type", "application/x-www-form-urlencoded")
     }
     const url = path.startsWith("http") ? path : `${this.origin}${path}`
-    const response = await Auth(new Request(url, { method: init.method ?? (body ? "POST" : "GET"), headers, body }), this.config)
+    const response = await Auth(
+      new Request(url, { method: init.method ?? (body ? "POST" : "GET"), headers, body }),
+      this.config,
+    )
     this.store(response)
     return response
   }
@@ -84,7 +100,10 @@ export class AppBrowser {
   }
 
   /** POST signin/<id> with a CSRF token; returns the response (302 to the provider). */
-  async startSignIn(providerId: string, options: { query?: Record<string, string>; callbackUrl?: string } = {}): Promise<Response> {
+  async startSignIn(
+    providerId: string,
+    options: { query?: Record<string, string>; callbackUrl?: string } = {},
+  ): Promise<Response> {
     const csrfToken = await this.csrf()
     const query = options.query ? `?${new URLSearchParams(options.query)}` : ""
     const body: Record<string, string> = { csrfToken }
@@ -107,7 +126,11 @@ export function recordingLogger() {
   return {
     errors,
     warnings,
-    logger: { error: (e: Error) => void errors.push(e), warn: (code: string) => void warnings.push(code), debug: () => {} },
+    logger: {
+      error: (e: Error) => void errors.push(e),
+      warn: (code: string) => void warnings.push(code),
+      debug: () => {},
+    },
   }
 }
 
@@ -138,7 +161,13 @@ export class StandIn {
       const chunks: Buffer[] = []
       req.on("data", (c: Buffer) => chunks.push(c))
       req.on("end", () => {
-        standIn!.handle(req.method ?? "GET", req.url ?? "/", req.headers as Record<string, string>, Buffer.concat(chunks).toString())
+        standIn!
+          .handle(
+            req.method ?? "GET",
+            req.url ?? "/",
+            req.headers as Record<string, string>,
+            Buffer.concat(chunks).toString(),
+          )
           .then(async (response) => {
             const headers: Record<string, string> = {}
             response.headers.forEach((v, k) => (headers[k] = v))
@@ -161,7 +190,12 @@ export class StandIn {
     return this
   }
 
-  private async handle(method: string, path: string, headers: Record<string, string>, body: string): Promise<Response> {
+  private async handle(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<Response> {
     let url: URL
     const vhost = /^\/__vhost\/(https?)\/([^/]+)(\/.*)?$/.exec(path)
     if (vhost) url = new URL(`${vhost[1]}://${vhost[2]}${vhost[3] ?? "/"}`)
@@ -176,7 +210,10 @@ export class StandIn {
   /** A `customFetch` that sends every request to this server, keeping the intended URL. */
   readonly fetch: typeof fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
-    const target = url.origin === this.origin ? url.href : `${this.origin}/__vhost/${url.protocol.slice(0, -1)}/${url.host}${url.pathname}${url.search}`
+    const target =
+      url.origin === this.origin
+        ? url.href
+        : `${this.origin}/__vhost/${url.protocol.slice(0, -1)}/${url.host}${url.pathname}${url.search}`
     return fetch(target, init)
   }
 
@@ -194,7 +231,10 @@ export class StandIn {
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } })
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  })
 }
 
 // ---------------------------------------------------------------- fake authorization server
@@ -231,7 +271,10 @@ export interface FakeIssuerOptions {
   /** Refuse token requests without a matching PKCE verifier (default: when a challenge was sent). */
   requirePkce?: boolean
   /** The token response for a code. Default: bearer token, 1 hour, an ID Token when `openid` was in scope. */
-  tokenResponse?: (record: CodeRecord, issuer: FakeIssuer) => Promise<Record<string, unknown>> | Record<string, unknown>
+  tokenResponse?: (
+    record: CodeRecord,
+    issuer: FakeIssuer,
+  ) => Promise<Record<string, unknown>> | Record<string, unknown>
   /** The userinfo response for an access token's record. */
   userinfo?: (record: CodeRecord, request: Recorded) => Response | Promise<Response>
   /** Claims added to the default ID Token. */
@@ -239,9 +282,13 @@ export interface FakeIssuerOptions {
 }
 
 /** RSA key generation is slow on a busy machine: one signing key (and one stranger key) per test file. */
-let keys: Promise<{ privateKey: CryptoKey; publicKey: CryptoKey; strangerKey: CryptoKey }> | undefined
+let keys:
+  Promise<{ privateKey: CryptoKey; publicKey: CryptoKey; strangerKey: CryptoKey }> | undefined
 function sharedKeys() {
-  keys ??= Promise.all([generateKeyPair("RS256", { extractable: true }), generateKeyPair("RS256")]).then(([pair, stranger]) => ({
+  keys ??= Promise.all([
+    generateKeyPair("RS256", { extractable: true }),
+    generateKeyPair("RS256"),
+  ]).then(([pair, stranger]) => ({
     ...pair,
     strangerKey: stranger.privateKey,
   }))
@@ -299,7 +346,10 @@ export class FakeIssuer {
       for (const method of ["GET", "POST"]) {
         standIn.on(method, o.userinfoEndpoint, (request) => {
           const record = this.recordForBearer(request)
-          if (!record) return json({ error: "invalid_token" }, 401, { "www-authenticate": 'Bearer error="invalid_token"' })
+          if (!record)
+            return json({ error: "invalid_token" }, 401, {
+              "www-authenticate": 'Bearer error="invalid_token"',
+            })
           return o.userinfo ? o.userinfo(record, request) : json({ sub: record.sub })
         })
       }
@@ -308,7 +358,10 @@ export class FakeIssuer {
 
   recordForBearer(request: Recorded): CodeRecord | undefined {
     const header = request.headers.get("authorization")
-    const token = header?.startsWith("Bearer ") ? header.slice(7) : new URLSearchParams(request.body).get("access_token") ?? request.url.searchParams.get("access_token")
+    const token = header?.startsWith("Bearer ")
+      ? header.slice(7)
+      : (new URLSearchParams(request.body).get("access_token") ??
+        request.url.searchParams.get("access_token"))
     return token ? this.accessTokens.get(token) : undefined
   }
 
@@ -319,13 +372,15 @@ export class FakeIssuer {
   authorize(location: string | URL, sub = "user-1", extra: Record<string, string> = {}): URL {
     const url = new URL(location)
     const expected = new URL(this.options.authorizationEndpoint)
-    if (url.origin !== expected.origin || url.pathname !== expected.pathname) throw new Error(`Not this issuer's authorization endpoint: ${url.href}`)
+    if (url.origin !== expected.origin || url.pathname !== expected.pathname)
+      throw new Error(`Not this issuer's authorization endpoint: ${url.href}`)
     const params = url.searchParams
     if (params.get("client_id") !== this.options.clientId) throw new Error("unknown client_id")
     if (params.get("response_type") !== "code") throw new Error("response_type must be code")
     const redirectUri = params.get("redirect_uri")
     if (!redirectUri) throw new Error("no redirect_uri")
-    if (params.get("code_challenge") && params.get("code_challenge_method") !== "S256") throw new Error("S256 only")
+    if (params.get("code_challenge") && params.get("code_challenge_method") !== "S256")
+      throw new Error("S256 only")
     const code = crypto.randomUUID()
     const record: CodeRecord = {
       code,
@@ -348,7 +403,10 @@ export class FakeIssuer {
   }
 
   /** Signs an ID Token. `header` and the key can be overridden to make bad ones. */
-  async idToken(claims: Record<string, unknown>, options: { key?: CryptoKey; header?: Record<string, unknown> } = {}): Promise<string> {
+  async idToken(
+    claims: Record<string, unknown>,
+    options: { key?: CryptoKey; header?: Record<string, unknown> } = {},
+  ): Promise<string> {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: "RS256", kid: this.kid, ...options.header } as any)
       .sign(options.key ?? this.privateKey)
@@ -374,29 +432,47 @@ export class FakeIssuer {
     if (method === "client_secret_basic") {
       const header = request.headers.get("authorization")
       if (!header?.startsWith("Basic ")) return false
-      const [id, secret] = Buffer.from(header.slice(6), "base64").toString().split(":").map((s) => decodeURIComponent(s.replace(/\+/g, " ")))
+      const [id, secret] = Buffer.from(header.slice(6), "base64")
+        .toString()
+        .split(":")
+        .map((s) => decodeURIComponent(s.replace(/\+/g, " ")))
       return id === o.clientId && secret === o.clientSecret && !form.has("client_secret")
     }
     if (method === "client_secret_post") {
-      return form.get("client_id") === o.clientId && form.get("client_secret") === o.clientSecret && !request.headers.has("authorization")
+      return (
+        form.get("client_id") === o.clientId &&
+        form.get("client_secret") === o.clientSecret &&
+        !request.headers.has("authorization")
+      )
     }
-    return form.get("client_id") === o.clientId && !form.has("client_secret") && !request.headers.has("authorization")
+    return (
+      form.get("client_id") === o.clientId &&
+      !form.has("client_secret") &&
+      !request.headers.has("authorization")
+    )
   }
 
   private async token(request: Recorded): Promise<Response> {
     const form = new URLSearchParams(request.body)
-    if (form.get("grant_type") !== "authorization_code") return json({ error: "unsupported_grant_type" }, 400)
+    if (form.get("grant_type") !== "authorization_code")
+      return json({ error: "unsupported_grant_type" }, 400)
     if (!this.clientAuthenticated(request, form)) return json({ error: "invalid_client" }, 401)
     const record = this.codes.get(form.get("code") ?? "")
     if (!record) return json({ error: "invalid_grant", error_description: "unknown code" }, 400)
-    if (record.used) return json({ error: "invalid_grant", error_description: "code already used" }, 400)
+    if (record.used)
+      return json({ error: "invalid_grant", error_description: "code already used" }, 400)
     record.used = true
-    if (form.get("redirect_uri") !== record.redirectUri) return json({ error: "invalid_grant", error_description: "redirect_uri mismatch" }, 400)
+    if (form.get("redirect_uri") !== record.redirectUri)
+      return json({ error: "invalid_grant", error_description: "redirect_uri mismatch" }, 400)
     const verifier = form.get("code_verifier")
     if (record.codeChallenge || this.options.requirePkce) {
-      if (!verifier) return json({ error: "invalid_grant", error_description: "code_verifier missing" }, 400)
-      const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))).toString("base64url")
-      if (digest !== record.codeChallenge) return json({ error: "invalid_grant", error_description: "PKCE verification failed" }, 400)
+      if (!verifier)
+        return json({ error: "invalid_grant", error_description: "code_verifier missing" }, 400)
+      const digest = Buffer.from(
+        await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)),
+      ).toString("base64url")
+      if (digest !== record.codeChallenge)
+        return json({ error: "invalid_grant", error_description: "PKCE verification failed" }, 400)
     }
     const accessToken = `at-${crypto.randomUUID()}`
     this.accessTokens.set(accessToken, record)
@@ -407,9 +483,12 @@ export class FakeIssuer {
           token_type: "Bearer",
           expires_in: 3600,
           scope: record.scope,
-          ...(record.scope?.split(" ").includes("openid") ? { id_token: await this.idToken(this.defaultIdTokenClaims(record)) } : {}),
+          ...(record.scope?.split(" ").includes("openid")
+            ? { id_token: await this.idToken(this.defaultIdTokenClaims(record)) }
+            : {}),
         }
-    if (typeof body.access_token === "string" && !this.accessTokens.has(body.access_token)) this.accessTokens.set(body.access_token, record)
+    if (typeof body.access_token === "string" && !this.accessTokens.has(body.access_token))
+      this.accessTokens.set(body.access_token, record)
     return json(body, 200, { "cache-control": "no-store" })
   }
 }

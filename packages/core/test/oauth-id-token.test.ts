@@ -6,7 +6,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { SignJWT } from "jose"
 import type { AuthConfig } from "../src/config/auth-config.js"
-import { AppBrowser, FakeIssuer, recordingLogger, SECRET, setsSession, StandIn, type CodeRecord } from "./oauth-helpers.js"
+import {
+  AppBrowser,
+  FakeIssuer,
+  recordingLogger,
+  SECRET,
+  setsSession,
+  StandIn,
+  type CodeRecord,
+} from "./oauth-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 let standIn: StandIn
@@ -53,7 +61,12 @@ function config(extra: Record<string, unknown> = {}) {
 }
 
 function tokens(idToken: string) {
-  return { access_token: `at-${crypto.randomUUID()}`, token_type: "Bearer", expires_in: 600, id_token: idToken }
+  return {
+    access_token: `at-${crypto.randomUUID()}`,
+    token_type: "Bearer",
+    expires_in: 600,
+    id_token: idToken,
+  }
 }
 
 async function callbackWith(extra: Record<string, unknown> = {}) {
@@ -74,34 +87,51 @@ function expectRefused(response: Response, errors: Error[], fragment: string | R
 
 describe("ID Token validation", () => {
   test("baseline: a well-formed, correctly signed ID Token signs in", async () => {
-    mint = async (record, issuer) => tokens(await issuer.idToken(issuer.defaultIdTokenClaims(record)))
+    mint = async (record, issuer) =>
+      tokens(await issuer.idToken(issuer.defaultIdTokenClaims(record)))
     const { response, browser } = await callbackWith()
     expect(setsSession(response)).toBe(true)
     expect((await browser.session()).user).toEqual({ name: null, email: null, image: null })
   })
 
   test("another audience", async () => {
-    mint = async (record, issuer) => tokens(await issuer.idToken({ ...issuer.defaultIdTokenClaims(record), aud: "someone-else" }))
+    mint = async (record, issuer) =>
+      tokens(await issuer.idToken({ ...issuer.defaultIdTokenClaims(record), aud: "someone-else" }))
     const { response, errors } = await callbackWith()
     expectRefused(response, errors, /aud/)
   })
 
   test("our client among several audiences, but authorized for another party (azp)", async () => {
     mint = async (record, issuer) =>
-      tokens(await issuer.idToken({ ...issuer.defaultIdTokenClaims(record), aud: ["client-1", "other"], azp: "other" }))
+      tokens(
+        await issuer.idToken({
+          ...issuer.defaultIdTokenClaims(record),
+          aud: ["client-1", "other"],
+          azp: "other",
+        }),
+      )
     const { response, errors } = await callbackWith()
     expectRefused(response, errors, /azp/)
   })
 
   test("another issuer", async () => {
-    mint = async (record, issuer) => tokens(await issuer.idToken({ ...issuer.defaultIdTokenClaims(record), iss: "https://evil.example" }))
+    mint = async (record, issuer) =>
+      tokens(
+        await issuer.idToken({
+          ...issuer.defaultIdTokenClaims(record),
+          iss: "https://evil.example",
+        }),
+      )
     const { response, errors } = await callbackWith()
     expectRefused(response, errors, /iss/)
   })
 
   test("expired", async () => {
     const past = Math.floor(Date.now() / 1000) - 3600
-    mint = async (record, issuer) => tokens(await issuer.idToken({ ...issuer.defaultIdTokenClaims(record), iat: past - 60, exp: past }))
+    mint = async (record, issuer) =>
+      tokens(
+        await issuer.idToken({ ...issuer.defaultIdTokenClaims(record), iat: past - 60, exp: past }),
+      )
     const { response, errors } = await callbackWith()
     expectRefused(response, errors, /exp/)
   })
@@ -109,7 +139,9 @@ describe("ID Token validation", () => {
   test("alg: none (unsigned)", async () => {
     mint = async (record, issuer) => {
       const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
-      return tokens(`${encode({ alg: "none", typ: "JWT" })}.${encode(issuer.defaultIdTokenClaims(record))}.`)
+      return tokens(
+        `${encode({ alg: "none", typ: "JWT" })}.${encode(issuer.defaultIdTokenClaims(record))}.`,
+      )
     }
     const { response, errors } = await callbackWith()
     expectRefused(response, errors, /alg/)
@@ -117,8 +149,12 @@ describe("ID Token validation", () => {
 
   test("tampered payload (signature no longer matches)", async () => {
     mint = async (record, issuer) => {
-      const [header, , signature] = (await issuer.idToken(issuer.defaultIdTokenClaims(record))).split(".")
-      const forged = Buffer.from(JSON.stringify({ ...issuer.defaultIdTokenClaims(record), sub: "admin" })).toString("base64url")
+      const [header, , signature] = (
+        await issuer.idToken(issuer.defaultIdTokenClaims(record))
+      ).split(".")
+      const forged = Buffer.from(
+        JSON.stringify({ ...issuer.defaultIdTokenClaims(record), sub: "admin" }),
+      ).toString("base64url")
       return tokens(`${header}.${forged}.${signature}`)
     }
     const { response, errors } = await callbackWith()
@@ -126,7 +162,8 @@ describe("ID Token validation", () => {
   })
 
   test("signed by a key the issuer does not publish, under the issuer's key id", async () => {
-    mint = async (record, issuer) => tokens(await issuer.idToken(issuer.defaultIdTokenClaims(record), { key: issuer.strangerKey }))
+    mint = async (record, issuer) =>
+      tokens(await issuer.idToken(issuer.defaultIdTokenClaims(record), { key: issuer.strangerKey }))
     const { response, errors } = await callbackWith()
     expectRefused(response, errors, /signature/)
   })
@@ -134,7 +171,11 @@ describe("ID Token validation", () => {
   test("HS256 signed with the client secret is refused unless the client expects HS256", async () => {
     const secret = new TextEncoder().encode("client-1-secret-that-is-long-enough-for-hs256")
     mint = async (record, issuer) =>
-      tokens(await new SignJWT(issuer.defaultIdTokenClaims(record)).setProtectedHeader({ alg: "HS256" }).sign(secret))
+      tokens(
+        await new SignJWT(issuer.defaultIdTokenClaims(record))
+          .setProtectedHeader({ alg: "HS256" })
+          .sign(secret),
+      )
     const refused = await callbackWith()
     expectRefused(refused.response, refused.errors, /alg/)
 
@@ -145,8 +186,14 @@ describe("ID Token validation", () => {
   test("HS256 signed with another secret", async () => {
     const wrong = new TextEncoder().encode("not-the-client-secret-but-long-enough-for-hs256")
     mint = async (record, issuer) =>
-      tokens(await new SignJWT(issuer.defaultIdTokenClaims(record)).setProtectedHeader({ alg: "HS256" }).sign(wrong))
-    const { response, errors } = await callbackWith({ client: { id_token_signed_response_alg: "HS256" } })
+      tokens(
+        await new SignJWT(issuer.defaultIdTokenClaims(record))
+          .setProtectedHeader({ alg: "HS256" })
+          .sign(wrong),
+      )
+    const { response, errors } = await callbackWith({
+      client: { id_token_signed_response_alg: "HS256" },
+    })
     expectRefused(response, errors, /signature/)
   })
 

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
 import { MemoryAdapter } from "../src/memory-adapter.js"
 import type { AuthConfig } from "../src/config/auth-config.js"
-import { AppBrowser, parseSetCookies, recordingLogger, SECRET, setsSession } from "./oauth-helpers.js"
+import {
+  AppBrowser,
+  parseSetCookies,
+  recordingLogger,
+  SECRET,
+  setsSession,
+} from "./oauth-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 const callback = (id: string) => `${ORIGIN}/auth/callback/${id}`
@@ -20,9 +26,18 @@ beforeAll(async () => {
   ;[idp, postIdp, userinfoIdp] = await Promise.all([
     startOidcProvider({
       redirectUris: ["local", "local-state", "local-form-post", "local-db"].map(callback),
-      accounts: { ada: { name: "Ada Lovelace", email: "Ada@Example.test", picture: "https://img.example/ada.png" } },
+      accounts: {
+        ada: {
+          name: "Ada Lovelace",
+          email: "Ada@Example.test",
+          picture: "https://img.example/ada.png",
+        },
+      },
     }),
-    startOidcProvider({ redirectUris: [callback("local-post")], tokenEndpointAuthMethod: "client_secret_post" }),
+    startOidcProvider({
+      redirectUris: [callback("local-post")],
+      tokenEndpointAuthMethod: "client_secret_post",
+    }),
     startOidcProvider({ redirectUris: [callback("local-userinfo")], claimsInIdToken: false }),
   ])
 })
@@ -48,7 +63,12 @@ function flowCookie(response: Response, suffix: string) {
 }
 
 /** Runs sign-in up to the callback; returns the browser and the callback the IdP sent it to. */
-async function throughIdp(config: AuthConfig, providerId: string, accountId = "ada", options: { query?: Record<string, string>; callbackUrl?: string } = {}) {
+async function throughIdp(
+  config: AuthConfig,
+  providerId: string,
+  accountId = "ada",
+  options: { query?: Record<string, string>; callbackUrl?: string } = {},
+) {
   const browser = new AppBrowser(config)
   const start = await browser.startSignIn(providerId, options)
   expect(start.status).toBe(302)
@@ -75,7 +95,9 @@ describe("sign-in through oidc-provider", () => {
         },
       },
     }
-    const { browser, start, location, back } = await throughIdp(config, "local", "ada", { callbackUrl: "/dashboard" })
+    const { browser, start, location, back } = await throughIdp(config, "local", "ada", {
+      callbackUrl: "/dashboard",
+    })
 
     // The authorization request.
     expect(location.origin).toBe(idp.issuer)
@@ -110,26 +132,61 @@ describe("sign-in through oidc-provider", () => {
     expect(done.status).toBe(302)
     expect(done.headers.get("location")).toBe(`${ORIGIN}/dashboard`)
     expect(setsSession(done)).toBe(true)
-    const cleared = parseSetCookies(done).filter((c) => c.attributes["max-age"] === "0").map((c) => c.name)
-    expect(cleared).toEqual(expect.arrayContaining(["tessera.pkce.code_verifier", "tessera.nonce", "tessera.callback-url"]))
+    const cleared = parseSetCookies(done)
+      .filter((c) => c.attributes["max-age"] === "0")
+      .map((c) => c.name)
+    expect(cleared).toEqual(
+      expect.arrayContaining([
+        "tessera.pkce.code_verifier",
+        "tessera.nonce",
+        "tessera.callback-url",
+      ]),
+    )
 
     const session = await browser.session()
-    expect(session.user).toEqual({ name: "Ada Lovelace", email: "Ada@Example.test", image: "https://img.example/ada.png" })
+    expect(session.user).toEqual({
+      name: "Ada Lovelace",
+      email: "Ada@Example.test",
+      image: "https://img.example/ada.png",
+    })
 
     // What the callbacks saw.
     expect(seen.signIn.user).toMatchObject({ id: "ada", name: "Ada Lovelace" })
-    expect(seen.signIn.account).toMatchObject({ provider: "local", type: "oidc", providerAccountId: "ada", token_type: "bearer" })
+    expect(seen.signIn.account).toMatchObject({
+      provider: "local",
+      type: "oidc",
+      providerAccountId: "ada",
+      token_type: "bearer",
+    })
     const account = seen.jwt.account
     expect(Object.keys(account).sort()).toEqual(
-      ["access_token", "expires_at", "id_token", "provider", "providerAccountId", "scope", "token_type", "type"].sort(),
+      [
+        "access_token",
+        "expires_at",
+        "id_token",
+        "provider",
+        "providerAccountId",
+        "scope",
+        "token_type",
+        "type",
+      ].sort(),
     )
     expect(account.expires_at).toBeGreaterThan(Date.now() / 1000 + 3000)
     expect(account.expires_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3600)
-    expect(seen.jwt.profile).toMatchObject({ sub: "ada", iss: idp.issuer, aud: idp.clientId, email: "Ada@Example.test" })
+    expect(seen.jwt.profile).toMatchObject({
+      sub: "ada",
+      iss: idp.issuer,
+      aud: idp.clientId,
+      email: "Ada@Example.test",
+    })
   })
 
   test("state check: a state parameter and cookie, compared on return", async () => {
-    const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [local(idp, "local-state", { checks: ["pkce", "state", "nonce"] })] }
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      providers: [local(idp, "local-state", { checks: ["pkce", "state", "nonce"] })],
+    }
     const { browser, start, location, back } = await throughIdp(config, "local-state", "grace")
     const state = location.searchParams.get("state")!
     expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -137,15 +194,24 @@ describe("sign-in through oidc-provider", () => {
     expect(back.url.searchParams.get("state")).toBe(state)
     const done = await browser.request(back.url.href)
     expect(setsSession(done)).toBe(true)
-    expect(parseSetCookies(done).find((c) => c.name === "tessera.state")?.attributes["max-age"]).toBe("0")
-    expect((await browser.session()).user).toMatchObject({ name: "Grace", email: "grace@example.test" })
+    expect(
+      parseSetCookies(done).find((c) => c.name === "tessera.state")?.attributes["max-age"],
+    ).toBe("0")
+    expect((await browser.session()).user).toMatchObject({
+      name: "Grace",
+      email: "grace@example.test",
+    })
   })
 
   test("client_secret_post at the token endpoint", async () => {
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
-      providers: [local(postIdp, "local-post", { client: { token_endpoint_auth_method: "client_secret_post" } })],
+      providers: [
+        local(postIdp, "local-post", {
+          client: { token_endpoint_auth_method: "client_secret_post" },
+        }),
+      ],
     }
     const { browser, back } = await throughIdp(config, "local-post", "linus")
     expect(setsSession(await browser.request(back.url.href))).toBe(true)
@@ -153,19 +219,33 @@ describe("sign-in through oidc-provider", () => {
   })
 
   test("idToken: false reads the profile from userinfo (sub checked against the ID Token)", async () => {
-    const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [local(userinfoIdp, "local-userinfo", { idToken: false })] }
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      providers: [local(userinfoIdp, "local-userinfo", { idToken: false })],
+    }
     const { browser, back } = await throughIdp(config, "local-userinfo", "edsger")
     expect(setsSession(await browser.request(back.url.href))).toBe(true)
-    expect((await browser.session()).user).toEqual({ name: "Edsger", email: "edsger@example.test", image: null })
+    expect((await browser.session()).user).toEqual({
+      name: "Edsger",
+      email: "edsger@example.test",
+      image: null,
+    })
   })
 
   test("response_mode=form_post: SameSite=None cookies and a cross-site POST callback without CSRF token", async () => {
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
-      providers: [local(idp, "local-form-post", { authorization: { params: { response_mode: "form_post" } } })],
+      providers: [
+        local(idp, "local-form-post", {
+          authorization: { params: { response_mode: "form_post" } },
+        }),
+      ],
     }
-    const { browser, start, location, back } = await throughIdp(config, "local-form-post", "ada", { callbackUrl: "/after" })
+    const { browser, start, location, back } = await throughIdp(config, "local-form-post", "ada", {
+      callbackUrl: "/after",
+    })
     expect(location.searchParams.get("response_mode")).toBe("form_post")
     for (const name of ["pkce.code_verifier", "nonce", "callback-url"]) {
       const cookie = flowCookie(start, name)!
@@ -174,7 +254,10 @@ describe("sign-in through oidc-provider", () => {
     }
     expect(back.method).toBe("POST")
     expect(back.body?.get("code")).toBeTruthy()
-    const done = await browser.request(back.url.href, { body: back.body!, headers: { origin: idp.issuer, "sec-fetch-site": "cross-site" } })
+    const done = await browser.request(back.url.href, {
+      body: back.body!,
+      headers: { origin: idp.issuer, "sec-fetch-site": "cross-site" },
+    })
     expect(done.status).toBe(302)
     expect(done.headers.get("location")).toBe(`${ORIGIN}/after`)
     expect(setsSession(done)).toBe(true)
@@ -184,7 +267,13 @@ describe("sign-in through oidc-provider", () => {
     const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [local(idp, "local")] }
     const browser = new AppBrowser(config)
     const start = await browser.startSignIn("local", {
-      query: { login_hint: "ada", prompt: "login", redirect_uri: "https://evil.example/cb", client_id: "other", code_challenge: "x" },
+      query: {
+        login_hint: "ada",
+        prompt: "login",
+        redirect_uri: "https://evil.example/cb",
+        client_id: "other",
+        code_challenge: "x",
+      },
     })
     const q = new URL(start.headers.get("location")!).searchParams
     expect(q.get("login_hint")).toBe("ada")
@@ -198,24 +287,40 @@ describe("sign-in through oidc-provider", () => {
     const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [local(idp, "local")] }
     const jar = new Map<string, string>()
     const first = new AppBrowser(config)
-    const a = await completeOidcLogin((await first.startSignIn("local")).headers.get("location")!, { accountId: "grace", jar })
+    const a = await completeOidcLogin((await first.startSignIn("local")).headers.get("location")!, {
+      accountId: "grace",
+      jar,
+    })
     expect(setsSession(await first.request(a.url.href))).toBe(true)
     const second = new AppBrowser(config)
     // The account id is not asked again: the provider's session cookie decides.
-    const b = await completeOidcLogin((await second.startSignIn("local")).headers.get("location")!, { accountId: "ignored", jar })
+    const b = await completeOidcLogin(
+      (await second.startSignIn("local")).headers.get("location")!,
+      { accountId: "ignored", jar },
+    )
     expect(setsSession(await second.request(b.url.href))).toBe(true)
     expect((await second.session()).user.email).toBe("grace@example.test")
   })
 
   test("database sessions: the user and the account are stored", async () => {
     const adapter = MemoryAdapter()
-    const config: AuthConfig = { secret: SECRET, trustHost: true, adapter, providers: [local(idp, "local-db")] }
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      adapter,
+      providers: [local(idp, "local-db")],
+    }
     const { browser, back } = await throughIdp(config, "local-db", "ada")
     const done = await browser.request(back.url.href)
     expect(setsSession(done)).toBe(true)
     const accounts = [...adapter.store.accounts.values()]
     expect(accounts).toHaveLength(1)
-    expect(accounts[0]).toMatchObject({ provider: "local-db", type: "oidc", providerAccountId: "ada", token_type: "bearer" })
+    expect(accounts[0]).toMatchObject({
+      provider: "local-db",
+      type: "oidc",
+      providerAccountId: "ada",
+      token_type: "bearer",
+    })
     expect(typeof accounts[0]!.access_token).toBe("string")
     expect(typeof accounts[0]!.id_token).toBe("string")
     const users = [...adapter.store.users.values()]
@@ -228,7 +333,12 @@ describe("sign-in through oidc-provider", () => {
 describe("refusals through oidc-provider", () => {
   test("the user cancels at the provider: access_denied -> OAuthCallbackError, logged, no session", async () => {
     const { logger, errors } = recordingLogger()
-    const config: AuthConfig = { secret: SECRET, trustHost: true, logger, providers: [local(idp, "local")] }
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      logger,
+      providers: [local(idp, "local")],
+    }
     const browser = new AppBrowser(config)
     const start = await browser.startSignIn("local")
     const back = await completeOidcLogin(start.headers.get("location")!, { cancel: true })

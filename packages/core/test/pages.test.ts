@@ -27,20 +27,33 @@ async function page(path: string, overrides = {}) {
 
 describe("sign-in page", () => {
   test("a section per provider in configuration order, each with its name", async () => {
-    const { response, html } = await page("/auth/signin", { providers: [github, credentialsProvider(), gitlab] })
+    const { response, html } = await page("/auth/signin", {
+      providers: [github, credentialsProvider(), gitlab],
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8")
-    const order = ["Sign in with GitHub", "Sign in with Credentials", "Sign in with GitLab"].map((t) => html.indexOf(t))
+    const order = ["Sign in with GitHub", "Sign in with Credentials", "Sign in with GitLab"].map(
+      (t) => html.indexOf(t),
+    )
     expect(order.every((i) => i > 0)).toBe(true)
     expect([...order].sort((a, b) => a - b)).toEqual(order)
-    expect(html).toContain(`<form class="provider" action="${ORIGIN}/auth/signin/github" method="POST">`)
-    expect(html).toContain(`<form class="provider" action="${ORIGIN}/auth/callback/credentials" method="POST">`)
+    expect(html).toContain(
+      `<form class="provider" action="${ORIGIN}/auth/signin/github" method="POST">`,
+    )
+    expect(html).toContain(
+      `<form class="provider" action="${ORIGIN}/auth/callback/credentials" method="POST">`,
+    )
   })
 
   test("credentials fields come from the provider's definition", async () => {
     const provider = Credentials({
       credentials: {
-        username: { label: "Your name", placeholder: "jsmith", required: true, autocomplete: "username" },
+        username: {
+          label: "Your name",
+          placeholder: "jsmith",
+          required: true,
+          autocomplete: "username",
+        },
         password: { label: "Password", type: "password" },
         code: { type: "text", pattern: "[0-9]{6}", inputmode: "numeric", maxlength: 6 },
       },
@@ -50,9 +63,13 @@ describe("sign-in page", () => {
     expect(html).toContain(
       '<label for="input-username-for-credentials-provider">Your name</label><input id="input-username-for-credentials-provider" name="username" type="text" placeholder="jsmith" required autocomplete="username">',
     )
-    expect(html).toContain('<input id="input-password-for-credentials-provider" name="password" type="password">')
+    expect(html).toContain(
+      '<input id="input-password-for-credentials-provider" name="password" type="password">',
+    )
     expect(html).toContain('<label for="input-code-for-credentials-provider">code</label>')
-    expect(html).toContain('name="code" type="text" pattern="[0-9]{6}" inputmode="numeric" maxlength="6">')
+    expect(html).toContain(
+      'name="code" type="text" pattern="[0-9]{6}" inputmode="numeric" maxlength="6">',
+    )
   })
 
   test("every form carries the CSRF token of the cookie set with the page, and the callback URL", async () => {
@@ -72,7 +89,9 @@ describe("sign-in page", () => {
     const { token, jar } = await csrfToken(config)
     const response = await Auth(get("/auth/signin", { jar }), config)
     expect(await response.text()).toContain(`value="${token}"`)
-    expect(response.headers.getSetCookie().some((c) => c.startsWith("tessera.csrf-token="))).toBe(false)
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("tessera.csrf-token="))).toBe(
+      false,
+    )
   })
 
   const documented: Record<string, string> = {
@@ -82,7 +101,8 @@ describe("sign-in page", () => {
     OAuthCreateAccount: "Try signing in with a different account.",
     EmailCreateAccount: "Try signing in with a different account.",
     Callback: "Try signing in with a different account.",
-    OAuthAccountNotLinked: "To confirm your identity, sign in with the same account you used originally.",
+    OAuthAccountNotLinked:
+      "To confirm your identity, sign in with the same account you used originally.",
     EmailSignin: "The e-mail could not be sent. Check the address and try again.",
     CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
     SessionRequired: "Please sign in to access this page.",
@@ -94,7 +114,9 @@ describe("sign-in page", () => {
   })
 
   test("an unknown or hostile error value shows the generic message and is not reflected", async () => {
-    const { html } = await page(`/auth/signin?error=${encodeURIComponent('<script>alert(1)</script>')}`)
+    const { html } = await page(
+      `/auth/signin?error=${encodeURIComponent("<script>alert(1)</script>")}`,
+    )
     expect(html).toContain('<div class="error" role="alert">Unable to sign in.</div>')
     expect(html).not.toContain("<script>alert(1)")
     for (const key of ["__proto__", "toString", "constructor", "default"]) {
@@ -139,10 +161,16 @@ describe("error page", () => {
   })
 
   test("AccessDenied and Verification link back to sign-in; Configuration does not", async () => {
-    expect((await page("/auth/error?error=AccessDenied")).html).toContain(`<a class="button" href="${ORIGIN}/auth/signin">Sign in</a>`)
-    expect((await page("/auth/error?error=Verification")).html).toContain(`href="${ORIGIN}/auth/signin"`)
+    expect((await page("/auth/error?error=AccessDenied")).html).toContain(
+      `<a class="button" href="${ORIGIN}/auth/signin">Sign in</a>`,
+    )
+    expect((await page("/auth/error?error=Verification")).html).toContain(
+      `href="${ORIGIN}/auth/signin"`,
+    )
     expect((await page("/auth/error?error=Configuration")).html).not.toContain("/auth/signin")
-    expect((await page("/auth/error?error=AccessDenied", { pages: { signIn: "/login" } })).html).toContain(`href="${ORIGIN}/login"`)
+    expect(
+      (await page("/auth/error?error=AccessDenied", { pages: { signIn: "/login" } })).html,
+    ).toContain(`href="${ORIGIN}/login"`)
   })
 })
 
@@ -171,21 +199,36 @@ describe("theme", () => {
   })
 
   test("brandColor, buttonText and logo", async () => {
-    const { html } = await page("/auth/signin", { theme: { brandColor: "#ff0066", buttonText: "rgb(1, 2, 3)", logo: "https://cdn.example/logo.svg" } })
+    const { html } = await page("/auth/signin", {
+      theme: {
+        brandColor: "#ff0066",
+        buttonText: "rgb(1, 2, 3)",
+        logo: "https://cdn.example/logo.svg",
+      },
+    })
     expect(html).toContain(":root{--brand:#ff0066}")
     expect(html).toContain(":root{--button-text:rgb(1, 2, 3)}")
     expect(html).toContain('<img class="logo" src="https://cdn.example/logo.svg" alt="">')
   })
 
   test("a colour that is not a plain colour cannot break out of the stylesheet", async () => {
-    const { html } = await page("/auth/signin", { theme: { brandColor: "red}</style><script>alert(1)</script>", buttonText: "url(javascript:x)" } })
+    const { html } = await page("/auth/signin", {
+      theme: {
+        brandColor: "red}</style><script>alert(1)</script>",
+        buttonText: "url(javascript:x)",
+      },
+    })
     expect(html).not.toContain("<script>alert(1)")
     expect(html).toContain(":root{--brand:inherit}")
     expect(html).toContain(":root{--button-text:inherit}")
   })
 
   test("the theme applies to every page", async () => {
-    for (const path of ["/auth/signout", "/auth/error?error=AccessDenied", "/auth/verify-request"]) {
+    for (const path of [
+      "/auth/signout",
+      "/auth/error?error=AccessDenied",
+      "/auth/verify-request",
+    ]) {
       const { html } = await page(path, { theme: { colorScheme: "dark", logo: "/logo.png" } })
       expect(html).toContain('class="dark"')
       expect(html).toContain('src="/logo.png"')
@@ -195,10 +238,22 @@ describe("theme", () => {
 
 describe("custom pages", () => {
   test.each([
-    ["/auth/signin?callbackUrl=%2Fnext&error=CredentialsSignin&code=credentials", { signIn: "/login" }, `${ORIGIN}/login?callbackUrl=${encodeURIComponent(`${ORIGIN}/next`)}&error=CredentialsSignin&code=credentials`],
-    ["/auth/signout?callbackUrl=%2Fbye", { signOut: "/logout" }, `${ORIGIN}/logout?callbackUrl=${encodeURIComponent(`${ORIGIN}/bye`)}`],
+    [
+      "/auth/signin?callbackUrl=%2Fnext&error=CredentialsSignin&code=credentials",
+      { signIn: "/login" },
+      `${ORIGIN}/login?callbackUrl=${encodeURIComponent(`${ORIGIN}/next`)}&error=CredentialsSignin&code=credentials`,
+    ],
+    [
+      "/auth/signout?callbackUrl=%2Fbye",
+      { signOut: "/logout" },
+      `${ORIGIN}/logout?callbackUrl=${encodeURIComponent(`${ORIGIN}/bye`)}`,
+    ],
     ["/auth/error?error=AccessDenied", { error: "/oops" }, `${ORIGIN}/oops?error=AccessDenied`],
-    ["/auth/verify-request?provider=email&type=email", { verifyRequest: "/check-mail" }, `${ORIGIN}/check-mail?provider=email&type=email`],
+    [
+      "/auth/verify-request?provider=email&type=email",
+      { verifyRequest: "/check-mail" },
+      `${ORIGIN}/check-mail?provider=email&type=email`,
+    ],
   ])("GET %s redirects to the configured page", async (path, pages, location) => {
     const { response } = await page(path, { pages })
     expect(response.status).toBe(302)
@@ -206,8 +261,12 @@ describe("custom pages", () => {
   })
 
   test("a hostile callbackUrl is filtered before it reaches the custom page", async () => {
-    const { response } = await page("/auth/signin?callbackUrl=https%3A%2F%2Fevil.example", { pages: { signIn: "/login" } })
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/login?callbackUrl=${encodeURIComponent(ORIGIN)}`)
+    const { response } = await page("/auth/signin?callbackUrl=https%3A%2F%2Fevil.example", {
+      pages: { signIn: "/login" },
+    })
+    expect(response.headers.get("location")).toBe(
+      `${ORIGIN}/login?callbackUrl=${encodeURIComponent(ORIGIN)}`,
+    )
   })
 })
 
@@ -220,7 +279,9 @@ describe("escaping", () => {
       credentials: { username: { label: evil, placeholder: evil, value: evil } },
       authorize: () => null,
     })
-    const { html } = await page("/auth/signin", { providers: [provider, { ...github, name: evil }] })
+    const { html } = await page("/auth/signin", {
+      providers: [provider, { ...github, name: evil }],
+    })
     expect(html).not.toContain("<script>alert")
     expect(html).toContain("&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;")
   })
@@ -239,7 +300,12 @@ describe("escaping", () => {
 
   test("a hostile Host (with trustHost) is escaped where the page shows it", async () => {
     const { config } = makeConfig()
-    const response = await Auth(get("/auth/verify-request", { headers: { "x-forwarded-host": "a.example" } }), config)
-    expect(await response.text()).toContain('<a class="button" href="http://a.example">a.example</a>')
+    const response = await Auth(
+      get("/auth/verify-request", { headers: { "x-forwarded-host": "a.example" } }),
+      config,
+    )
+    expect(await response.text()).toContain(
+      '<a class="button" href="http://a.example">a.example</a>',
+    )
   })
 })

@@ -11,16 +11,70 @@ import { ORIGIN, makeConfig } from "./helpers.js"
 
 /** Pieces that hostile URLs are made of; combined at random they cover the known tricks and more. */
 const fragments = [
-  "/", "//", "///", "\\", "\\\\", "/\\", "\t", "\n", "\r", " ", "\u0000", "\u3002", "\uFF0F", "%2F", "%2f", "%5C", "%09", "%00",
-  "@", ":", ".", "..", "#", "?", "&", "=", "http:", "https:", "HTTPS:", "javascript:", "data:", "ftp:", "blob:", "file:",
-  "evil.example", "localhost", "localhost:3000", "127.0.0.1", "[::1]", "user:pass@", "%40", "xn--", "example", "3000", "a",
+  "/",
+  "//",
+  "///",
+  "\\",
+  "\\\\",
+  "/\\",
+  "\t",
+  "\n",
+  "\r",
+  " ",
+  "\u0000",
+  "\u3002",
+  "\uFF0F",
+  "%2F",
+  "%2f",
+  "%5C",
+  "%09",
+  "%00",
+  "@",
+  ":",
+  ".",
+  "..",
+  "#",
+  "?",
+  "&",
+  "=",
+  "http:",
+  "https:",
+  "HTTPS:",
+  "javascript:",
+  "data:",
+  "ftp:",
+  "blob:",
+  "file:",
+  "evil.example",
+  "localhost",
+  "localhost:3000",
+  "127.0.0.1",
+  "[::1]",
+  "user:pass@",
+  "%40",
+  "xn--",
+  "example",
+  "3000",
+  "a",
 ]
-const hostileUrl = fc.array(fc.constantFrom(...fragments), { minLength: 1, maxLength: 8 }).map((parts) => parts.join(""))
-const anyUrl = fc.oneof(hostileUrl, fc.string(), fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.webUrl().map((u) => `//${u.replace(/^https?:\/\//, "")}`))
+const hostileUrl = fc
+  .array(fc.constantFrom(...fragments), { minLength: 1, maxLength: 8 })
+  .map((parts) => parts.join(""))
+const anyUrl = fc.oneof(
+  hostileUrl,
+  fc.string(),
+  fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  fc.webUrl().map((u) => `//${u.replace(/^https?:\/\//, "")}`),
+)
 
 /** True if a browser following `location` stays on ORIGIN: checked on the string, not with the URL parser under test. */
 function staysHome(location: string): boolean {
-  return location === ORIGIN || location.startsWith(`${ORIGIN}/`) || location.startsWith(`${ORIGIN}?`) || location.startsWith(`${ORIGIN}#`)
+  return (
+    location === ORIGIN ||
+    location.startsWith(`${ORIGIN}/`) ||
+    location.startsWith(`${ORIGIN}?`) ||
+    location.startsWith(`${ORIGIN}#`)
+  )
 }
 
 describe("redirect rules", () => {
@@ -48,15 +102,35 @@ describe("redirect rules", () => {
           const value = encodeURIComponent(url)
           headers.cookie = `tessera.callback-url=${value}`
         }
-        const body = JSON.stringify({ username: "ada", password: "correct horse", ...(where === "body" ? { callbackUrl: url } : {}) })
-        const response = await Auth(new Request(`${ORIGIN}/auth/callback/credentials${query}`, { method: "POST", headers, body }), config)
+        const body = JSON.stringify({
+          username: "ada",
+          password: "correct horse",
+          ...(where === "body" ? { callbackUrl: url } : {}),
+        })
+        const response = await Auth(
+          new Request(`${ORIGIN}/auth/callback/credentials${query}`, {
+            method: "POST",
+            headers,
+            body,
+          }),
+          config,
+        )
         expect(response.status).toBe(302)
         expect(staysHome(response.headers.get("location")!)).toBe(true)
 
-        const page = await Auth(new Request(`${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(url)}`), config)
+        const page = await Auth(
+          new Request(`${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(url)}`),
+          config,
+        )
         const html = await page.text()
         const value = html.match(/name="callbackUrl" value="([^"]*)"/)![1]!
-        const unescaped = value.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#96;/g, "`")
+        const unescaped = value
+          .replace(/&amp;/g, "&")
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&lt;/g, "<")
+          .replace(/&gt;/g, ">")
+          .replace(/&#96;/g, "`")
         expect(staysHome(unescaped)).toBe(true)
         expect(html).not.toMatch(/<script/i)
       }),
@@ -85,16 +159,47 @@ const cookieName = fc.constantFrom(
 )
 const cookieHeader = fc.oneof(
   headerValue,
-  fc.array(fc.tuple(cookieName, headerValue), { maxLength: 5 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join("; ")),
+  fc
+    .array(fc.tuple(cookieName, headerValue), { maxLength: 5 })
+    .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join("; ")),
 )
 
-const actions = ["callback", "csrf", "error", "providers", "session", "signin", "signout", "verify-request", "webauthn-options"]
+const actions = [
+  "callback",
+  "csrf",
+  "error",
+  "providers",
+  "session",
+  "signin",
+  "signout",
+  "verify-request",
+  "webauthn-options",
+]
 const segment = fc.oneof(
-  fc.constantFrom(...actions, "credentials", "unknown", "", "..", ".", "%2F", "%00", "%E0%A4%A", "a".repeat(70)),
+  fc.constantFrom(
+    ...actions,
+    "credentials",
+    "unknown",
+    "",
+    "..",
+    ".",
+    "%2F",
+    "%00",
+    "%E0%A4%A",
+    "a".repeat(70),
+  ),
   fc.string({ unit: fc.constantFrom(..."abcAZ09-_.~%:@!$&'()*+,;=[]"), maxLength: 12 }),
 )
-const path = fc.tuple(fc.constantFrom("/auth", "/auth/", "/", "/other", "/AUTH"), fc.array(segment, { maxLength: 3 }), fc.option(headerValue))
-  .map(([base, segments, query]) => `${base}${base.endsWith("/") ? "" : "/"}${segments.join("/")}${query ? `?${encodeURIComponent(query)}&callbackUrl=${encodeURIComponent(query)}` : ""}`)
+const path = fc
+  .tuple(
+    fc.constantFrom("/auth", "/auth/", "/", "/other", "/AUTH"),
+    fc.array(segment, { maxLength: 3 }),
+    fc.option(headerValue),
+  )
+  .map(
+    ([base, segments, query]) =>
+      `${base}${base.endsWith("/") ? "" : "/"}${segments.join("/")}${query ? `?${encodeURIComponent(query)}&callbackUrl=${encodeURIComponent(query)}` : ""}`,
+  )
 
 const contentType = fc.constantFrom(
   undefined,
@@ -111,8 +216,24 @@ const contentType = fc.constantFrom(
 const body = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.json({ maxDepth: 3 }),
-  fc.dictionary(fc.constantFrom("csrfToken", "callbackUrl", "username", "password", "data", "redirectTo", "__proto__", "email"), fc.oneof(fc.string(), fc.jsonValue())).map((o) => JSON.stringify(o)),
-  fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 })).map((o) => new URLSearchParams(o).toString()),
+  fc
+    .dictionary(
+      fc.constantFrom(
+        "csrfToken",
+        "callbackUrl",
+        "username",
+        "password",
+        "data",
+        "redirectTo",
+        "__proto__",
+        "email",
+      ),
+      fc.oneof(fc.string(), fc.jsonValue()),
+    )
+    .map((o) => JSON.stringify(o)),
+  fc
+    .dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }))
+    .map((o) => new URLSearchParams(o).toString()),
   fc.uint8Array({ maxLength: 200 }),
 )
 
@@ -128,7 +249,12 @@ describe("request parsing", () => {
           cookie: fc.option(cookieHeader),
           contentType,
           body,
-          forwardedHost: fc.option(fc.oneof(headerValue, fc.constantFrom("app.example", "app.example:8443", "[::1]:3000", "a, b"))),
+          forwardedHost: fc.option(
+            fc.oneof(
+              headerValue,
+              fc.constantFrom("app.example", "app.example:8443", "[::1]:3000", "a, b"),
+            ),
+          ),
           forwardedProto: fc.option(fc.constantFrom("https", "http", "ftp", "https, http", "")),
           origin: fc.option(fc.constantFrom(ORIGIN, "https://evil.example", "null")),
           returnRedirect: fc.boolean(),
@@ -145,7 +271,11 @@ describe("request parsing", () => {
             if (r.origin !== null) headers.set("origin", r.origin)
             if (r.returnRedirect) headers.set("x-auth-return-redirect", "1")
             const hasBody = r.method !== "GET" && r.method !== "HEAD"
-            request = new Request(new URL(r.path, ORIGIN), { method: r.method, headers, body: hasBody ? r.body : undefined })
+            request = new Request(new URL(r.path, ORIGIN), {
+              method: r.method,
+              headers,
+              body: hasBody ? r.body : undefined,
+            })
           } catch {
             // Not a request a server could receive (the Request constructor refused it).
             fc.pre(false)
@@ -154,9 +284,15 @@ describe("request parsing", () => {
           const response = await Auth(request, r.strictCsrf ? strict : lenient)
           expect(response).toBeInstanceOf(Response)
           // The error page answers 500 for Configuration and unknown values by design.
-          const errorPage = response.headers.get("content-type")?.startsWith("text/html") && /^\/auth\/error\/?$/.test(new URL(request.url).pathname)
+          const errorPage =
+            response.headers.get("content-type")?.startsWith("text/html") &&
+            /^\/auth\/error\/?$/.test(new URL(request.url).pathname)
           if (!errorPage) expect(response.status, `${r.method} ${request.url}`).toBeLessThan(500)
-          if (response.status >= 400 && r.method !== "HEAD" && response.headers.get("content-type") === "application/json") {
+          if (
+            response.status >= 400 &&
+            r.method !== "HEAD" &&
+            response.headers.get("content-type") === "application/json"
+          ) {
             const json = (await response.json()) as { error?: string; message?: string } | null
             if (json !== null) expect(typeof json.error).toBe("string")
           }

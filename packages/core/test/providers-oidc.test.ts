@@ -17,7 +17,16 @@ import Slack from "@tessera/core/providers/slack"
 import LinkedIn from "@tessera/core/providers/linkedin"
 import { customFetch } from "../src/symbols.js"
 import type { AuthConfig } from "../src/config/auth-config.js"
-import { AppBrowser, FakeIssuer, parseSetCookies, recordingLogger, SECRET, setsSession, StandIn, type CodeRecord } from "./oauth-helpers.js"
+import {
+  AppBrowser,
+  FakeIssuer,
+  parseSetCookies,
+  recordingLogger,
+  SECRET,
+  setsSession,
+  StandIn,
+  type CodeRecord,
+} from "./oauth-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 let standIn: StandIn
@@ -64,7 +73,10 @@ interface Spec {
   jwks: string
   authMethod?: "client_secret_basic" | "client_secret_post"
   claims?: (record: CodeRecord) => Record<string, unknown>
-  tokenResponse?: (record: CodeRecord, issuer: FakeIssuer) => Promise<Record<string, unknown>> | Record<string, unknown>
+  tokenResponse?: (
+    record: CodeRecord,
+    issuer: FakeIssuer,
+  ) => Promise<Record<string, unknown>> | Record<string, unknown>
 }
 
 function issuerOf(spec: Spec, clientId: string, clientSecret: string) {
@@ -106,17 +118,35 @@ describe("Google", () => {
       "google-client.apps.googleusercontent.com",
       "GOCSPX-secret",
     )
-    const provider = Google({ clientId: "google-client.apps.googleusercontent.com", clientSecret: "GOCSPX-secret", authorization: { params: { access_type: "offline" } }, [customFetch]: standIn.fetch })
+    const provider = Google({
+      clientId: "google-client.apps.googleusercontent.com",
+      clientSecret: "GOCSPX-secret",
+      authorization: { params: { access_type: "offline" } },
+      [customFetch]: standIn.fetch,
+    })
     const { location, session, seen } = await flow(provider, google, "108000000000000000001")
     expect(location.origin + location.pathname).toBe("https://accounts.google.com/o/oauth2/v2/auth")
     expect(location.searchParams.get("scope")).toBe("openid profile email")
     expect(location.searchParams.get("access_type")).toBe("offline")
     expect(location.searchParams.get("nonce")).toBeTruthy()
     expect(location.searchParams.get("code_challenge")).toBeTruthy()
-    expect(session.user).toEqual({ name: "Ada Google", email: "ada@gmail.example", image: "https://lh3.googleusercontent.example/a/ada" })
-    expect(seen.profile).toMatchObject({ hd: "acme.example", email_verified: true, sub: "108000000000000000001" })
+    expect(session.user).toEqual({
+      name: "Ada Google",
+      email: "ada@gmail.example",
+      image: "https://lh3.googleusercontent.example/a/ada",
+    })
+    expect(seen.profile).toMatchObject({
+      hd: "acme.example",
+      email_verified: true,
+      sub: "108000000000000000001",
+    })
     expect(seen.account.providerAccountId).toBe("108000000000000000001")
-    expect(standIn.requestsTo("https://oauth2.googleapis.com/token").at(-1)!.headers.get("authorization")).toMatch(/^Basic /)
+    expect(
+      standIn
+        .requestsTo("https://oauth2.googleapis.com/token")
+        .at(-1)!
+        .headers.get("authorization"),
+    ).toMatch(/^Basic /)
   })
 })
 
@@ -151,12 +181,25 @@ describe("Microsoft Entra ID", () => {
   })
 
   test("tenant-specific issuer from tenantId; profile from the ID Token", async () => {
-    const provider = MicrosoftEntraID({ clientId: "entra-app-id", clientSecret: "entra-secret", tenantId: tenant, [customFetch]: standIn.fetch })
-    const { location, session, seen } = await flow(provider, entra, "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ")
+    const provider = MicrosoftEntraID({
+      clientId: "entra-app-id",
+      clientSecret: "entra-secret",
+      tenantId: tenant,
+      [customFetch]: standIn.fetch,
+    })
+    const { location, session, seen } = await flow(
+      provider,
+      entra,
+      "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
+    )
     expect(location.origin + location.pathname).toBe(`${base}/oauth2/v2.0/authorize`)
     expect(session.user).toEqual({ name: "Ada Entra", email: "ada@contoso.example", image: null })
     expect(seen.profile).toMatchObject({ tid: tenant, oid: "00000000-0000-0000-66f3-3332eca7ea81" })
-    expect(new URLSearchParams(standIn.requestsTo(`${base}/oauth2/v2.0/token`).at(-1)!.body).get("client_secret")).toBe("entra-secret")
+    expect(
+      new URLSearchParams(standIn.requestsTo(`${base}/oauth2/v2.0/token`).at(-1)!.body).get(
+        "client_secret",
+      ),
+    ).toBe("entra-secret")
   })
 
   test("AUTH_MICROSOFT_ENTRA_ID_ISSUER sets the tenant's issuer", async () => {
@@ -167,18 +210,31 @@ describe("Microsoft Entra ID", () => {
         AUTH_MICROSOFT_ENTRA_ID_SECRET: "entra-secret",
         AUTH_MICROSOFT_ENTRA_ID_ISSUER: `${base}/v2.0`,
       },
-      { trustHost: true, logger: recordingLogger().logger, providers: [(o: any) => MicrosoftEntraID({ ...o, [customFetch]: standIn.fetch })] },
+      {
+        trustHost: true,
+        logger: recordingLogger().logger,
+        providers: [(o: any) => MicrosoftEntraID({ ...o, [customFetch]: standIn.fetch })],
+      },
     )
     const browser = new AppBrowser(config)
     const start = await browser.startSignIn("microsoft-entra-id")
-    const done = await browser.request(entra.authorize(start.headers.get("location")!, "sub-env").href)
+    const done = await browser.request(
+      entra.authorize(start.headers.get("location")!, "sub-env").href,
+    )
     expect(setsSession(done)).toBe(true)
   })
 
   test("an ID Token from another tenant is refused", async () => {
-    claimOverrides = { iss: "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0" }
+    claimOverrides = {
+      iss: "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0",
+    }
     try {
-      const provider = MicrosoftEntraID({ clientId: "entra-app-id", clientSecret: "entra-secret", tenantId: tenant, [customFetch]: standIn.fetch })
+      const provider = MicrosoftEntraID({
+        clientId: "entra-app-id",
+        clientSecret: "entra-secret",
+        tenantId: tenant,
+        [customFetch]: standIn.fetch,
+      })
       const { done, errors } = await flow(provider, entra, "other-tenant-user")
       expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
       expect(setsSession(done)).toBe(false)
@@ -224,7 +280,12 @@ describe("Apple", () => {
       "apple-client-secret-jwt",
     )
   })
-  const provider = () => Apple({ clientId: "com.example.web", clientSecret: "apple-client-secret-jwt", [customFetch]: standIn.fetch })
+  const provider = () =>
+    Apple({
+      clientId: "com.example.web",
+      clientSecret: "apple-client-secret-jwt",
+      [customFetch]: standIn.fetch,
+    })
 
   /** Apple POSTs the callback (form_post) from its own page. */
   async function applePost(sub: string, user?: unknown) {
@@ -235,7 +296,10 @@ describe("Apple", () => {
     const back = apple.authorize(location, sub)
     const body = new URLSearchParams(back.searchParams)
     if (user !== undefined) body.set("user", typeof user === "string" ? user : JSON.stringify(user))
-    const done = await browser.request(`${back.origin}${back.pathname}`, { body, headers: { origin: "https://appleid.apple.com", "sec-fetch-site": "cross-site" } })
+    const done = await browser.request(`${back.origin}${back.pathname}`, {
+      body,
+      headers: { origin: "https://appleid.apple.com", "sec-fetch-site": "cross-site" },
+    })
     const session = setsSession(done) ? await browser.session() : null
     return { start, location, done, session, seen }
   }
@@ -257,13 +321,24 @@ describe("Apple", () => {
     }
     expect(done.status).toBe(302)
     // The e-mail is the ID Token's; the unsigned posted one is ignored.
-    expect(session.user).toEqual({ name: "Ada Lovelace", email: "001234@privaterelay.appleid.example", image: null })
-    expect(seen.profile.user).toEqual({ name: { firstName: "Ada", lastName: "Lovelace" }, email: "attacker-chosen@example.test" })
+    expect(session.user).toEqual({
+      name: "Ada Lovelace",
+      email: "001234@privaterelay.appleid.example",
+      image: null,
+    })
+    expect(seen.profile.user).toEqual({
+      name: { firstName: "Ada", lastName: "Lovelace" },
+      email: "attacker-chosen@example.test",
+    })
     expect(seen.account.providerAccountId).toBe("001234.abcdef.1234")
   })
 
   test("later sign-ins carry no user: no name; malformed user JSON is ignored", async () => {
-    expect((await applePost("001234.abcdef.1234")).session.user).toEqual({ name: null, email: "001234@privaterelay.appleid.example", image: null })
+    expect((await applePost("001234.abcdef.1234")).session.user).toEqual({
+      name: null,
+      email: "001234@privaterelay.appleid.example",
+      image: null,
+    })
     expect((await applePost("001234.abcdef.1234", "{not json")).session.user.name).toBeNull()
   })
 })
@@ -278,20 +353,40 @@ describe("Keycloak, Auth0, Okta (issuer from the configuration)", () => {
         token: `${realm}/protocol/openid-connect/token`,
         userinfo: `${realm}/protocol/openid-connect/userinfo`,
         jwks: `${realm}/protocol/openid-connect/certs`,
-        claims: () => ({ typ: "ID", azp: "tessera", preferred_username: "ada", email: "ada@kc.example", email_verified: true, session_state: "s" }),
+        claims: () => ({
+          typ: "ID",
+          azp: "tessera",
+          preferred_username: "ada",
+          email: "ada@kc.example",
+          email_verified: true,
+          session_state: "s",
+        }),
       },
       "tessera",
       "kc-secret",
     )
     const config = setEnvDefaults(
-      { AUTH_SECRET: SECRET, AUTH_KEYCLOAK_ID: "tessera", AUTH_KEYCLOAK_SECRET: "kc-secret", AUTH_KEYCLOAK_ISSUER: realm },
-      { trustHost: true, logger: recordingLogger().logger, providers: [(o: any) => Keycloak({ ...o, [customFetch]: standIn.fetch })] },
+      {
+        AUTH_SECRET: SECRET,
+        AUTH_KEYCLOAK_ID: "tessera",
+        AUTH_KEYCLOAK_SECRET: "kc-secret",
+        AUTH_KEYCLOAK_ISSUER: realm,
+      },
+      {
+        trustHost: true,
+        logger: recordingLogger().logger,
+        providers: [(o: any) => Keycloak({ ...o, [customFetch]: standIn.fetch })],
+      },
     )
     const browser = new AppBrowser(config)
     const start = await browser.startSignIn("keycloak")
     const done = await browser.request(kc.authorize(start.headers.get("location")!, "f:1234").href)
     expect(setsSession(done)).toBe(true)
-    expect((await browser.session()).user).toEqual({ name: "ada", email: "ada@kc.example", image: null })
+    expect((await browser.session()).user).toEqual({
+      name: "ada",
+      email: "ada@kc.example",
+      image: null,
+    })
   })
 
   test("Auth0: an issuer with a trailing slash matches the configured domain", async () => {
@@ -302,14 +397,30 @@ describe("Keycloak, Auth0, Okta (issuer from the configuration)", () => {
         token: "https://acme.eu.auth0.com/oauth/token",
         userinfo: "https://acme.eu.auth0.com/userinfo",
         jwks: "https://acme.eu.auth0.com/.well-known/jwks.json",
-        claims: () => ({ nickname: "ada", name: "ada@auth0.example", picture: "https://s.gravatar.example/ada.png", email: "ada@auth0.example", email_verified: true, updated_at: "2024-01-01T00:00:00.000Z" }),
+        claims: () => ({
+          nickname: "ada",
+          name: "ada@auth0.example",
+          picture: "https://s.gravatar.example/ada.png",
+          email: "ada@auth0.example",
+          email_verified: true,
+          updated_at: "2024-01-01T00:00:00.000Z",
+        }),
       },
       "auth0-client",
       "auth0-secret",
     )
-    const provider = Auth0({ clientId: "auth0-client", clientSecret: "auth0-secret", issuer: "https://acme.eu.auth0.com", [customFetch]: standIn.fetch })
+    const provider = Auth0({
+      clientId: "auth0-client",
+      clientSecret: "auth0-secret",
+      issuer: "https://acme.eu.auth0.com",
+      [customFetch]: standIn.fetch,
+    })
     const { session, seen } = await flow(provider, auth0, "auth0|65a0b0c0d0e0f00000000001")
-    expect(session.user).toEqual({ name: "ada@auth0.example", email: "ada@auth0.example", image: "https://s.gravatar.example/ada.png" })
+    expect(session.user).toEqual({
+      name: "ada@auth0.example",
+      email: "ada@auth0.example",
+      image: "https://s.gravatar.example/ada.png",
+    })
     expect(seen.account.providerAccountId).toBe("auth0|65a0b0c0d0e0f00000000001")
   })
 
@@ -322,12 +433,28 @@ describe("Keycloak, Auth0, Okta (issuer from the configuration)", () => {
         token: `${issuer}/v1/token`,
         userinfo: `${issuer}/v1/userinfo`,
         jwks: `${issuer}/v1/keys`,
-        claims: () => ({ ver: 1, auth_time: Math.floor(Date.now() / 1000), amr: ["pwd"], name: "Ada Okta", preferred_username: "ada@okta.example", email: "ada@okta.example" }),
+        claims: () => ({
+          ver: 1,
+          auth_time: Math.floor(Date.now() / 1000),
+          amr: ["pwd"],
+          name: "Ada Okta",
+          preferred_username: "ada@okta.example",
+          email: "ada@okta.example",
+        }),
       },
       "0oa1okta",
       "okta-secret",
     )
-    const { session } = await flow(Okta({ clientId: "0oa1okta", clientSecret: "okta-secret", issuer, [customFetch]: standIn.fetch }), okta, "00u1ada")
+    const { session } = await flow(
+      Okta({
+        clientId: "0oa1okta",
+        clientSecret: "okta-secret",
+        issuer,
+        [customFetch]: standIn.fetch,
+      }),
+      okta,
+      "00u1ada",
+    )
     expect(session.user).toEqual({ name: "Ada Okta", email: "ada@okta.example", image: null })
   })
 })
@@ -361,15 +488,31 @@ describe("Twitch", () => {
       "twitch-client",
       "twitch-secret",
     )
-    const { location, session, seen } = await flow(Twitch({ clientId: "twitch-client", clientSecret: "twitch-secret", [customFetch]: standIn.fetch }), twitch, "12826")
+    const { location, session, seen } = await flow(
+      Twitch({
+        clientId: "twitch-client",
+        clientSecret: "twitch-secret",
+        [customFetch]: standIn.fetch,
+      }),
+      twitch,
+      "12826",
+    )
     expect(location.searchParams.get("scope")).toBe("openid user:read:email")
     expect(JSON.parse(location.searchParams.get("claims")!)).toEqual({
       id_token: { email: null, email_verified: null, picture: null, preferred_username: null },
     })
     expect(location.searchParams.get("state")).toBeTruthy()
     expect(location.searchParams.has("code_challenge")).toBe(false)
-    expect(session.user).toEqual({ name: "ada_streams", email: "ada@twitch.example", image: "https://static-cdn.jtvnw.example/ada.png" })
-    expect(seen.account).toMatchObject({ scope: "openid user:read:email", refresh_token: "tw-refresh", providerAccountId: "12826" })
+    expect(session.user).toEqual({
+      name: "ada_streams",
+      email: "ada@twitch.example",
+      image: "https://static-cdn.jtvnw.example/ada.png",
+    })
+    expect(seen.account).toMatchObject({
+      scope: "openid user:read:email",
+      refresh_token: "tw-refresh",
+      providerAccountId: "12826",
+    })
   })
 })
 
@@ -411,11 +554,16 @@ describe("Slack", () => {
       "slack-secret",
     )
   })
-  const provider = () => Slack({ clientId: "slack-client", clientSecret: "slack-secret", [customFetch]: standIn.fetch })
+  const provider = () =>
+    Slack({ clientId: "slack-client", clientSecret: "slack-secret", [customFetch]: standIn.fetch })
 
   test("ID Token with Slack's claims", async () => {
     const { session, seen } = await flow(provider(), slack, "U0R7JM")
-    expect(session.user).toEqual({ name: "Ada Slack", email: "ada@slack.example", image: "https://secure.gravatar.example/ada-512.png" })
+    expect(session.user).toEqual({
+      name: "Ada Slack",
+      email: "ada@slack.example",
+      image: "https://secure.gravatar.example/ada-512.png",
+    })
     expect(seen.profile["https://slack.com/team_id"]).toBe("T0R7GR")
   })
 
@@ -442,16 +590,38 @@ describe("LinkedIn", () => {
         userinfo: "https://api.linkedin.com/v2/userinfo",
         jwks: "https://www.linkedin.com/oauth/openid/jwks",
         authMethod: "client_secret_post",
-        claims: () => ({ name: "Ada LinkedIn", given_name: "Ada", family_name: "LinkedIn", picture: "https://media.licdn.example/ada.jpg", locale: "en_US", email: "ada@linkedin.example", email_verified: true }),
+        claims: () => ({
+          name: "Ada LinkedIn",
+          given_name: "Ada",
+          family_name: "LinkedIn",
+          picture: "https://media.licdn.example/ada.jpg",
+          locale: "en_US",
+          email: "ada@linkedin.example",
+          email_verified: true,
+        }),
       },
       "linkedin-client",
       "linkedin-secret",
     )
-    const { location, session } = await flow(LinkedIn({ clientId: "linkedin-client", clientSecret: "linkedin-secret", [customFetch]: standIn.fetch }), linkedin, "782bbtaQ")
+    const { location, session } = await flow(
+      LinkedIn({
+        clientId: "linkedin-client",
+        clientSecret: "linkedin-secret",
+        [customFetch]: standIn.fetch,
+      }),
+      linkedin,
+      "782bbtaQ",
+    )
     expect(location.searchParams.get("state")).toBeTruthy()
     expect(location.searchParams.get("nonce")).toBeTruthy()
     expect(location.searchParams.has("code_challenge")).toBe(false)
-    expect(session.user).toEqual({ name: "Ada LinkedIn", email: "ada@linkedin.example", image: "https://media.licdn.example/ada.jpg" })
-    expect(standIn.requestsTo("https://www.linkedin.com/oauth/.well-known/openid-configuration")).toHaveLength(1)
+    expect(session.user).toEqual({
+      name: "Ada LinkedIn",
+      email: "ada@linkedin.example",
+      image: "https://media.licdn.example/ada.jpg",
+    })
+    expect(
+      standIn.requestsTo("https://www.linkedin.com/oauth/.well-known/openid-configuration"),
+    ).toHaveLength(1)
   })
 })

@@ -7,7 +7,15 @@ import { setEnvDefaults } from "@tessera/core"
 import VK, { VK_API_VERSION, type VkProfile } from "@tessera/core/providers/vk"
 import { customFetch } from "../src/symbols.js"
 import type { AuthConfig } from "../src/config/auth-config.js"
-import { AppBrowser, FakeIssuer, json, recordingLogger, SECRET, setsSession, StandIn } from "./oauth-helpers.js"
+import {
+  AppBrowser,
+  FakeIssuer,
+  json,
+  recordingLogger,
+  SECRET,
+  setsSession,
+  StandIn,
+} from "./oauth-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 let standIn: StandIn
@@ -41,7 +49,12 @@ beforeAll(async () => {
     clientSecret: "vk-app-secret",
     authMethod: "client_secret_post",
     // VK's token response: no token_type; the user's id and e-mail ride along.
-    tokenResponse: (record) => ({ access_token: `vk1.a.${crypto.randomUUID()}`, expires_in: 86400, user_id: 1234, email: `${record.sub}@vk.example` }),
+    tokenResponse: (record) => ({
+      access_token: `vk1.a.${crypto.randomUUID()}`,
+      expires_in: 86400,
+      user_id: 1234,
+      email: `${record.sub}@vk.example`,
+    }),
     userinfo: () => usersGet(1234),
   })
 })
@@ -76,7 +89,9 @@ async function signIn(cfg: AuthConfig) {
 
 describe("VK", () => {
   test("defaults: API 5.126 on every endpoint, state, client_secret_post, e-mail from the token response", async () => {
-    const { cfg, seen } = config(VK({ clientId: "51234567", clientSecret: "vk-app-secret", [customFetch]: standIn.fetch }))
+    const { cfg, seen } = config(
+      VK({ clientId: "51234567", clientSecret: "vk-app-secret", [customFetch]: standIn.fetch }),
+    )
     const { browser, location, done } = await signIn(cfg)
 
     expect(VK_API_VERSION).toBe("5.126")
@@ -92,8 +107,17 @@ describe("VK", () => {
 
     expect(done.status).toBe(302)
     expect(setsSession(done)).toBe(true)
-    expect((await browser.session()).user).toEqual({ name: "Ada Lovelace", email: "ada@vk.example", image: ada.photo_100 })
-    expect(seen.account).toMatchObject({ provider: "vk", type: "oauth", providerAccountId: "1234", token_type: "bearer" })
+    expect((await browser.session()).user).toEqual({
+      name: "Ada Lovelace",
+      email: "ada@vk.example",
+      image: ada.photo_100,
+    })
+    expect(seen.account).toMatchObject({
+      provider: "vk",
+      type: "oauth",
+      providerAccountId: "1234",
+      token_type: "bearer",
+    })
     expect(typeof seen.account.providerAccountId).toBe("string")
     expect(seen.account.expires_at).toBeGreaterThan(Date.now() / 1000 + 86000)
     // email and user_id are not Account fields.
@@ -130,7 +154,9 @@ describe("VK", () => {
     expect(location.searchParams.get("v")).toBe(v)
     expect(location.searchParams.get("scope")).toBe("email")
     expect(setsSession(done)).toBe(true)
-    expect(standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!.url.searchParams.get("v")).toBe(v)
+    expect(
+      standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!.url.searchParams.get("v"),
+    ).toBe(v)
     const profile = standIn.requestsTo("https://api.vk.com/method/users.get").at(-1)!
     expect(profile.url.searchParams.get("v")).toBe(v)
     expect(profile.url.searchParams.get("fields")).toBe("photo_100,screen_name")
@@ -151,13 +177,20 @@ describe("VK", () => {
     // Still no token_type from VK, still { response: [...] }: both handled.
     expect(setsSession(done)).toBe(true)
     expect((await browser.session()).user.name).toBe("Ada Lovelace")
-    expect(standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!.url.searchParams.get("v")).toBe("5.131")
+    expect(
+      standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!.url.searchParams.get("v"),
+    ).toBe("5.131")
   })
 
   test("a users.get error (status 200, { error }) ends the sign-in without a session", async () => {
-    usersGet = () => json({ error: { error_code: 5, error_msg: "User authorization failed: invalid access_token (4)." } })
+    usersGet = () =>
+      json({
+        error: { error_code: 5, error_msg: "User authorization failed: invalid access_token (4)." },
+      })
     try {
-      const { cfg, errors } = config(VK({ clientId: "51234567", clientSecret: "vk-app-secret", [customFetch]: standIn.fetch }))
+      const { cfg, errors } = config(
+        VK({ clientId: "51234567", clientSecret: "vk-app-secret", [customFetch]: standIn.fetch }),
+      )
       const { done } = await signIn(cfg)
       expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
       expect(setsSession(done)).toBe(false)
@@ -170,7 +203,11 @@ describe("VK", () => {
   test("AUTH_VK_ID and AUTH_VK_SECRET configure `providers: [VK]`", async () => {
     const cfg = setEnvDefaults(
       { AUTH_SECRET: SECRET, AUTH_VK_ID: "51234567", AUTH_VK_SECRET: "vk-app-secret" },
-      { trustHost: true, logger: recordingLogger().logger, providers: [(options: any) => VK({ ...options, [customFetch]: standIn.fetch })] },
+      {
+        trustHost: true,
+        logger: recordingLogger().logger,
+        providers: [(options: any) => VK({ ...options, [customFetch]: standIn.fetch })],
+      },
     )
     const { browser, location, done } = await signIn(cfg)
     expect(location.searchParams.get("client_id")).toBe("51234567")
@@ -179,7 +216,10 @@ describe("VK", () => {
   })
 
   test("the bare factory works as a provider entry", async () => {
-    const cfg = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_VK_ID: "51234567", AUTH_VK_SECRET: "s" }, { trustHost: true, providers: [VK] })
+    const cfg = setEnvDefaults(
+      { AUTH_SECRET: SECRET, AUTH_VK_ID: "51234567", AUTH_VK_SECRET: "s" },
+      { trustHost: true, providers: [VK] },
+    )
     const providers = await (await new AppBrowser(cfg).request("/auth/providers")).json()
     expect(providers.vk).toEqual({
       id: "vk",

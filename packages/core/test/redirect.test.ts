@@ -67,15 +67,25 @@ function location(response: Response): string {
 async function credentialsSignIn(callbackUrl: string) {
   const { config } = makeConfig()
   const { token, jar } = await csrfToken(config)
-  return Auth(post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token, callbackUrl }, { jar }), config)
+  return Auth(
+    post(
+      "/auth/callback/credentials",
+      { username: "ada", password: "correct horse", csrfToken: token, callbackUrl },
+      { jar },
+    ),
+    config,
+  )
 }
 
 describe("the default redirect callback", () => {
-  test.each(hostile.map((h) => [JSON.stringify(h).slice(0, 60), h]))("%s never leaves the origin (sign-in redirect)", async (_label, url) => {
-    const response = await credentialsSignIn(url)
-    expect(response.status).toBe(302)
-    expect(location(response)).toBe(ORIGIN)
-  })
+  test.each(hostile.map((h) => [JSON.stringify(h).slice(0, 60), h]))(
+    "%s never leaves the origin (sign-in redirect)",
+    async (_label, url) => {
+      const response = await credentialsSignIn(url)
+      expect(response.status).toBe(302)
+      expect(location(response)).toBe(ORIGIN)
+    },
+  )
 
   test.each(friendly)("%s -> %s", async (url, expected) => {
     const response = await credentialsSignIn(url)
@@ -86,7 +96,10 @@ describe("the default redirect callback", () => {
   test.each(hostile.slice(0, 20))("sign-out with callbackUrl %j stays home", async (url) => {
     const { config } = makeConfig()
     const { token, jar } = await csrfToken(config)
-    const response = await Auth(post("/auth/signout", { csrfToken: token, callbackUrl: url }, { jar }), config)
+    const response = await Auth(
+      post("/auth/signout", { csrfToken: token, callbackUrl: url }, { jar }),
+      config,
+    )
     expect(location(response)).toBe(ORIGIN)
   })
 
@@ -103,7 +116,14 @@ describe("the default redirect callback", () => {
     const { config } = makeConfig()
     const { token, jar } = await csrfToken(config)
     jar.cookies.set("tessera.callback-url", "https://evil.example/phish")
-    const response = await Auth(post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { jar }), config)
+    const response = await Auth(
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        { jar },
+      ),
+      config,
+    )
     expect(location(response)).toBe(ORIGIN)
   })
 
@@ -111,10 +131,19 @@ describe("the default redirect callback", () => {
     const { config } = makeConfig()
     const { token, jar } = await csrfToken(config)
     const response = await Auth(
-      post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token, callbackUrl: "//evil.example" }, {
-        jar,
-        headers: { "X-Auth-Return-Redirect": "1" },
-      }),
+      post(
+        "/auth/callback/credentials",
+        {
+          username: "ada",
+          password: "correct horse",
+          csrfToken: token,
+          callbackUrl: "//evil.example",
+        },
+        {
+          jar,
+          headers: { "X-Auth-Return-Redirect": "1" },
+        },
+      ),
       config,
     )
     expect(await response.json()).toEqual({ url: ORIGIN })
@@ -128,13 +157,21 @@ describe("where the callback URL comes from", () => {
       const { token, jar } = await csrfToken(config)
       if (cookie) jar.cookies.set("tessera.callback-url", cookie)
       const response = await Auth(
-        post(`/auth/callback/credentials${query}`, { username: "ada", password: "correct horse", csrfToken: token, ...body }, { jar }),
+        post(
+          `/auth/callback/credentials${query}`,
+          { username: "ada", password: "correct horse", csrfToken: token, ...body },
+          { jar },
+        ),
         config,
       )
       return location(response)
     }
-    expect(await run({ callbackUrl: "/from-body" }, "?callbackUrl=%2Ffrom-query", "/from-cookie")).toBe(`${ORIGIN}/from-body`)
-    expect(await run({ redirectTo: "/redirect-to" }, "?callbackUrl=%2Ffrom-query", "/from-cookie")).toBe(`${ORIGIN}/redirect-to`)
+    expect(
+      await run({ callbackUrl: "/from-body" }, "?callbackUrl=%2Ffrom-query", "/from-cookie"),
+    ).toBe(`${ORIGIN}/from-body`)
+    expect(
+      await run({ redirectTo: "/redirect-to" }, "?callbackUrl=%2Ffrom-query", "/from-cookie"),
+    ).toBe(`${ORIGIN}/redirect-to`)
     expect(await run({}, "?callbackUrl=%2Ffrom-query", "/from-cookie")).toBe(`${ORIGIN}/from-query`)
     expect(await run({}, "", "/from-cookie")).toBe(`${ORIGIN}/from-cookie`)
     expect(await run({}, "")).toBe(ORIGIN)
@@ -147,7 +184,14 @@ describe("where the callback URL comes from", () => {
     jar.update(page)
     expect(jar.get("tessera.callback-url")).toBe(`${ORIGIN}/after-login`)
     const { token } = await csrfToken(config, jar)
-    const response = await Auth(post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { jar }), config)
+    const response = await Auth(
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        { jar },
+      ),
+      config,
+    )
     expect(location(response)).toBe(`${ORIGIN}/after-login`)
     jar.update(response)
     expect(jar.get("tessera.callback-url")).toBeUndefined()
@@ -167,7 +211,16 @@ describe("a custom redirect callback", () => {
     })
     const { token, jar } = await csrfToken(config)
     const response = await Auth(
-      post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token, callbackUrl: "https://partner.example/x" }, { jar }),
+      post(
+        "/auth/callback/credentials",
+        {
+          username: "ada",
+          password: "correct horse",
+          csrfToken: token,
+          callbackUrl: "https://partner.example/x",
+        },
+        { jar },
+      ),
       config,
     )
     expect(location(response)).toBe("https://partner.example/x")
@@ -181,7 +234,14 @@ describe("signIn callback returning a URL", () => {
     const { config } = makeConfig({ callbacks: { signIn: () => target } })
     const go = async () => {
       const { token, jar } = await csrfToken(config)
-      return Auth(post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, { jar }), config)
+      return Auth(
+        post(
+          "/auth/callback/credentials",
+          { username: "ada", password: "correct horse", csrfToken: token },
+          { jar },
+        ),
+        config,
+      )
     }
     const first = await go()
     expect(location(first)).toBe(`${ORIGIN}/welcome`)

@@ -15,13 +15,23 @@ async function withCsrf() {
   return { config, log, token, cookie: jar.header() }
 }
 
-function raw(body: BodyInit, contentType: string | undefined, cookie: string, extra: Record<string, string> = {}) {
+function raw(
+  body: BodyInit,
+  contentType: string | undefined,
+  cookie: string,
+  extra: Record<string, string> = {},
+) {
   const headers: Record<string, string> = { cookie, ...extra }
   if (contentType) headers["content-type"] = contentType
   return new Request(CALLBACK, { method: "POST", headers, body, duplex: "half" } as RequestInit)
 }
 
-async function expectClientError(response: Response, status: number, type: string, message: RegExp) {
+async function expectClientError(
+  response: Response,
+  status: number,
+  type: string,
+  message: RegExp,
+) {
   expect(response.status).toBe(status)
   const body = (await response.json()) as { error: string; message: string }
   expect(body.error).toBe(type)
@@ -36,22 +46,51 @@ describe("bodies", () => {
     ["JSON null", "null", "application/json", 400, /must be an object/],
     ["a JSON string", '"x"', "application/json; charset=utf-8", 400, /must be an object/],
     ["an unsupported type", "<x/>", "application/xml", 415, /Unsupported content type/],
-    ["malformed multipart", "garbage", "multipart/form-data; boundary=zzz", 400, /Malformed form body/],
+    [
+      "malformed multipart",
+      "garbage",
+      "multipart/form-data; boundary=zzz",
+      400,
+      /Malformed form body/,
+    ],
   ])("%s -> %i", async (_name, body, type, status, message) => {
     const { config, cookie, log } = await withCsrf()
-    await expectClientError(await Auth(raw(body, type, cookie), config), status, status === 415 ? "InvalidRequest" : "InvalidRequest", message)
+    await expectClientError(
+      await Auth(raw(body, type, cookie), config),
+      status,
+      status === 415 ? "InvalidRequest" : "InvalidRequest",
+      message,
+    )
     expect(log.errors).toEqual([])
   })
 
   test("invalid UTF-8 -> 400", async () => {
     const { config, cookie } = await withCsrf()
-    await expectClientError(await Auth(raw(new Uint8Array([0x75, 0x3d, 0xff, 0xfe]), "application/x-www-form-urlencoded", cookie), config), 400, "InvalidRequest", /Unreadable/)
+    await expectClientError(
+      await Auth(
+        raw(new Uint8Array([0x75, 0x3d, 0xff, 0xfe]), "application/x-www-form-urlencoded", cookie),
+        config,
+      ),
+      400,
+      "InvalidRequest",
+      /Unreadable/,
+    )
   })
 
   test("a declared Content-Length over the limit -> 413 before reading", async () => {
     const { config, cookie } = await withCsrf()
     const body = "a=" + "x".repeat(MAX_BODY_BYTES)
-    await expectClientError(await Auth(raw(body, "application/x-www-form-urlencoded", cookie, { "content-length": String(body.length) }), config), 413, "InvalidRequest", /too large/)
+    await expectClientError(
+      await Auth(
+        raw(body, "application/x-www-form-urlencoded", cookie, {
+          "content-length": String(body.length),
+        }),
+        config,
+      ),
+      413,
+      "InvalidRequest",
+      /too large/,
+    )
   })
 
   test("a streamed body over the limit (no Content-Length) is cut off with 413", async () => {
@@ -64,7 +103,12 @@ describe("bodies", () => {
         if (pulled > 1000) controller.close()
       },
     })
-    await expectClientError(await Auth(raw(stream, "application/x-www-form-urlencoded", cookie), config), 413, "InvalidRequest", /too large/)
+    await expectClientError(
+      await Auth(raw(stream, "application/x-www-form-urlencoded", cookie), config),
+      413,
+      "InvalidRequest",
+      /too large/,
+    )
     expect(pulled).toBeLessThan(10)
   })
 
@@ -78,7 +122,11 @@ describe("bodies", () => {
 
   test("forms: urlencoded, multipart, or no content type at all", async () => {
     for (const make of [
-      (t: string) => [`username=ada&password=correct+horse&csrfToken=${t}`, "application/x-www-form-urlencoded"] as const,
+      (t: string) =>
+        [
+          `username=ada&password=correct+horse&csrfToken=${t}`,
+          "application/x-www-form-urlencoded",
+        ] as const,
       (t: string) => [`username=ada&password=correct+horse&csrfToken=${t}`, undefined] as const,
       (t: string) => {
         const form = new FormData()
@@ -98,14 +146,29 @@ describe("bodies", () => {
 
   test("JSON fields of any type reach authorize without breaking the flow", async () => {
     const { config, cookie, token } = await withCsrf()
-    const body = JSON.stringify({ csrfToken: token, username: { $ne: null }, password: ["a"], callbackUrl: 42, __proto__: { x: 1 } })
+    const body = JSON.stringify({
+      csrfToken: token,
+      username: { $ne: null },
+      password: ["a"],
+      callbackUrl: 42,
+      __proto__: { x: 1 },
+    })
     const response = await Auth(raw(body, "application/json", cookie), config)
-    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`)
+    expect(response.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`,
+    )
   })
 
   test("a non-string csrfToken is refused", async () => {
     const { config, cookie, token } = await withCsrf()
-    const response = await Auth(raw(JSON.stringify({ csrfToken: [token], username: "ada", password: "correct horse" }), "application/json", cookie), config)
+    const response = await Auth(
+      raw(
+        JSON.stringify({ csrfToken: [token], username: "ada", password: "correct horse" }),
+        "application/json",
+        cookie,
+      ),
+      config,
+    )
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=Signin`)
   })
 })
@@ -139,7 +202,10 @@ describe("hosts", () => {
     expect(page.status).toBe(500)
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
     expect(await page.text()).toContain("Server error")
-    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(["UntrustedHost", "UntrustedHost"])
+    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual([
+      "UntrustedHost",
+      "UntrustedHost",
+    ])
     expect(log.errors[0]!.message).toMatch(/trustHost/)
   })
 
@@ -157,15 +223,30 @@ describe("hosts", () => {
 
   test("X-Forwarded-Host and -Proto are honoured with trustHost", async () => {
     const { config } = makeConfig()
-    const response = await Auth(get("/auth/providers", { headers: { "x-forwarded-host": "app.example", "x-forwarded-proto": "https" } }), config)
+    const response = await Auth(
+      get("/auth/providers", {
+        headers: { "x-forwarded-host": "app.example", "x-forwarded-proto": "https" },
+      }),
+      config,
+    )
     const list = (await response.json()) as Record<string, { signinUrl: string }>
     expect(list.credentials!.signinUrl).toBe("https://app.example/auth/signin/credentials")
   })
 
   test("only the first of several forwarded values counts", async () => {
     const { config } = makeConfig()
-    const response = await Auth(get("/auth/providers", { headers: { "x-forwarded-host": "first.example, second.example", "x-forwarded-proto": "https, http" } }), config)
-    expect(((await response.json()) as Record<string, { signinUrl: string }>).credentials!.signinUrl).toBe("https://first.example/auth/signin/credentials")
+    const response = await Auth(
+      get("/auth/providers", {
+        headers: {
+          "x-forwarded-host": "first.example, second.example",
+          "x-forwarded-proto": "https, http",
+        },
+      }),
+      config,
+    )
+    expect(
+      ((await response.json()) as Record<string, { signinUrl: string }>).credentials!.signinUrl,
+    ).toBe("https://first.example/auth/signin/credentials")
   })
 
   test("a same-origin check uses the forwarded origin", async () => {
@@ -175,9 +256,17 @@ describe("hosts", () => {
     const cookie = setCookie(csrf, "__Host-tessera.csrf-token")!
     const { csrfToken: token } = (await csrf.json()) as { csrfToken: string }
     const response = await Auth(
-      post("/auth/callback/credentials", { username: "ada", password: "correct horse", csrfToken: token }, {
-        headers: { ...headers, origin: "https://app.example", cookie: `${cookie.name}=${encodeURIComponent(cookie.value)}` },
-      }),
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: token },
+        {
+          headers: {
+            ...headers,
+            origin: "https://app.example",
+            cookie: `${cookie.name}=${encodeURIComponent(cookie.value)}`,
+          },
+        },
+      ),
       config,
     )
     expect(response.headers.get("location")).toBe("https://app.example")
@@ -196,7 +285,12 @@ describe("hosts", () => {
     [{ "x-forwarded-proto": "ftp" }, /X-Forwarded-Proto/],
   ])("malformed %j -> 400", async (headers, message) => {
     const { config, log } = makeConfig()
-    await expectClientError(await Auth(get("/auth/session", { headers }), config), 400, "InvalidRequest", message)
+    await expectClientError(
+      await Auth(get("/auth/session", { headers }), config),
+      400,
+      "InvalidRequest",
+      message,
+    )
     expect(log.errors).toEqual([])
   })
 

@@ -27,7 +27,9 @@ describe("the signIn callback fails closed", () => {
     const { config } = makeConfig({
       adapter: memoryBackend().adapter,
       callbacks: { signIn: () => undefined as any },
-      providers: [Email({ sendVerificationRequest: ({ identifier }) => void sent.push(identifier) })],
+      providers: [
+        Email({ sendVerificationRequest: ({ identifier }) => void sent.push(identifier) }),
+      ],
     })
     const { response } = await requestLink(config, uniqueAddress(), { providerId: "email" })
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
@@ -56,8 +58,16 @@ describe("passkey callback: client data that is JSON but not an object", () => {
       await browser.registerNew("ada@example.com")
       await browser.signOut()
       const { body } = await browser.options({ action: "authenticate" })
-      const good = browser.authenticator.authenticate(body.options, { origin: browser.origin }) as any
-      const bad = { ...good, response: { ...good.response, clientDataJSON: Buffer.from(clientData).toString("base64url") } }
+      const good = browser.authenticator.authenticate(body.options, {
+        origin: browser.origin,
+      }) as any
+      const bad = {
+        ...good,
+        response: {
+          ...good.response,
+          clientDataJSON: Buffer.from(clientData).toString("base64url"),
+        },
+      }
       const response = await browser.callback("authenticate", bad)
       expect(response.status).toBe(302)
       expect(response.headers.get("location")).toBe(`${browser.origin}/auth/signin?error=Callback`)
@@ -94,28 +104,72 @@ describe("random requests against every provider type", () => {
       }).config
     const configs = [make(true), make(false)]
     const text = fc.string({ maxLength: 40 })
-    const field = fc.oneof(text, fc.jsonValue({ maxDepth: 2 }), fc.constant(null), fc.constant("null"), fc.constant("[]"))
-    const body = fc.dictionary(fc.constantFrom("csrfToken", "email", "token", "action", "data", "callbackUrl", "code", "state", "iss", "error"), field)
+    const field = fc.oneof(
+      text,
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constant(null),
+      fc.constant("null"),
+      fc.constant("[]"),
+    )
+    const body = fc.dictionary(
+      fc.constantFrom(
+        "csrfToken",
+        "email",
+        "token",
+        "action",
+        "data",
+        "callbackUrl",
+        "code",
+        "state",
+        "iss",
+        "error",
+      ),
+      field,
+    )
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom("signin", "callback", "webauthn-options"),
         fc.constantFrom("email", "passkey", "plain"),
         fc.constantFrom("GET", "POST"),
-        fc.dictionary(fc.constantFrom("email", "token", "action", "name", "code", "state", "error", "iss", "callbackUrl"), text),
+        fc.dictionary(
+          fc.constantFrom(
+            "email",
+            "token",
+            "action",
+            "name",
+            "code",
+            "state",
+            "error",
+            "iss",
+            "callbackUrl",
+          ),
+          text,
+        ),
         body,
         fc.boolean(),
         fc.integer({ min: 0, max: 1 }),
         async (action, provider, method, query, fields, json, which) => {
           const url = new URL(`/auth/${action}/${provider}`, ORIGIN)
           for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
-          const headers = new Headers({ "content-type": json ? "application/json" : "application/x-www-form-urlencoded" })
+          const headers = new Headers({
+            "content-type": json ? "application/json" : "application/x-www-form-urlencoded",
+          })
           const payload = json
             ? JSON.stringify(fields)
-            : new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString()
-          const response = await Auth(new Request(url, { method, headers, body: method === "POST" ? payload : undefined }), configs[which]!)
+            : new URLSearchParams(
+                Object.entries(fields).map(([k, v]) => [
+                  k,
+                  typeof v === "string" ? v : JSON.stringify(v),
+                ]),
+              ).toString()
+          const response = await Auth(
+            new Request(url, { method, headers, body: method === "POST" ? payload : undefined }),
+            configs[which]!,
+          )
           expect(response.status, `${method} ${url} ${payload}`).toBeLessThan(500)
           const location = response.headers.get("location")
-          if (location) expect(location, `${method} ${url} ${payload}`).not.toContain("error=Configuration")
+          if (location)
+            expect(location, `${method} ${url} ${payload}`).not.toContain("error=Configuration")
         },
       ),
       { numRuns: 600 },

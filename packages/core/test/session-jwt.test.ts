@@ -31,7 +31,10 @@ afterEach(() => {
 
 async function session(config: AuthConfig, jar: Jar, origin = ORIGIN) {
   const response = await Auth(get("/auth/session", { jar, origin }), config)
-  return { response, body: (await response.json()) as { user?: Record<string, unknown>; expires: string } | null }
+  return {
+    response,
+    body: (await response.json()) as { user?: Record<string, unknown>; expires: string } | null,
+  }
 }
 
 /** `jwt.encode`/`decode` wrappers that count calls and keep the defaults' behaviour. */
@@ -55,7 +58,10 @@ describe("the session action", () => {
     expect(response.headers.get("cache-control")).toBe("private, no-cache, no-store")
     expect(response.headers.get("expires")).toBe("0")
     expect(response.headers.get("pragma")).toBe("no-cache")
-    expect(body).toEqual({ user: { name: ADA.name, email: ADA.email, image: ADA.image }, expires: expect.any(String) })
+    expect(body).toEqual({
+      user: { name: ADA.name, email: ADA.email, image: ADA.image },
+      expires: expect.any(String),
+    })
     expect(body!.expires).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
     const ms = Date.parse(body!.expires) - Date.now()
     expect(Math.abs(ms - 30 * DAY * 1000)).toBeLessThan(5000)
@@ -74,10 +80,20 @@ describe("the session action", () => {
     const { config } = makeConfig()
     const { response } = await signIn(config)
     const cookie = setCookie(response, COOKIE)!
-    expect(cookie.attributes).toMatchObject({ httponly: true, samesite: "Lax", path: "/", "max-age": String(30 * DAY) })
+    expect(cookie.attributes).toMatchObject({
+      httponly: true,
+      samesite: "Lax",
+      path: "/",
+      "max-age": String(30 * DAY),
+    })
     expect(cookie.attributes.secure).toBeUndefined()
     const payload = await decode({ token: cookie.value, secret: SECRET, salt: COOKIE })
-    expect(payload).toMatchObject({ name: ADA.name, email: ADA.email, picture: ADA.image, sub: ADA.id })
+    expect(payload).toMatchObject({
+      name: ADA.name,
+      email: ADA.email,
+      picture: ADA.image,
+      sub: ADA.id,
+    })
   })
 
   test("a plain check does one decrypt and no encrypt, and sets no cookie", async () => {
@@ -178,7 +194,11 @@ describe("jwt callback", () => {
     })
     expect(seen[1]!.trigger).toBeUndefined()
     expect(seen[1]!.user).toBeUndefined()
-    expect(seen[1]!.token).toMatchObject({ sub: ADA.id, iat: expect.any(Number), exp: expect.any(Number) })
+    expect(seen[1]!.token).toMatchObject({
+      sub: ADA.id,
+      iat: expect.any(Number),
+      exp: expect.any(Number),
+    })
   })
 
   test("a changed token is re-issued; a copy with the same claims is not", async () => {
@@ -205,11 +225,19 @@ describe("jwt callback", () => {
     mode = "change"
     const changed = await session(config, jar)
     const cookie = setCookie(changed.response, COOKIE)!
-    expect((await decode({ token: cookie.value, secret: SECRET, salt: COOKIE }))!.role).toBe("admin")
+    expect((await decode({ token: cookie.value, secret: SECRET, salt: COOKIE }))!.role).toBe(
+      "admin",
+    )
 
     mode = "mutate"
     const mutated = await session(config, jar)
-    expect((await decode({ token: setCookie(mutated.response, COOKIE)!.value, secret: SECRET, salt: COOKIE }))!.visits).toBe(1)
+    expect(
+      (await decode({
+        token: setCookie(mutated.response, COOKIE)!.value,
+        secret: SECRET,
+        salt: COOKIE,
+      }))!.visits,
+    ).toBe(1)
   })
 
   test("returning null ends the session: cookie cleared, null returned", async () => {
@@ -257,16 +285,23 @@ describe("session callback", () => {
     const { config } = makeConfig({
       callbacks: {
         jwt: ({ token, user }) => (user ? { ...token, role: "editor" } : token),
-        session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub }, role: token.role }) as any,
+        session: ({ session, token }) =>
+          ({ ...session, user: { ...session.user, id: token.sub }, role: token.role }) as any,
       },
     })
     const { jar } = await signIn(config)
     const { body } = await session(config, jar)
-    expect(body).toMatchObject({ user: { id: ADA.id, name: ADA.name }, role: "editor", expires: expect.any(String) })
+    expect(body).toMatchObject({
+      user: { id: ADA.id, name: ADA.name },
+      role: "editor",
+      expires: expect.any(String),
+    })
   })
 
   test("the default keeps only name, email and image of the user", async () => {
-    const { config } = makeConfig({ callbacks: { jwt: ({ token }) => ({ ...token, secretClaim: "x" }) } })
+    const { config } = makeConfig({
+      callbacks: { jwt: ({ token }) => ({ ...token, secretClaim: "x" }) },
+    })
     const { jar } = await signIn(config)
     const { body } = await session(config, jar)
     expect(Object.keys(body!).sort()).toEqual(["expires", "user"])
@@ -278,7 +313,12 @@ describe("session callback", () => {
     const { config } = makeConfig({ events: { session: (message) => void events.push(message) } })
     const { jar } = await signIn(config)
     await session(config, jar)
-    expect(events).toEqual([{ session: expect.objectContaining({ user: expect.any(Object) }), token: expect.objectContaining({ sub: ADA.id }) }])
+    expect(events).toEqual([
+      {
+        session: expect.objectContaining({ user: expect.any(Object) }),
+        token: expect.objectContaining({ sub: ADA.id }),
+      },
+    ])
   })
 })
 
@@ -302,20 +342,33 @@ describe("update (POST session)", () => {
     })
     const { jar } = await signIn(config)
     const { token } = await csrfToken(config, jar)
-    const response = await Auth(post("/auth/session", { csrfToken: token, data: { name: "Countess" } }, { jar, json: true }), config)
+    const response = await Auth(
+      post("/auth/session", { csrfToken: token, data: { name: "Countess" } }, { jar, json: true }),
+      config,
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get("cache-control")).toBe("private, no-cache, no-store")
     expect(((await response.json()) as { user: { name: string } }).user.name).toBe("Countess")
-    expect(seen).toEqual({ jwt: { trigger: "update", session: { name: "Countess" } }, session: { trigger: "update", newSession: { name: "Countess" } } })
+    expect(seen).toEqual({
+      jwt: { trigger: "update", session: { name: "Countess" } },
+      session: { trigger: "update", newSession: { name: "Countess" } },
+    })
     jar.update(response)
     expect((await session(config, jar)).body!.user!.name).toBe("Countess")
   })
 
   test("without a valid CSRF token: 400 and nothing changes", async () => {
     const updates: unknown[] = []
-    const { config } = makeConfig({ callbacks: { jwt: ({ token, trigger }) => (trigger === "update" && updates.push(trigger), token) } })
+    const { config } = makeConfig({
+      callbacks: {
+        jwt: ({ token, trigger }) => (trigger === "update" && updates.push(trigger), token),
+      },
+    })
     const { jar } = await signIn(config)
-    for (const body of [{ data: { name: "Mallory" } }, { csrfToken: "0".repeat(64), data: { name: "Mallory" } }]) {
+    for (const body of [
+      { data: { name: "Mallory" } },
+      { csrfToken: "0".repeat(64), data: { name: "Mallory" } },
+    ]) {
       const response = await Auth(post("/auth/session", body, { jar, json: true }), config)
       expect(response.status).toBe(400)
       expect(setCookies(response)).toEqual([])
@@ -342,13 +395,18 @@ describe("bad cookies", () => {
     const otherSalt = await encode({ token: { sub: "1" }, secret: SECRET, salt: "tessera.other" })
     for (const value of [expired, tampered, foreign, otherSalt, "garbage", "a.b.c.d.e", "%%%"]) {
       const { config, log } = makeConfig()
-      const response = await Auth(get("/auth/session", { headers: { cookie: `${COOKIE}=${value}` } }), config)
+      const response = await Auth(
+        get("/auth/session", { headers: { cookie: `${COOKIE}=${value}` } }),
+        config,
+      )
       expect(response.status).toBe(200)
       expect(await response.json()).toBeNull()
       const cleared = setCookie(response, COOKIE)!
       expect(isExpired(cleared)).toBe(true)
       expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(["JWTSessionError"])
-      const logged = JSON.stringify(log.errors.map((e) => [e.message, String((e.cause as { err?: Error })?.err)]))
+      const logged = JSON.stringify(
+        log.errors.map((e) => [e.message, String((e.cause as { err?: Error })?.err)]),
+      )
       expect(logged).not.toContain(value.slice(10, 40) || "%%%x")
     }
   })
@@ -360,7 +418,10 @@ describe("sign-out", () => {
     const { config } = makeConfig({ events: { signOut: (message) => void events.push(message) } })
     const { jar } = await signIn(config)
     const { token } = await csrfToken(config, jar)
-    const response = await Auth(post("/auth/signout", { csrfToken: token, callbackUrl: "/bye" }, { jar }), config)
+    const response = await Auth(
+      post("/auth/signout", { csrfToken: token, callbackUrl: "/bye" }, { jar }),
+      config,
+    )
     expect(response.status).toBe(302)
     expect(response.headers.get("location")).toBe(`${ORIGIN}/bye`)
     const cleared = setCookie(response, COOKIE)!
@@ -376,16 +437,28 @@ describe("getSession()", () => {
   test("reads the session from a Cookie header or parsed cookies, without a Request", async () => {
     const { config } = makeConfig()
     const { jar } = await signIn(config)
-    const fromHeader = await getSession({ url: `${ORIGIN}/dashboard`, cookies: jar.header() }, config)
-    expect(fromHeader.session).toMatchObject({ user: { email: ADA.email }, expires: expect.any(String) })
+    const fromHeader = await getSession(
+      { url: `${ORIGIN}/dashboard`, cookies: jar.header() },
+      config,
+    )
+    expect(fromHeader.session).toMatchObject({
+      user: { email: ADA.email },
+      expires: expect.any(String),
+    })
     expect(fromHeader.cookies).toEqual([])
-    const fromObject = await getSession({ url: new URL(`${ORIGIN}/`), cookies: { [COOKIE]: jar.get(COOKIE)! } }, config)
+    const fromObject = await getSession(
+      { url: new URL(`${ORIGIN}/`), cookies: { [COOKIE]: jar.get(COOKIE)! } },
+      config,
+    )
     expect(fromObject.session!.user!.name).toBe(ADA.name)
   })
 
   test("null without a cookie; a bad cookie comes back with the cookie that clears it", async () => {
     const { config } = makeConfig()
-    expect(await getSession({ url: ORIGIN, cookies: null }, config)).toEqual({ session: null, cookies: [] })
+    expect(await getSession({ url: ORIGIN, cookies: null }, config)).toEqual({
+      session: null,
+      cookies: [],
+    })
     const bad = await getSession({ url: ORIGIN, cookies: `${COOKIE}=garbage` }, config)
     expect(bad.session).toBeNull()
     expect(bad.cookies).toMatchObject([{ name: COOKIE, value: "", options: { maxAge: 0 } }])
@@ -397,23 +470,42 @@ describe("getSession()", () => {
     const { config } = makeConfig()
     const { jar } = await signIn(config, undefined, { origin: HTTPS_ORIGIN })
     const name = "__Secure-tessera.session-token"
-    expect((await getSession({ url: `${HTTPS_ORIGIN}/x`, cookies: jar.header() }, config)).session!.user!.email).toBe(ADA.email)
-    expect((await getSession({ url: `${ORIGIN}/x`, cookies: jar.header() }, config)).session).toBeNull()
+    expect(
+      (await getSession({ url: `${HTTPS_ORIGIN}/x`, cookies: jar.header() }, config)).session!.user!
+        .email,
+    ).toBe(ADA.email)
+    expect(
+      (await getSession({ url: `${ORIGIN}/x`, cookies: jar.header() }, config)).session,
+    ).toBeNull()
     vi.setSystemTime(start + 2 * DAY * 1000)
-    const { cookies } = await getSession({ url: `${HTTPS_ORIGIN}/x`, cookies: jar.header() }, config)
-    expect(cookies).toMatchObject([{ name, options: { secure: true, httpOnly: true, sameSite: "lax", maxAge: 30 * DAY } }])
+    const { cookies } = await getSession(
+      { url: `${HTTPS_ORIGIN}/x`, cookies: jar.header() },
+      config,
+    )
+    expect(cookies).toMatchObject([
+      { name, options: { secure: true, httpOnly: true, sameSite: "lax", maxAge: 30 * DAY } },
+    ])
   })
 
   test("a broken configuration throws the configuration error", async () => {
     const { config } = makeConfig({ secret: "short" })
-    await expect(getSession({ url: ORIGIN, cookies: null }, config)).rejects.toMatchObject({ type: "InvalidSecret" })
+    await expect(getSession({ url: ORIGIN, cookies: null }, config)).rejects.toMatchObject({
+      type: "InvalidSecret",
+    })
   })
 })
 
 test("token claims given to the session callback are the decoded JWT", async () => {
   const tokens: JWT[] = []
-  const { config } = makeConfig({ callbacks: { session: ({ session, token }) => (tokens.push(token), session) } })
+  const { config } = makeConfig({
+    callbacks: { session: ({ session, token }) => (tokens.push(token), session) },
+  })
   const { jar } = await signIn(config)
   await session(config, jar)
-  expect(tokens[0]).toMatchObject({ sub: ADA.id, iat: expect.any(Number), exp: expect.any(Number), jti: expect.any(String) })
+  expect(tokens[0]).toMatchObject({
+    sub: ADA.id,
+    iat: expect.any(Number),
+    exp: expect.any(Number),
+    jti: expect.any(String),
+  })
 })

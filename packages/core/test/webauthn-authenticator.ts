@@ -88,7 +88,15 @@ export class SoftAuthenticator {
     const credentialId = reused ? Buffer.from(reused.id, "base64url") : randomBytes(16)
     const id = b64url(credentialId)
     const rpId = overrides.rpId ?? optionsJSON.rp.id
-    const coseKey = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x, "base64url")], [-3, Buffer.from(jwk.y, "base64url")]]))
+    const coseKey = cbor(
+      new Map<number, unknown>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x, "base64url")],
+        [-3, Buffer.from(jwk.y, "base64url")],
+      ]),
+    )
     const idLength = Buffer.alloc(2)
     idLength.writeUInt16BE(credentialId.length)
     const authData = Buffer.concat([
@@ -101,10 +109,28 @@ export class SoftAuthenticator {
       coseKey,
     ])
     const clientDataJSON = Buffer.from(
-      JSON.stringify({ type: overrides.type ?? "webauthn.create", challenge: overrides.challenge ?? optionsJSON.challenge, origin: overrides.origin, crossOrigin: false }),
+      JSON.stringify({
+        type: overrides.type ?? "webauthn.create",
+        challenge: overrides.challenge ?? optionsJSON.challenge,
+        origin: overrides.origin,
+        crossOrigin: false,
+      }),
     )
-    const attestationObject = cbor(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]))
-    this.credentials.set(id, { id, privateKey, publicKey, rpId, userHandle: optionsJSON.user.id, counter: 0 })
+    const attestationObject = cbor(
+      new Map<string, unknown>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]),
+    )
+    this.credentials.set(id, {
+      id,
+      privateKey,
+      publicKey,
+      rpId,
+      userHandle: optionsJSON.user.id,
+      counter: 0,
+    })
     return {
       id,
       rawId: id,
@@ -135,9 +161,18 @@ export class SoftAuthenticator {
       counterBytes(counter),
     ])
     const clientDataJSON = Buffer.from(
-      JSON.stringify({ type: overrides.type ?? "webauthn.get", challenge: overrides.challenge ?? optionsJSON.challenge, origin: overrides.origin, crossOrigin: false }),
+      JSON.stringify({
+        type: overrides.type ?? "webauthn.get",
+        challenge: overrides.challenge ?? optionsJSON.challenge,
+        origin: overrides.origin,
+        crossOrigin: false,
+      }),
     )
-    const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), overrides.signingKey ?? credential.privateKey)
+    const signature = sign(
+      "sha256",
+      Buffer.concat([authData, sha256(clientDataJSON)]),
+      overrides.signingKey ?? credential.privateKey,
+    )
     return {
       id: credential.id,
       rawId: credential.id,

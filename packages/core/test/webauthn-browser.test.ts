@@ -7,7 +7,13 @@
 import { existsSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core"
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+} from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/core/adapters"
@@ -16,7 +22,10 @@ import { SECRET } from "./webauthn-harness.js"
 
 const CHROMIUM = "/usr/bin/chromium"
 const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium) console.warn(`[webauthn-browser] ${CHROMIUM} not found: the passkey end-to-end tests in real Chromium did NOT run`)
+if (!hasChromium)
+  console.warn(
+    `[webauthn-browser] ${CHROMIUM} not found: the passkey end-to-end tests in real Chromium did NOT run`,
+  )
 
 const adapter = MemoryAdapter()
 const { store } = adapter
@@ -25,7 +34,10 @@ const base = {
   secret: SECRET,
   trustHost: true,
   adapter,
-  logger: { error: (e: Error & { type?: string }) => void logged.push(`${e.type}: ${e.message}`), warn() {} },
+  logger: {
+    error: (e: Error & { type?: string }) => void logged.push(`${e.type}: ${e.message}`),
+    warn() {},
+  },
 }
 /**
  * Two configurations over the same database: with passkey autofill (the default)
@@ -34,7 +46,10 @@ const base = {
  * is exercised with autofill off.
  */
 const withAutofill: AuthConfig = { ...base, providers: [Passkey()] }
-const withoutAutofill: AuthConfig = { ...base, providers: [Passkey({ enableConditionalUI: false })] }
+const withoutAutofill: AuthConfig = {
+  ...base,
+  providers: [Passkey({ enableConditionalUI: false })],
+}
 let config = withAutofill
 
 async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
@@ -45,7 +60,10 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v))
     else if (value !== undefined) headers.set(name, value)
   }
-  const body = chunks.length && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined
+  const body =
+    chunks.length && req.method !== "GET" && req.method !== "HEAD"
+      ? Buffer.concat(chunks)
+      : undefined
   return new Request(new URL(req.url!, origin), { method: req.method, headers, body })
 }
 
@@ -67,7 +85,8 @@ let browser: Browser
 /** The app: `Auth()` under /auth, and a home page that shows who is signed in. */
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = await toRequest(req, origin)
-  if (new URL(request.url).pathname.startsWith("/auth/")) return send(res, await Auth(request, config as Omit<AuthConfig, "raw">))
+  if (new URL(request.url).pathname.startsWith("/auth/"))
+    return send(res, await Auth(request, config as Omit<AuthConfig, "raw">))
   res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
   res.end("<!doctype html><title>Home</title><h1>Home</h1>")
 }
@@ -85,7 +104,16 @@ beforeAll(async () => {
   origin = `http://localhost:${(server.address() as AddressInfo).port}`
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP localhost 127.0.0.1"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--host-resolver-rules=MAP localhost 127.0.0.1",
+    ],
   })
 })
 
@@ -132,13 +160,17 @@ async function device(): Promise<Device> {
   })
   const responses: Promise<any>[] = []
   page.on("response", (response) => {
-    if (response.url().includes("/auth/webauthn-options/")) responses.push(response.json().catch(() => null))
+    if (response.url().includes("/auth/webauthn-options/"))
+      responses.push(response.json().catch(() => null))
   })
   return { context, page, cdp, authenticatorId, responses }
 }
 
-async function credentialsOf(d: Device): Promise<{ credentialId: string; signCount: number; isResidentCredential: boolean }[]> {
-  return (await d.cdp.send("WebAuthn.getCredentials", { authenticatorId: d.authenticatorId })).credentials
+async function credentialsOf(
+  d: Device,
+): Promise<{ credentialId: string; signCount: number; isResidentCredential: boolean }[]> {
+  return (await d.cdp.send("WebAuthn.getCredentials", { authenticatorId: d.authenticatorId }))
+    .credentials
 }
 
 async function sessionOf(page: Page): Promise<any> {
@@ -153,7 +185,10 @@ async function openSignIn(page: Page, wait = true): Promise<void> {
 /** Types an e-mail (or nothing) into the passkey form and presses its button; waits for the home page. */
 async function usePasskeyButton(page: Page, email = ""): Promise<void> {
   await page.fill("#input-email-for-passkey-provider", email)
-  await Promise.all([page.waitForURL(`${origin}/`), page.click("form[data-webauthn-provider=passkey] button[type=submit]")])
+  await Promise.all([
+    page.waitForURL(`${origin}/`),
+    page.click("form[data-webauthn-provider=passkey] button[type=submit]"),
+  ])
 }
 
 async function signOut(page: Page): Promise<void> {
@@ -165,85 +200,112 @@ async function signOut(page: Page): Promise<void> {
 const base64url = (b64: string) => Buffer.from(b64, "base64").toString("base64url")
 
 describe.skipIf(!hasChromium)("passkeys in Chromium with a virtual authenticator", () => {
-  it("registers from the built-in page, signs out, signs in again, and the counter advances", { timeout: 60_000 }, async () => {
-    const ada = await device()
-    try {
-      await openSignIn(ada.page)
-      await usePasskeyButton(ada.page, "ada@example.com")
-      expect((await sessionOf(ada.page)).user.email).toBe("ada@example.com")
+  it(
+    "registers from the built-in page, signs out, signs in again, and the counter advances",
+    { timeout: 60_000 },
+    async () => {
+      const ada = await device()
+      try {
+        await openSignIn(ada.page)
+        await usePasskeyButton(ada.page, "ada@example.com")
+        expect((await sessionOf(ada.page)).user.email).toBe("ada@example.com")
 
-      // What the server stored matches what the authenticator holds.
-      const user = [...store.users.values()].find((u) => u.email === "ada@example.com")!
-      const [credential] = await credentialsOf(ada)
-      expect(credential!.isResidentCredential).toBe(true)
-      const stored = store.authenticators.get(base64url(credential!.credentialId))!
-      expect(stored).toMatchObject({ userId: user.id, transports: expect.stringContaining("internal") })
-      const counterAfterRegistration = stored.counter
-      expect((await lastOptions(ada, "register")).options.authenticatorSelection).toMatchObject({ residentKey: "required", userVerification: "required" })
+        // What the server stored matches what the authenticator holds.
+        const user = [...store.users.values()].find((u) => u.email === "ada@example.com")!
+        const [credential] = await credentialsOf(ada)
+        expect(credential!.isResidentCredential).toBe(true)
+        const stored = store.authenticators.get(base64url(credential!.credentialId))!
+        expect(stored).toMatchObject({
+          userId: user.id,
+          transports: expect.stringContaining("internal"),
+        })
+        const counterAfterRegistration = stored.counter
+        expect((await lastOptions(ada, "register")).options.authenticatorSelection).toMatchObject({
+          residentKey: "required",
+          userVerification: "required",
+        })
 
-      await signOut(ada.page)
+        await signOut(ada.page)
 
-      // Passkey autofill: opening the page arms a conditional request on the
-      // e-mail field; the authenticator answers it and the page signs in.
-      await openSignIn(ada.page, false)
-      await ada.page.waitForURL(`${origin}/`)
-      expect((await sessionOf(ada.page)).user.email).toBe("ada@example.com")
-      await lastOptions(ada, "authenticate")
-      const afterAutofill = store.authenticators.get(base64url(credential!.credentialId))!.counter
-      expect(afterAutofill).toBeGreaterThan(counterAfterRegistration)
-      await signOut(ada.page)
+        // Passkey autofill: opening the page arms a conditional request on the
+        // e-mail field; the authenticator answers it and the page signs in.
+        await openSignIn(ada.page, false)
+        await ada.page.waitForURL(`${origin}/`)
+        expect((await sessionOf(ada.page)).user.email).toBe("ada@example.com")
+        await lastOptions(ada, "authenticate")
+        const afterAutofill = store.authenticators.get(base64url(credential!.credentialId))!.counter
+        expect(afterAutofill).toBeGreaterThan(counterAfterRegistration)
+        await signOut(ada.page)
 
-      // The button, with no e-mail typed: the discoverable credential names the user.
-      config = withoutAutofill
-      await openSignIn(ada.page)
-      await usePasskeyButton(ada.page)
-      expect((await sessionOf(ada.page)).user.email).toBe("ada@example.com")
-      await lastOptions(ada, "authenticate")
-      const after = store.authenticators.get(base64url(credential!.credentialId))!
-      expect(after.counter).toBeGreaterThan(afterAutofill)
-      expect(after.counter).toBe((await credentialsOf(ada))[0]!.signCount)
+        // The button, with no e-mail typed: the discoverable credential names the user.
+        config = withoutAutofill
+        await openSignIn(ada.page)
+        await usePasskeyButton(ada.page)
+        expect((await sessionOf(ada.page)).user.email).toBe("ada@example.com")
+        await lastOptions(ada, "authenticate")
+        const after = store.authenticators.get(base64url(credential!.credentialId))!
+        expect(after.counter).toBeGreaterThan(afterAutofill)
+        expect(after.counter).toBe((await credentialsOf(ada))[0]!.signCount)
 
-      // Signed in, the button adds a passkey; this device has one for the account already.
-      await openSignIn(ada.page)
-      await ada.page.click("form[data-webauthn-provider=passkey] button[type=submit]")
-      await expect.poll(() => ada.page.textContent("[data-webauthn-error]")).toBe("This device already has a passkey for this account.")
-      expect((await lastOptions(ada, "register")).options.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([stored.credentialID])
-      expect(store.authenticators.size).toBe(1)
-    } finally {
-      await ada.context.close()
-    }
+        // Signed in, the button adds a passkey; this device has one for the account already.
+        await openSignIn(ada.page)
+        await ada.page.click("form[data-webauthn-provider=passkey] button[type=submit]")
+        await expect
+          .poll(() => ada.page.textContent("[data-webauthn-error]"))
+          .toBe("This device already has a passkey for this account.")
+        expect(
+          (await lastOptions(ada, "register")).options.excludeCredentials.map(
+            (c: { id: string }) => c.id,
+          ),
+        ).toEqual([stored.credentialID])
+        expect(store.authenticators.size).toBe(1)
+      } finally {
+        await ada.context.close()
+      }
 
-    // A second account on another device adds its own passkey without seeing the first.
-    config = withAutofill
-    const bob = await device()
-    try {
-      await openSignIn(bob.page)
-      await usePasskeyButton(bob.page, "bob@example.com")
-      expect((await sessionOf(bob.page)).user.email).toBe("bob@example.com")
-      const bobUser = [...store.users.values()].find((u) => u.email === "bob@example.com")!
-      const adaCredential = [...store.authenticators.values()].find((a) => a.userId !== bobUser.id)!
+      // A second account on another device adds its own passkey without seeing the first.
+      config = withAutofill
+      const bob = await device()
+      try {
+        await openSignIn(bob.page)
+        await usePasskeyButton(bob.page, "bob@example.com")
+        expect((await sessionOf(bob.page)).user.email).toBe("bob@example.com")
+        const bobUser = [...store.users.values()].find((u) => u.email === "bob@example.com")!
+        const adaCredential = [...store.authenticators.values()].find(
+          (a) => a.userId !== bobUser.id,
+        )!
 
-      // Signed in, Bob adds a second passkey from another authenticator on the same browser.
-      await bob.cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId: bob.authenticatorId })
-      const second = await bob.cdp.send("WebAuthn.addVirtualAuthenticator", {
-        options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-      })
-      bob.authenticatorId = second.authenticatorId
-      config = withoutAutofill
-      await openSignIn(bob.page)
-      await usePasskeyButton(bob.page)
-      const registration = await lastOptions(bob, "register")
-      expect(Buffer.from(registration.options.user.id, "base64url").toString()).toBe(bobUser.id)
-      expect(registration.options.excludeCredentials).toHaveLength(1)
-      expect(JSON.stringify(await optionsOf(bob))).not.toContain(adaCredential.credentialID)
+        // Signed in, Bob adds a second passkey from another authenticator on the same browser.
+        await bob.cdp.send("WebAuthn.removeVirtualAuthenticator", {
+          authenticatorId: bob.authenticatorId,
+        })
+        const second = await bob.cdp.send("WebAuthn.addVirtualAuthenticator", {
+          options: {
+            protocol: "ctap2",
+            transport: "internal",
+            hasResidentKey: true,
+            hasUserVerification: true,
+            isUserVerified: true,
+            automaticPresenceSimulation: true,
+          },
+        })
+        bob.authenticatorId = second.authenticatorId
+        config = withoutAutofill
+        await openSignIn(bob.page)
+        await usePasskeyButton(bob.page)
+        const registration = await lastOptions(bob, "register")
+        expect(Buffer.from(registration.options.user.id, "base64url").toString()).toBe(bobUser.id)
+        expect(registration.options.excludeCredentials).toHaveLength(1)
+        expect(JSON.stringify(await optionsOf(bob))).not.toContain(adaCredential.credentialID)
 
-      const bobs = [...store.authenticators.values()].filter((a) => a.userId === bobUser.id)
-      expect(bobs).toHaveLength(2)
-      expect(store.users.size).toBe(2)
-      expect((await sessionOf(bob.page)).user.email).toBe("bob@example.com")
-    } finally {
-      await bob.context.close()
-    }
-    expect(logged).toEqual([])
-  })
+        const bobs = [...store.authenticators.values()].filter((a) => a.userId === bobUser.id)
+        expect(bobs).toHaveLength(2)
+        expect(store.users.size).toBe(2)
+        expect((await sessionOf(bob.page)).user.email).toBe("bob@example.com")
+      } finally {
+        await bob.context.close()
+      }
+      expect(logged).toEqual([])
+    },
+  )
 })

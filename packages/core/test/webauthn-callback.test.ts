@@ -35,7 +35,11 @@ describe("POST callback/<passkey>: registration", () => {
   it("creates the user, links the account, stores the authenticator and signs in", async () => {
     const events: string[] = []
     const { config, store, errors } = passkeyConfig({
-      events: { createUser: () => void events.push("createUser"), linkAccount: () => void events.push("linkAccount"), signIn: ({ isNewUser }) => void events.push(`signIn:${isNewUser}`) },
+      events: {
+        createUser: () => void events.push("createUser"),
+        linkAccount: () => void events.push("linkAccount"),
+        signIn: ({ isNewUser }) => void events.push(`signIn:${isNewUser}`),
+      },
     })
     const browser = new Browser(config)
     const { body } = await browser.options({ email: "ada@example.com", name: "Ada" })
@@ -51,7 +55,9 @@ describe("POST callback/<passkey>: registration", () => {
     const [user] = [...store.users.values()]
     expect(user).toMatchObject({ email: "ada@example.com", name: "Ada", emailVerified: null })
     expect(Buffer.from(body.options.user.id, "base64url").toString()).toBe(user!.id)
-    expect([...store.accounts.values()]).toEqual([{ userId: user!.id, type: "webauthn", provider: "passkey", providerAccountId: credential.id }])
+    expect([...store.accounts.values()]).toEqual([
+      { userId: user!.id, type: "webauthn", provider: "passkey", providerAccountId: credential.id },
+    ])
     const stored = store.authenticators.get(credential.id)!
     expect(stored).toMatchObject({
       credentialID: credential.id,
@@ -74,12 +80,24 @@ describe("POST callback/<passkey>: registration", () => {
     const browser = new Browser(config)
     const { body } = await browser.options({ email: "json@example.com" })
     const credential = browser.authenticator.register(body.options, { origin: browser.origin })
-    const response = await browser.callback("register", credential, {}, { "x-auth-return-redirect": "1" })
+    const response = await browser.callback(
+      "register",
+      credential,
+      {},
+      { "x-auth-return-redirect": "1" },
+    )
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ url: "http://localhost:3000" })
-    expect(response.headers.getSetCookie().some((c) => c.startsWith("tessera.session-token="))).toBe(true)
+    expect(
+      response.headers.getSetCookie().some((c) => c.startsWith("tessera.session-token=")),
+    ).toBe(true)
 
-    const replay = await browser.callback("register", credential, {}, { "x-auth-return-redirect": "1" })
+    const replay = await browser.callback(
+      "register",
+      credential,
+      {},
+      { "x-auth-return-redirect": "1" },
+    )
     expect(await replay.json()).toEqual({ url: SIGNIN_ERROR })
   })
 
@@ -106,11 +124,20 @@ describe("POST callback/<passkey>: registration", () => {
     expect(browser.jar.get("tessera.session-token")).toMatch(/^ey/) // a JWE, not a database token
     expect(store.sessions.size).toBe(0)
     await browser.signOut()
-    expect((await browser.signInWithPasskey()).headers.get("location")).toBe("http://localhost:3000")
+    expect((await browser.signInWithPasskey()).headers.get("location")).toBe(
+      "http://localhost:3000",
+    )
     const { body } = await browser.options()
     expect(body.action).toBe("register")
     const laptop = new SoftAuthenticator()
-    expect((await browser.callback("register", laptop.register(body.options, { origin: browser.origin }))).status).toBe(302)
+    expect(
+      (
+        await browser.callback(
+          "register",
+          laptop.register(body.options, { origin: browser.origin }),
+        )
+      ).status,
+    ).toBe(302)
     const [user] = [...store.users.values()]
     expect([...store.authenticators.values()].map((a) => a.userId)).toEqual([user!.id, user!.id])
   })
@@ -121,7 +148,11 @@ describe("POST callback/<passkey>: registration", () => {
     const { body } = await browser.options() // register for the signed-in user
     await browser.signOut()
     const credential = new SoftAuthenticator().register(body.options, { origin: browser.origin })
-    await expectRefused(await browser.callback("register", credential), errors, /signed-in user changed/)
+    await expectRefused(
+      await browser.callback("register", credential),
+      errors,
+      /signed-in user changed/,
+    )
     expect(store.authenticators.size).toBe(1)
   })
 
@@ -135,14 +166,21 @@ describe("POST callback/<passkey>: registration", () => {
 
     // The authenticator answers a new registration with the credential it already has.
     const again = await browser.options({ email: "two@example.com" })
-    const same = browser.authenticator.register(again.body.options, { origin: browser.origin, credentialId: credential.id })
+    const same = browser.authenticator.register(again.body.options, {
+      origin: browser.origin,
+      credentialId: credential.id,
+    })
     expect(same.id).toBe(credential.id)
     await expectRefused(await browser.callback("register", same), errors, /registered already/)
 
     // A response claiming another credential id than the one in its authenticator data.
     const third = await browser.options({ email: "three@example.com" })
     const fresh = browser.authenticator.register(third.body.options, { origin: browser.origin })
-    await expectRefused(await browser.callback("register", { ...fresh, id: credential.id, rawId: credential.id }), errors, /does not match/)
+    await expectRefused(
+      await browser.callback("register", { ...fresh, id: credential.id, rawId: credential.id }),
+      errors,
+      /does not match/,
+    )
     expect(store.users.size).toBe(1)
     expect(store.authenticators.size).toBe(1)
   })
@@ -153,13 +191,20 @@ describe("POST callback/<passkey>: registration", () => {
       ["rp id", { rpId: "evil.example" }, /RP ID/],
       ["type", { type: "webauthn.get" }, /not a webauthn.create response/],
       ["uv", { flags: flags.UP | flags.AT }, /User verification/],
-      ["challenge", { challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, /another challenge/],
+      [
+        "challenge",
+        { challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+        /another challenge/,
+      ],
     ]
     for (const [what, override, reason] of cases) {
       const { config, store, errors } = passkeyConfig()
       const browser = new Browser(config)
       const { body } = await browser.options({ email: `${what.replace(" ", "")}@example.com` })
-      const credential = browser.authenticator.register(body.options, { origin: browser.origin, ...override })
+      const credential = browser.authenticator.register(body.options, {
+        origin: browser.origin,
+        ...override,
+      })
       await expectRefused(await browser.callback("register", credential), errors, reason)
       expect(store.users.size, what).toBe(0)
       expect(store.authenticators.size, what).toBe(0)
@@ -171,9 +216,19 @@ describe("POST callback/<passkey>: registration", () => {
     const { config, store, errors } = passkeyConfig({ callbacks: { signIn: () => false } })
     const browser = new Browser(config)
     const { body } = await browser.options({ email: "no@example.com" })
-    const response = await browser.callback("register", browser.authenticator.register(body.options, { origin: browser.origin }))
-    expect(response.headers.get("location")).toBe("http://localhost:3000/auth/error?error=AccessDenied")
-    expect(store.users.size + store.accounts.size + store.authenticators.size + store.verificationTokens.size).toBe(0)
+    const response = await browser.callback(
+      "register",
+      browser.authenticator.register(body.options, { origin: browser.origin }),
+    )
+    expect(response.headers.get("location")).toBe(
+      "http://localhost:3000/auth/error?error=AccessDenied",
+    )
+    expect(
+      store.users.size +
+        store.accounts.size +
+        store.authenticators.size +
+        store.verificationTokens.size,
+    ).toBe(0)
     expect(errors.at(-1)?.type).toBe("AccessDenied")
   })
 })
@@ -199,7 +254,10 @@ describe("POST callback/<passkey>: authentication", () => {
     await browser.signOut()
     for (const counter of [1, 2]) {
       const { body } = await browser.options({ action: "authenticate" })
-      const assertion = browser.authenticator.authenticate(body.options, { origin: browser.origin, counter })
+      const assertion = browser.authenticator.authenticate(body.options, {
+        origin: browser.origin,
+        counter,
+      })
       await expectRefused(await browser.callback("authenticate", assertion), errors, /counter/)
       expect(store.authenticators.get(credentialId)!.counter).toBe(2)
     }
@@ -210,9 +268,16 @@ describe("POST callback/<passkey>: authentication", () => {
     const { browser, errors } = await registeredUser()
     const stranger = new SoftAuthenticator()
     const { body } = await browser.options({ action: "authenticate" })
-    stranger.register({ rp: { id: "localhost" }, user: { id: "eA" }, challenge: "x" }, { origin: browser.origin })
+    stranger.register(
+      { rp: { id: "localhost" }, user: { id: "eA" }, challenge: "x" },
+      { origin: browser.origin },
+    )
     const assertion = stranger.authenticate(body.options, { origin: browser.origin })
-    await expectRefused(await browser.callback("authenticate", assertion), errors, /not registered here/)
+    await expectRefused(
+      await browser.callback("authenticate", assertion),
+      errors,
+      /not registered here/,
+    )
   })
 
   it("refuses a wrong origin, rp id, type, missing verification, a bad signature, another challenge", async () => {
@@ -224,12 +289,19 @@ describe("POST callback/<passkey>: authentication", () => {
       ["uv", { flags: flags.UP }, /User verification/],
       ["up", { flags: flags.UV }, /User not present/],
       ["signature", { signingKey: otherKey }, /could not be verified/],
-      ["challenge", { challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, /another challenge/],
+      [
+        "challenge",
+        { challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+        /another challenge/,
+      ],
     ]
     const { browser, store, credentialId, errors } = await registeredUser()
     for (const [what, override, reason] of cases) {
       const { body } = await browser.options({ action: "authenticate" })
-      const assertion = browser.authenticator.authenticate(body.options, { origin: browser.origin, ...override })
+      const assertion = browser.authenticator.authenticate(body.options, {
+        origin: browser.origin,
+        ...override,
+      })
       await expectRefused(await browser.callback("authenticate", assertion), errors, reason)
       expect(store.authenticators.get(credentialId)!.counter, what).toBe(0)
       expect(store.verificationTokens.size, what).toBe(0)
@@ -242,7 +314,9 @@ describe("POST callback/<passkey>: authentication", () => {
     const { body } = await browser.options({ action: "authenticate" })
     const cookie = browser.jar.get("tessera.challenge")!
     const assertion = browser.authenticator.authenticate(body.options, { origin: browser.origin })
-    expect((await browser.callback("authenticate", assertion)).headers.get("location")).toBe("http://localhost:3000")
+    expect((await browser.callback("authenticate", assertion)).headers.get("location")).toBe(
+      "http://localhost:3000",
+    )
     await browser.signOut()
     // Replay the very same cookie and response (as someone who copied both would).
     browser.jar.set("tessera.challenge", cookie)
@@ -255,43 +329,87 @@ describe("POST callback/<passkey>: authentication", () => {
 
     const { body } = await browser.options({ action: "authenticate" })
     browser.jar.delete("tessera.challenge")
-    await expectRefused(await browser.callback("authenticate", browser.authenticator.authenticate(body.options, { origin: browser.origin })), errors, /No passkey challenge/)
+    await expectRefused(
+      await browser.callback(
+        "authenticate",
+        browser.authenticator.authenticate(body.options, { origin: browser.origin }),
+      ),
+      errors,
+      /No passkey challenge/,
+    )
 
     const second = await browser.options({ action: "authenticate" })
     const value = browser.jar.get("tessera.challenge")!
-    browser.jar.set("tessera.challenge", value.slice(0, -4) + (value.endsWith("AAAA") ? "BBBB" : "AAAA"))
-    await expectRefused(await browser.callback("authenticate", browser.authenticator.authenticate(second.body.options, { origin: browser.origin })), errors, /invalid or expired/)
+    browser.jar.set(
+      "tessera.challenge",
+      value.slice(0, -4) + (value.endsWith("AAAA") ? "BBBB" : "AAAA"),
+    )
+    await expectRefused(
+      await browser.callback(
+        "authenticate",
+        browser.authenticator.authenticate(second.body.options, { origin: browser.origin }),
+      ),
+      errors,
+      /invalid or expired/,
+    )
 
     const forRegistration = await browser.options({ email: "other@example.com" })
-    const credential = browser.authenticator.authenticate({ ...forRegistration.body.options, rpId: "localhost" }, { origin: browser.origin })
-    await expectRefused(await browser.callback("authenticate", credential), errors, /issued to register/)
+    const credential = browser.authenticator.authenticate(
+      { ...forRegistration.body.options, rpId: "localhost" },
+      { origin: browser.origin },
+    )
+    await expectRefused(
+      await browser.callback("authenticate", credential),
+      errors,
+      /issued to register/,
+    )
 
     vi.useFakeTimers({ toFake: ["Date"] })
     const third = await browser.options({ action: "authenticate" })
     vi.setSystemTime(Date.now() + 301_000)
-    await expectRefused(await browser.callback("authenticate", browser.authenticator.authenticate(third.body.options, { origin: browser.origin })), errors, /expired/)
+    await expectRefused(
+      await browser.callback(
+        "authenticate",
+        browser.authenticator.authenticate(third.body.options, { origin: browser.origin }),
+      ),
+      errors,
+      /expired/,
+    )
     vi.useRealTimers()
 
     expect(store.authenticators.values().next().value!.counter).toBe(0)
   })
 
   it("refuses a challenge issued for another provider", async () => {
-    const { config, errors } = passkeyConfig({ providers: [Passkey(), Passkey({ id: "keys", enableConditionalUI: false })] })
+    const { config, errors } = passkeyConfig({
+      providers: [Passkey(), Passkey({ id: "keys", enableConditionalUI: false })],
+    })
     const browser = new Browser(config)
     expect((await browser.registerNew("p@example.com")).status).toBe(302)
     await browser.signOut()
     const { body } = await browser.options({ action: "authenticate" }, "keys")
     const assertion = browser.authenticator.authenticate(body.options, { origin: browser.origin })
-    await expectRefused(await browser.callback("authenticate", assertion), errors, /another provider/)
+    await expectRefused(
+      await browser.callback("authenticate", assertion),
+      errors,
+      /another provider/,
+    )
   })
 
   it("never logs a challenge", async () => {
     const { browser, errors } = await registeredUser()
     const challenges: string[] = []
-    for (const override of [{ challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, { origin: "http://evil.example" }, { rpId: "evil.example" }]) {
+    for (const override of [
+      { challenge: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+      { origin: "http://evil.example" },
+      { rpId: "evil.example" },
+    ]) {
       const { body } = await browser.options({ action: "authenticate" })
       challenges.push(body.options.challenge)
-      await browser.callback("authenticate", browser.authenticator.authenticate(body.options, { origin: browser.origin, ...override }))
+      await browser.callback(
+        "authenticate",
+        browser.authenticator.authenticate(body.options, { origin: browser.origin, ...override }),
+      )
     }
     expect(errors.length).toBeGreaterThanOrEqual(3)
     const logged = JSON.stringify(errors)
@@ -321,7 +439,9 @@ describe("POST callback/<passkey>: bad requests", () => {
     }
     expect(store.verificationTokens.size).toBe(1)
     // The untouched challenge still works.
-    expect((await browser.callback("authenticate", good)).headers.get("location")).toBe("http://localhost:3000")
+    expect((await browser.callback("authenticate", good)).headers.get("location")).toBe(
+      "http://localhost:3000",
+    )
   })
 
   it("accepts a JSON body with data as an object", async () => {
@@ -330,7 +450,11 @@ describe("POST callback/<passkey>: bad requests", () => {
     const data = browser.authenticator.authenticate(body.options, { origin: browser.origin })
     const response = await browser.fetch("/auth/callback/passkey", {
       method: "POST",
-      headers: { "content-type": "application/json", origin: browser.origin, "x-auth-return-redirect": "1" },
+      headers: {
+        "content-type": "application/json",
+        origin: browser.origin,
+        "x-auth-return-redirect": "1",
+      },
       body: JSON.stringify({ action: "authenticate", data, csrfToken: await browser.csrfToken() }),
     })
     expect(await response.json()).toEqual({ url: "http://localhost:3000" })

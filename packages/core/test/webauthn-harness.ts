@@ -67,7 +67,10 @@ export class Browser {
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers)
     if (this.jar.size) headers.set("cookie", this.cookieHeader())
-    const response = await Auth(new Request(new URL(path, this.origin), { ...init, headers }), this.config as Omit<AuthConfig, "raw">)
+    const response = await Auth(
+      new Request(new URL(path, this.origin), { ...init, headers }),
+      this.config as Omit<AuthConfig, "raw">,
+    )
     this.store(response)
     return response
   }
@@ -77,18 +80,38 @@ export class Browser {
     return ((await response.json()) as { csrfToken: string }).csrfToken
   }
 
-  async options(query: Record<string, string> = {}, providerId = "passkey"): Promise<{ status: number; body: any; response: Response }> {
-    const response = await this.fetch(`/auth/webauthn-options/${providerId}?${new URLSearchParams(query)}`)
+  async options(
+    query: Record<string, string> = {},
+    providerId = "passkey",
+  ): Promise<{ status: number; body: any; response: Response }> {
+    const response = await this.fetch(
+      `/auth/webauthn-options/${providerId}?${new URLSearchParams(query)}`,
+    )
     return { status: response.status, body: await response.json(), response }
   }
 
   /** POSTs a ceremony result to the callback as the page's script does (form body). */
-  async callback(action: string, data: unknown, extra: Record<string, string> = {}, headers: Record<string, string> = {}, providerId = "passkey") {
+  async callback(
+    action: string,
+    data: unknown,
+    extra: Record<string, string> = {},
+    headers: Record<string, string> = {},
+    providerId = "passkey",
+  ) {
     const csrfToken = extra.csrfToken ?? (await this.csrfToken())
-    const body = new URLSearchParams({ action, data: typeof data === "string" ? data : JSON.stringify(data), csrfToken, ...extra })
+    const body = new URLSearchParams({
+      action,
+      data: typeof data === "string" ? data : JSON.stringify(data),
+      csrfToken,
+      ...extra,
+    })
     return this.fetch(`/auth/callback/${providerId}`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: this.origin, ...headers },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: this.origin,
+        ...headers,
+      },
       body,
     })
   }
@@ -101,13 +124,20 @@ export class Browser {
   /** Registers a new account with a passkey; returns the callback response. */
   async registerNew(email: string): Promise<Response> {
     const { body } = await this.options({ email })
-    if (body.action !== "register") throw new Error(`expected register, got ${JSON.stringify(body)}`)
-    return this.callback("register", this.authenticator.register(body.options, { origin: this.origin }))
+    if (body.action !== "register")
+      throw new Error(`expected register, got ${JSON.stringify(body)}`)
+    return this.callback(
+      "register",
+      this.authenticator.register(body.options, { origin: this.origin }),
+    )
   }
 
   async signInWithPasskey(): Promise<Response> {
     const { body } = await this.options({ action: "authenticate" })
-    return this.callback("authenticate", this.authenticator.authenticate(body.options, { origin: this.origin }))
+    return this.callback(
+      "authenticate",
+      this.authenticator.authenticate(body.options, { origin: this.origin }),
+    )
   }
 
   async signOut(): Promise<Response> {

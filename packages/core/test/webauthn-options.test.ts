@@ -6,7 +6,8 @@ import Passkey from "@tessera/core/providers/passkey"
 import { Browser, passkeyConfig, SECRET } from "./webauthn-harness.js"
 
 const sha256hex = (value: string) => createHash("sha256").update(value).digest("hex")
-const challengeCookie = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("tessera.challenge="))
+const challengeCookie = (response: Response) =>
+  response.headers.getSetCookie().find((c) => c.startsWith("tessera.challenge="))
 
 describe("GET webauthn-options", () => {
   it("with nothing to go on, answers authentication options for discoverable passkeys", async () => {
@@ -30,13 +31,22 @@ describe("GET webauthn-options", () => {
     const value = browser.jar.get("tessera.challenge")!
     expect(value).not.toContain(body.options.challenge)
     const claims = await decode({ token: value, secret: SECRET, salt: "tessera.challenge" })
-    expect(claims).toMatchObject({ challenge: body.options.challenge, action: "authenticate", provider: "passkey" })
-    await expect(decode({ token: value, secret: SECRET, salt: "tessera.session-token" })).rejects.toThrow()
+    expect(claims).toMatchObject({
+      challenge: body.options.challenge,
+      action: "authenticate",
+      provider: "passkey",
+    })
+    await expect(
+      decode({ token: value, secret: SECRET, salt: "tessera.session-token" }),
+    ).rejects.toThrow()
 
     // Recorded for single use, hashed.
     const records = [...store.verificationTokens.values()]
     expect(records).toHaveLength(1)
-    expect(records[0]).toMatchObject({ identifier: "webauthn-challenge:passkey", token: sha256hex(body.options.challenge) })
+    expect(records[0]).toMatchObject({
+      identifier: "webauthn-challenge:passkey",
+      token: sha256hex(body.options.challenge),
+    })
     expect(records[0]!.expires.valueOf() - Date.now()).toBeGreaterThan(290_000)
     expect(records[0]!.expires.valueOf() - Date.now()).toBeLessThanOrEqual(300_000)
   })
@@ -44,7 +54,10 @@ describe("GET webauthn-options", () => {
   it("registers an e-mail address no user has, with a new user handle and passkey requirements", async () => {
     const { config } = passkeyConfig()
     const browser = new Browser(config)
-    const { status, body } = await browser.options({ email: " New@Example.com ", name: "New Person" })
+    const { status, body } = await browser.options({
+      email: " New@Example.com ",
+      name: "New Person",
+    })
     expect(status).toBe(200)
     expect(body.action).toBe("register")
     const { options } = body
@@ -53,19 +66,38 @@ describe("GET webauthn-options", () => {
     expect(options.user.displayName).toBe("New Person")
     const userId = Buffer.from(options.user.id, "base64url").toString("utf8")
     expect(userId).toMatch(/^[0-9a-f-]{36}$/)
-    expect(options.authenticatorSelection).toMatchObject({ residentKey: "required", requireResidentKey: true, userVerification: "required" })
+    expect(options.authenticatorSelection).toMatchObject({
+      residentKey: "required",
+      requireResidentKey: true,
+      userVerification: "required",
+    })
     expect(options.attestation).toBe("none")
     expect(options.excludeCredentials).toEqual([])
-    const claims = await decode({ token: browser.jar.get("tessera.challenge")!, secret: SECRET, salt: "tessera.challenge" })
-    expect(claims).toMatchObject({ action: "register", userId, email: "new@example.com", name: "New Person" })
+    const claims = await decode({
+      token: browser.jar.get("tessera.challenge")!,
+      secret: SECRET,
+      salt: "tessera.challenge",
+    })
+    expect(claims).toMatchObject({
+      action: "register",
+      userId,
+      email: "new@example.com",
+      name: "New Person",
+    })
   })
 
   it("authenticates an e-mail address a user has, without revealing their credentials", async () => {
     const { config, adapter } = passkeyConfig()
     await adapter.createUser!({ id: "u1", email: "known@example.com", emailVerified: null })
     await adapter.createAuthenticator!({
-      userId: "u1", credentialID: "Y3JlZA", providerAccountId: "Y3JlZA", credentialPublicKey: "AA", counter: 0,
-      credentialDeviceType: "singleDevice", credentialBackedUp: false, transports: "internal",
+      userId: "u1",
+      credentialID: "Y3JlZA",
+      providerAccountId: "Y3JlZA",
+      credentialPublicKey: "AA",
+      counter: 0,
+      credentialDeviceType: "singleDevice",
+      credentialBackedUp: false,
+      transports: "internal",
     })
     const { body } = await new Browser(config).options({ email: "known@example.com" })
     expect(body.action).toBe("authenticate")
@@ -75,7 +107,12 @@ describe("GET webauthn-options", () => {
   it("refuses bad input with 400 and changes nothing", async () => {
     const { config, store } = passkeyConfig()
     const browser = new Browser(config)
-    const queries: Record<string, string>[] = [{ action: "delete" }, { action: "register" }, { email: "not-an-address" }, { action: "register", email: "a b@example.com" }]
+    const queries: Record<string, string>[] = [
+      { action: "delete" },
+      { action: "register" },
+      { email: "not-an-address" },
+      { action: "register", email: "a b@example.com" },
+    ]
     for (const query of queries) {
       const { status, body, response } = await browser.options(query)
       expect(status, JSON.stringify(query)).toBe(400)
@@ -89,7 +126,10 @@ describe("GET webauthn-options", () => {
   it("refuses to register a new account for an address that has one (409)", async () => {
     const { config, adapter, store } = passkeyConfig()
     await adapter.createUser!({ id: "u1", email: "taken@example.com", emailVerified: null })
-    const { status, body } = await new Browser(config).options({ action: "register", email: "taken@example.com" })
+    const { status, body } = await new Browser(config).options({
+      action: "register",
+      email: "taken@example.com",
+    })
     expect(status).toBe(409)
     expect(body.message).toMatch(/sign in/)
     expect(store.verificationTokens.size).toBe(0)
@@ -118,7 +158,9 @@ describe("GET webauthn-options", () => {
     expect(body.action).toBe("register")
     expect(Buffer.from(body.options.user.id, "base64url").toString()).toBe(secondUser.id)
     expect(body.options.user.name).toBe("second@example.com")
-    expect(body.options.excludeCredentials).toEqual([{ id: secondCredential, type: "public-key", transports: ["internal"] }])
+    expect(body.options.excludeCredentials).toEqual([
+      { id: secondCredential, type: "public-key", transports: ["internal"] },
+    ])
     expect(JSON.stringify(body)).not.toContain(firstCredential)
     // Signed in, ?action=authenticate still means authenticate.
     expect((await second.options({ action: "authenticate" })).body.action).toBe("authenticate")
@@ -126,19 +168,34 @@ describe("GET webauthn-options", () => {
 
   it("uses the configured relying party", async () => {
     const { config } = passkeyConfig({
-      providers: [Passkey({ relayingParty: { id: "example.com", name: "Example", origin: ["https://example.com", "https://app.example.com/"] } })],
+      providers: [
+        Passkey({
+          relayingParty: {
+            id: "example.com",
+            name: "Example",
+            origin: ["https://example.com", "https://app.example.com/"],
+          },
+        }),
+      ],
     })
     const browser = new Browser(config, "https://app.example.com")
     const { body, response } = await browser.options({ email: "x@example.com" })
     expect(body.options.rp).toEqual({ id: "example.com", name: "Example" })
     // On https the cookie is __Secure- and Secure.
-    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__Secure-tessera.challenge="))!
+    const cookie = response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Secure-tessera.challenge="))!
     expect(cookie).toMatch(/; Secure/)
   })
 
   it("honours challengeMaxAge and provider option overrides", async () => {
     const { config } = passkeyConfig({
-      providers: [Passkey({ challengeMaxAge: 60, authenticationOptions: { userVerification: "preferred", rpID: "evil.example" } })],
+      providers: [
+        Passkey({
+          challengeMaxAge: 60,
+          authenticationOptions: { userVerification: "preferred", rpID: "evil.example" },
+        }),
+      ],
     })
     const { body, response } = await new Browser(config).options()
     expect(challengeCookie(response)).toMatch(/; Max-Age=60/)
@@ -157,10 +214,14 @@ describe("GET webauthn-options", () => {
   })
 
   it("answers 404 for a provider that is not WebAuthn or does not exist, 405 for POST", async () => {
-    const { config } = passkeyConfig({ providers: [Passkey(), Credentials({ credentials: {}, authorize: () => null })] })
+    const { config } = passkeyConfig({
+      providers: [Passkey(), Credentials({ credentials: {}, authorize: () => null })],
+    })
     const browser = new Browser(config)
     expect((await browser.fetch("/auth/webauthn-options/nope")).status).toBe(404)
     expect((await browser.fetch("/auth/webauthn-options/credentials")).status).toBe(404)
-    expect((await browser.fetch("/auth/webauthn-options/passkey", { method: "POST" })).status).toBe(405)
+    expect((await browser.fetch("/auth/webauthn-options/passkey", { method: "POST" })).status).toBe(
+      405,
+    )
   })
 })

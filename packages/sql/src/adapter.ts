@@ -18,21 +18,32 @@ import type {
   VerificationToken,
 } from "@tessera/core/adapters"
 import { redactError } from "./redact.js"
-import type { AccountsTable, AuthenticatorsTable, Database, SqlDialect, Timestamp, UsersTable } from "./schema.js"
+import type {
+  AccountsTable,
+  AuthenticatorsTable,
+  Database,
+  SqlDialect,
+  Timestamp,
+  UsersTable,
+} from "./schema.js"
 
-type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never
+type Promised<F> = F extends (...args: infer A) => infer R
+  ? (...args: A) => Promise<Awaited<R>>
+  : never
 
 /** Every method of `Adapter`, required, each returning a Promise. */
 export type SqlAdapterMethods = {
-  [K in Exclude<keyof Adapter, "deleteUser" | "linkAccount" | "unlinkAccount" | "deleteSession">]-?: Promised<
-    NonNullable<Adapter[K]>
-  >
+  [
+    K in Exclude<keyof Adapter, "deleteUser" | "linkAccount" | "unlinkAccount" | "deleteSession">
+  ]-?: Promised<NonNullable<Adapter[K]>>
 } & {
   /** Returns the deleted user, or null if there was none. */
   deleteUser(userId: string): Promise<AdapterUser | null>
   linkAccount(account: AdapterAccount): Promise<AdapterAccount>
   /** Returns the unlinked account, or undefined if there was none. */
-  unlinkAccount(providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<AdapterAccount | undefined>
+  unlinkAccount(
+    providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Promise<AdapterAccount | undefined>
   /** Returns the deleted session, or null if there was none. */
   deleteSession(sessionToken: string): Promise<AdapterSession | null>
 }
@@ -56,7 +67,14 @@ function toUser(row: Selectable<UsersTable>): AdapterUser {
   }
 }
 
-const ACCOUNT_TOKENS = ["refresh_token", "access_token", "token_type", "scope", "id_token", "session_state"] as const
+const ACCOUNT_TOKENS = [
+  "refresh_token",
+  "access_token",
+  "token_type",
+  "scope",
+  "id_token",
+  "session_state",
+] as const
 
 /** Unset token fields are left out (not `null`), as the `Account` type says. */
 function toAccount(row: Selectable<AccountsTable>): AdapterAccount {
@@ -84,13 +102,21 @@ function toAuthenticator(row: Selectable<AuthenticatorsTable>): AdapterAuthentic
   }
 }
 
-const toSession = (row: { session_token: string; user_id: string; expires: Timestamp }): AdapterSession => ({
+const toSession = (row: {
+  session_token: string
+  user_id: string
+  expires: Timestamp
+}): AdapterSession => ({
   sessionToken: row.session_token,
   userId: row.user_id,
   expires: toDate(row.expires),
 })
 
-const toToken = (row: { identifier: string; token: string; expires: Timestamp }): VerificationToken => ({
+const toToken = (row: {
+  identifier: string
+  token: string
+  expires: Timestamp
+}): VerificationToken => ({
   identifier: row.identifier,
   token: row.token,
   expires: toDate(row.expires),
@@ -99,7 +125,11 @@ const toToken = (row: { identifier: string; token: string; expires: Timestamp })
 /** A unique or primary-key violation, on either engine. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY"
+  return (
+    code === "23505" ||
+    code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    code === "SQLITE_CONSTRAINT_PRIMARYKEY"
+  )
 }
 
 export interface CreateAdapterOptions {
@@ -109,7 +139,10 @@ export interface CreateAdapterOptions {
 }
 
 /** The adapter methods for a Kysely instance whose schema is migrated. */
-export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapterOptions): SqlAdapterMethods {
+export function createAdapterMethods(
+  db: Kysely<Database>,
+  options: CreateAdapterOptions,
+): SqlAdapterMethods {
   const { dialect, secrets = [] } = options
   const sqlite = dialect === "sqlite"
   // Values written to the engine's column types.
@@ -162,7 +195,11 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
 
   const methods: SqlAdapterMethods = {
     async createUser(user) {
-      const row = await db.insertInto("users").values(userRow(user)).returningAll().executeTakeFirstOrThrow()
+      const row = await db
+        .insertInto("users")
+        .values(userRow(user))
+        .returningAll()
+        .executeTakeFirstOrThrow()
       return toUser(row)
     },
 
@@ -172,7 +209,11 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
     },
 
     async getUserByEmail(email) {
-      const row = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst()
+      const row = await db
+        .selectFrom("users")
+        .selectAll()
+        .where("email", "=", email)
+        .executeTakeFirst()
       return row ? toUser(row) : null
     },
 
@@ -187,7 +228,12 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
       if (user.emailVerified !== undefined) set.email_verified = optionalDate(user.emailVerified)
       if (user.image !== undefined) set.image = user.image
       const row = Object.keys(set).length
-        ? await db.updateTable("users").set(set).where("id", "=", user.id).returningAll().executeTakeFirst()
+        ? await db
+            .updateTable("users")
+            .set(set)
+            .where("id", "=", user.id)
+            .returningAll()
+            .executeTakeFirst()
         : await db.selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirst()
       if (!row) throw new Error("updateUser: no user with this id")
       return toUser(row)
@@ -206,7 +252,11 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
     },
 
     async linkAccount(input) {
-      const row = await db.insertInto("accounts").values(accountRow(input)).returningAll().executeTakeFirstOrThrow()
+      const row = await db
+        .insertInto("accounts")
+        .values(accountRow(input))
+        .returningAll()
+        .executeTakeFirstOrThrow()
       return toAccount(row)
     },
 
@@ -229,8 +279,16 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
       const accounts = accountRow({ ...input, userId: users.id })
       try {
         const created = await db.transaction().execute(async (trx) => {
-          const u = await trx.insertInto("users").values(users).returningAll().executeTakeFirstOrThrow()
-          const a = await trx.insertInto("accounts").values(accounts).returningAll().executeTakeFirstOrThrow()
+          const u = await trx
+            .insertInto("users")
+            .values(users)
+            .returningAll()
+            .executeTakeFirstOrThrow()
+          const a = await trx
+            .insertInto("accounts")
+            .values(accounts)
+            .returningAll()
+            .executeTakeFirstOrThrow()
           return { user: toUser(u), account: toAccount(a) }
         })
         return { ...created, created: true }
@@ -252,7 +310,11 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
     async createSession(session) {
       const row = await db
         .insertInto("sessions")
-        .values({ session_token: session.sessionToken, user_id: session.userId, expires: date(session.expires) })
+        .values({
+          session_token: session.sessionToken,
+          user_id: session.userId,
+          expires: date(session.expires),
+        })
         .returningAll()
         .executeTakeFirstOrThrow()
       return toSession(row)
@@ -294,13 +356,26 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
       if (session.expires !== undefined) set.expires = date(session.expires)
       if (session.userId !== undefined) set.user_id = session.userId
       const row = Object.keys(set).length
-        ? await db.updateTable("sessions").set(set).where("session_token", "=", session.sessionToken).returningAll().executeTakeFirst()
-        : await db.selectFrom("sessions").selectAll().where("session_token", "=", session.sessionToken).executeTakeFirst()
+        ? await db
+            .updateTable("sessions")
+            .set(set)
+            .where("session_token", "=", session.sessionToken)
+            .returningAll()
+            .executeTakeFirst()
+        : await db
+            .selectFrom("sessions")
+            .selectAll()
+            .where("session_token", "=", session.sessionToken)
+            .executeTakeFirst()
       return row ? toSession(row) : null
     },
 
     async deleteSession(sessionToken) {
-      const row = await db.deleteFrom("sessions").where("session_token", "=", sessionToken).returningAll().executeTakeFirst()
+      const row = await db
+        .deleteFrom("sessions")
+        .where("session_token", "=", sessionToken)
+        .returningAll()
+        .executeTakeFirst()
       return row ? toSession(row) : null
     },
 
@@ -324,7 +399,11 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
     },
 
     async getAuthenticator(credentialID) {
-      const row = await db.selectFrom("authenticators").selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
+      const row = await db
+        .selectFrom("authenticators")
+        .selectAll()
+        .where("credential_id", "=", credentialID)
+        .executeTakeFirst()
       return row ? toAuthenticator(row) : null
     },
 
@@ -347,7 +426,11 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
     },
 
     async listAuthenticatorsByUserId(userId) {
-      const rows = await db.selectFrom("authenticators").selectAll().where("user_id", "=", userId).execute()
+      const rows = await db
+        .selectFrom("authenticators")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .execute()
       return rows.map(toAuthenticator)
     },
 
@@ -358,7 +441,8 @@ export function createAdapterMethods(db: Kysely<Database>, options: CreateAdapte
         .where("credential_id", "=", credentialID)
         .returningAll()
         .executeTakeFirst()
-      if (!row) throw new Error("updateAuthenticatorCounter: no authenticator with this credential id")
+      if (!row)
+        throw new Error("updateAuthenticatorCounter: no authenticator with this credential id")
       return toAuthenticator(row)
     },
   }

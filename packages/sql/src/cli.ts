@@ -44,12 +44,17 @@ export function resolveTarget(args: string[], env: CliIO["env"]): Target {
   let target: Target | undefined
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
-    if (flag !== "--sqlite" && flag !== "--postgres") throw new UsageError(`Unknown option: ${redactString(arg)}`)
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined]
+    if (flag !== "--sqlite" && flag !== "--postgres")
+      throw new UsageError(`Unknown option: ${redactString(arg)}`)
     const value = inline ?? args[++i]
     if (!value) throw new UsageError(`${flag} needs a value`)
     if (target) throw new UsageError("Give one of --sqlite or --postgres")
-    target = flag === "--sqlite" ? { kind: "sqlite", path: value } : { kind: "postgres", url: value }
+    target =
+      flag === "--sqlite" ? { kind: "sqlite", path: value } : { kind: "postgres", url: value }
   }
   if (target) return target
   const url = env.DATABASE_URL?.trim()
@@ -63,12 +68,18 @@ export function resolveTarget(args: string[], env: CliIO["env"]): Target {
 async function runMigrate(args: string[], io: CliIO): Promise<number> {
   const target = resolveTarget(args, io.env)
   const secrets = target.kind === "postgres" ? secretsOf(target.url) : []
-  const label = target.kind === "postgres" ? `PostgreSQL ${maskUrl(target.url)}` : `SQLite ${target.path}`
+  const label =
+    target.kind === "postgres" ? `PostgreSQL ${maskUrl(target.url)}` : `SQLite ${target.path}`
   let adapter: SqlAdapterInstance | undefined
   try {
-    adapter = target.kind === "postgres" ? SqlAdapter.postgres(target.url) : SqlAdapter.sqlite(target.path)
+    adapter =
+      target.kind === "postgres" ? SqlAdapter.postgres(target.url) : SqlAdapter.sqlite(target.path)
     const { applied } = await adapter.migrate()
-    io.out(applied.length ? `${label}: applied ${applied.join(", ")}\n` : `${label}: already up to date\n`)
+    io.out(
+      applied.length
+        ? `${label}: applied ${applied.join(", ")}\n`
+        : `${label}: already up to date\n`,
+    )
     return 0
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
@@ -96,7 +107,9 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
         io.out(USAGE)
         return 0
       default:
-        throw new UsageError(command ? `Unknown command: ${redactString(command)}` : "No command given")
+        throw new UsageError(
+          command ? `Unknown command: ${redactString(command)}` : "No command given",
+        )
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error

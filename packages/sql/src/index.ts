@@ -41,7 +41,12 @@ export interface SqlAdapterOptions {
   dialect?: SqlDialect
 }
 
-function build(db: Kysely<Database>, dialect: SqlDialect, secrets: string[], owned: boolean): SqlAdapterInstance {
+function build(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  secrets: string[],
+  owned: boolean,
+): SqlAdapterInstance {
   return {
     ...createAdapterMethods(db, { dialect, secrets }),
     db,
@@ -66,7 +71,10 @@ function build(db: Kysely<Database>, dialect: SqlDialect, secrets: string[], own
  */
 export function SqlAdapter(db: Kysely<any>, options: SqlAdapterOptions = {}): SqlAdapterInstance {
   const dialect = options.dialect ?? detectDialect(db)
-  if (!dialect) throw new Error('SqlAdapter: cannot tell the database engine; pass { dialect: "sqlite" | "postgres" }')
+  if (!dialect)
+    throw new Error(
+      'SqlAdapter: cannot tell the database engine; pass { dialect: "sqlite" | "postgres" }',
+    )
   return build(db as Kysely<Database>, dialect, [], false)
 }
 

@@ -55,7 +55,12 @@ function init(dialect: SqlDialect): Migration {
         .addColumn("session_state", "text")
         .addPrimaryKeyConstraint("accounts_pkey", ["provider", "provider_account_id"])
         .execute()
-      await db.schema.createIndex("accounts_user_id_idx").ifNotExists().on("accounts").column("user_id").execute()
+      await db.schema
+        .createIndex("accounts_user_id_idx")
+        .ifNotExists()
+        .on("accounts")
+        .column("user_id")
+        .execute()
 
       await db.schema
         .createTable("sessions")
@@ -64,7 +69,12 @@ function init(dialect: SqlDialect): Migration {
         .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
         .addColumn("expires", t.timestamp, (c) => c.notNull())
         .execute()
-      await db.schema.createIndex("sessions_user_id_idx").ifNotExists().on("sessions").column("user_id").execute()
+      await db.schema
+        .createIndex("sessions_user_id_idx")
+        .ifNotExists()
+        .on("sessions")
+        .column("user_id")
+        .execute()
 
       await db.schema
         .createTable("verification_tokens")
@@ -95,7 +105,13 @@ function init(dialect: SqlDialect): Migration {
         .execute()
     },
     async down(db: Kysely<any>) {
-      for (const table of ["authenticators", "verification_tokens", "sessions", "accounts", "users"]) {
+      for (const table of [
+        "authenticators",
+        "verification_tokens",
+        "sessions",
+        "accounts",
+        "users",
+      ]) {
         await db.schema.dropTable(table).ifExists().execute()
       }
     },
@@ -127,9 +143,13 @@ export interface MigrateOptions {
  * nothing. Safe to run from several processes at once. Returns the names of
  * the migrations it applied.
  */
-export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+export async function migrate(
+  db: Kysely<any>,
+  options: MigrateOptions = {},
+): Promise<{ applied: string[] }> {
   const dialect = options.dialect ?? detectDialect(db)
-  if (!dialect) throw new Error('Cannot tell the database engine: pass { dialect: "sqlite" | "postgres" }')
+  if (!dialect)
+    throw new Error('Cannot tell the database engine: pass { dialect: "sqlite" | "postgres" }')
   if (dialect === "sqlite") {
     // Kysely takes no lock on SQLite (it assumes a single connection), so two
     // processes sharing the file would both apply 0001 and one would fail to
@@ -156,9 +176,11 @@ async function runMigrations(db: Kysely<any>, dialect: SqlDialect): Promise<{ ap
   // taken for them.
   const schema =
     dialect === "postgres"
-      ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db))
+          .rows[0]?.schema
       : undefined
-  if (dialect === "postgres" && !schema) throw new Error("migrate: no schema on the search_path to create tables in")
+  if (dialect === "postgres" && !schema)
+    throw new Error("migrate: no schema on the search_path to create tables in")
   const migrator = new Migrator({
     db,
     provider: new InCodeMigrationProvider(dialect),
@@ -170,9 +192,15 @@ async function runMigrations(db: Kysely<any>, dialect: SqlDialect): Promise<{ ap
   if (error) {
     const failed = results.find((r) => r.status === "Error")?.migrationName
     throw redactError(
-      new Error(`Migration ${failed ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`.replace("  ", " "), {
-        cause: error,
-      }),
+      new Error(
+        `Migration ${failed ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`.replace(
+          "  ",
+          " ",
+        ),
+        {
+          cause: error,
+        },
+      ),
     )
   }
   return { applied: results.filter((r) => r.status === "Success").map((r) => r.migrationName) }

@@ -72,7 +72,9 @@ export function maskUrl(url: string): string {
 }
 
 /** The strings to redact for a PostgreSQL connection string or pool config. */
-export function secretsOf(config: string | { connectionString?: string; password?: unknown }): string[] {
+export function secretsOf(
+  config: string | { connectionString?: string; password?: unknown },
+): string[] {
   const secrets: string[] = []
   const add = (s: unknown) => {
     if (typeof s === "string" && s.length > 0) secrets.push(s)

@@ -39,7 +39,12 @@ describe("errors never carry connection passwords", () => {
   })
 
   test("a pool config's password, and migrate()", async () => {
-    const adapter = SqlAdapter.postgres({ host: "127.0.0.1", port: 1, user: "tessera", password: PASSWORD })
+    const adapter = SqlAdapter.postgres({
+      host: "127.0.0.1",
+      port: 1,
+      user: "tessera",
+      password: PASSWORD,
+    })
     try {
       const error = await failure(adapter.migrate())
       expect(inspect(error, { depth: 10 })).not.toContain(PASSWORD)
@@ -50,7 +55,10 @@ describe("errors never carry connection passwords", () => {
 
   test("redactError scrubs message, stack, extra fields, causes and aggregated errors, in place", () => {
     const url = `postgresql://app:${encodeURIComponent("p@ss/w:rd")}@db.internal:5432/auth`
-    const inner = Object.assign(new Error(`connect to ${url} failed`), { code: "ECONNREFUSED", input: url })
+    const inner = Object.assign(new Error(`connect to ${url} failed`), {
+      code: "ECONNREFUSED",
+      input: url,
+    })
     const error = new AggregateError([inner], `cannot reach ${url}`, { cause: inner })
     const secrets = secretsOf(url)
     expect(redactError(error, secrets)).toBe(error)
@@ -58,6 +66,8 @@ describe("errors never carry connection passwords", () => {
     expect(text).not.toContain("p@ss/w:rd")
     expect(text).not.toContain(encodeURIComponent("p@ss/w:rd"))
     expect(inner.code).toBe("ECONNREFUSED")
-    expect(redactString("see postgres://u:pw@h/db and mysql://x:y@z")).toBe("see postgres://u:***@h/db and mysql://x:***@z")
+    expect(redactString("see postgres://u:pw@h/db and mysql://x:y@z")).toBe(
+      "see postgres://u:***@h/db and mysql://x:***@z",
+    )
   })
 })

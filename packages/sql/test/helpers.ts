@@ -5,7 +5,9 @@ import { testAccount, testUser, type AdapterTestDb } from "@tessera/testing"
 import type { Database, SqlAdapterInstance } from "@tessera/sql"
 
 /** Reads rows straight from the tables, bypassing the adapter. */
-export function rawDb(kysely: Kysely<Database> | (() => Kysely<Database>)): Omit<AdapterTestDb, "connect" | "disconnect"> {
+export function rawDb(
+  kysely: Kysely<Database> | (() => Kysely<Database>),
+): Omit<AdapterTestDb, "connect" | "disconnect"> {
   const db = new Proxy({} as Kysely<Database>, {
     get: (_, key) => {
       const target = typeof kysely === "function" ? kysely() : kysely
@@ -25,10 +27,20 @@ export function rawDb(kysely: Kysely<Database> | (() => Kysely<Database>)): Omit
         .where("provider", "=", provider)
         .where("provider_account_id", "=", providerAccountId)
         .executeTakeFirst()
-      return row ? { userId: row.user_id, provider: row.provider, providerAccountId: row.provider_account_id } : null
+      return row
+        ? {
+            userId: row.user_id,
+            provider: row.provider,
+            providerAccountId: row.provider_account_id,
+          }
+        : null
     },
     async session(sessionToken) {
-      const row = await db.selectFrom("sessions").selectAll().where("session_token", "=", sessionToken).executeTakeFirst()
+      const row = await db
+        .selectFrom("sessions")
+        .selectAll()
+        .where("session_token", "=", sessionToken)
+        .executeTakeFirst()
       return row ? { sessionToken: row.session_token, userId: row.user_id } : null
     },
     async verificationToken({ identifier, token }) {
@@ -41,7 +53,11 @@ export function rawDb(kysely: Kysely<Database> | (() => Kysely<Database>)): Omit
       return row ? { identifier: row.identifier, token: row.token } : null
     },
     async authenticator(credentialID) {
-      const row = await db.selectFrom("authenticators").selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
+      const row = await db
+        .selectFrom("authenticators")
+        .selectAll()
+        .where("credential_id", "=", credentialID)
+        .executeTakeFirst()
       return row ? { credentialID: row.credential_id, userId: row.user_id } : null
     },
   }
@@ -58,7 +74,10 @@ export async function firstSignInRace(adapter: SqlAdapterInstance, size = 50): P
   const results = await Promise.all(
     Array.from({ length: size }, () => {
       const user = testUser({ email })
-      return adapter.createUserAndAccount(user, testAccount(user.id, { provider: "github", providerAccountId }))
+      return adapter.createUserAndAccount(
+        user,
+        testAccount(user.id, { provider: "github", providerAccountId }),
+      )
     }),
   )
   expect(results.filter((r) => r.created)).toHaveLength(1)
@@ -66,7 +85,11 @@ export async function firstSignInRace(adapter: SqlAdapterInstance, size = 50): P
   expect(new Set(results.map((r) => r.user.id))).toEqual(new Set([winner]))
   for (const r of results) expect(r.account).toMatchObject({ userId: winner, providerAccountId })
 
-  const users = await adapter.db.selectFrom("users").select(["id"]).where("email", "=", email).execute()
+  const users = await adapter.db
+    .selectFrom("users")
+    .select(["id"])
+    .where("email", "=", email)
+    .execute()
   const accounts = await adapter.db
     .selectFrom("accounts")
     .select(["user_id"])

@@ -21,7 +21,10 @@ async function freshSchema(name: string): Promise<string> {
   return schema
 }
 
-const withSchema = (schema: string): pg.PoolConfig => ({ connectionString: server.url, options: `-c search_path=${schema}` })
+const withSchema = (schema: string): pg.PoolConfig => ({
+  connectionString: server.url,
+  options: `-c search_path=${schema}`,
+})
 
 beforeAll(async () => {
   server = await startPostgres()
@@ -82,11 +85,15 @@ describe("SqlAdapter on PostgreSQL", () => {
   test("dates are timestamptz, with unique and cascading constraints", async () => {
     const columns = await sql<{ table_name: string; column_name: string; data_type: string }>`
       select table_name, column_name, data_type from information_schema.columns
-      where table_schema = current_schema() and column_name in ('expires', 'email_verified')`.execute(pgAdapter.db)
+      where table_schema = current_schema() and column_name in ('expires', 'email_verified')`.execute(
+      pgAdapter.db,
+    )
     expect(columns.rows).toHaveLength(3)
     for (const c of columns.rows) expect(c.data_type).toBe("timestamp with time zone")
     const fks = await sql<{ delete_rule: string }>`
-      select delete_rule from information_schema.referential_constraints where constraint_schema = current_schema()`.execute(pgAdapter.db)
+      select delete_rule from information_schema.referential_constraints where constraint_schema = current_schema()`.execute(
+      pgAdapter.db,
+    )
     expect(fks.rows.map((r) => r.delete_rule)).toEqual(["CASCADE", "CASCADE", "CASCADE"])
   })
 
@@ -99,7 +106,11 @@ describe("SqlAdapter on PostgreSQL", () => {
     expect(own.dialect).toBe("postgres")
     const user = testUser()
     await own.createUser(user)
-    await own.createSession({ sessionToken: `s-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await own.createSession({
+      sessionToken: `s-${user.id}`,
+      userId: user.id,
+      expires: new Date(Date.now() + 60_000),
+    })
     const statements = await log.record(() => own.getSessionAndUser(`s-${user.id}`))
     expect(statements).toHaveLength(1)
     expect(statements[0]).toMatch(/inner join/i)
@@ -110,7 +121,10 @@ describe("SqlAdapter on PostgreSQL", () => {
     url.password = "Wr0ngPassw0rd-xyz"
     const wrong = SqlAdapter.postgres(url.href)
     try {
-      const error = await wrong.getUser("x").then(() => undefined, (e: unknown) => e)
+      const error = await wrong.getUser("x").then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(error).toBeInstanceOf(Error)
       expect(inspect(error, { depth: 10 })).not.toContain("Wr0ngPassw0rd-xyz")
     } finally {
@@ -124,7 +138,11 @@ describe("SqlAdapter on PostgreSQL", () => {
     url.searchParams.set("options", `-c search_path=${schema}`)
     const out: string[] = []
     const err: string[] = []
-    const io = { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), env: {} }
+    const io = {
+      out: (s: string) => void out.push(s),
+      err: (s: string) => void err.push(s),
+      env: {},
+    }
     expect(await main(["migrate", "--postgres", url.href], io)).toBe(0)
     expect(out.join("")).toMatch(/applied 0001_init/)
     expect(out.join("")).not.toContain(decodeURIComponent(new URL(server.url).password))
@@ -136,7 +154,13 @@ describe("SqlAdapter on PostgreSQL", () => {
       [schema],
     )
     expect(tables.rows.map((r) => r.table_name)).toEqual(
-      expect.arrayContaining(["accounts", "authenticators", "sessions", "users", "verification_tokens"]),
+      expect.arrayContaining([
+        "accounts",
+        "authenticators",
+        "sessions",
+        "users",
+        "verification_tokens",
+      ]),
     )
   })
 })

@@ -43,9 +43,18 @@ describe("SqlAdapter on SQLite", () => {
   test("migrate is idempotent", async () => {
     expect(await adapter.migrate()).toEqual({ applied: [] })
     expect(await migrate(adapter.db)).toEqual({ applied: [] })
-    const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(adapter.db)
+    const tables = await sql<{
+      name: string
+    }>`select name from sqlite_master where type = 'table' order by name`.execute(adapter.db)
     expect(tables.rows.map((r) => r.name)).toEqual(
-      expect.arrayContaining(["accounts", "authenticators", "sessions", "users", "verification_tokens", "tessera_migrations"]),
+      expect.arrayContaining([
+        "accounts",
+        "authenticators",
+        "sessions",
+        "users",
+        "verification_tokens",
+        "tessera_migrations",
+      ]),
     )
   })
 
@@ -54,7 +63,12 @@ describe("SqlAdapter on SQLite", () => {
     await adapter.createUser(user)
     const expires = new Date(Date.now() + 60_000)
     await adapter.createSession({ sessionToken: `t-${user.id}`, userId: user.id, expires })
-    const row = await sql<{ ev: number; t: string }>`select email_verified as ev, typeof(email_verified) as t from users where id = ${user.id}`.execute(adapter.db)
+    const row = await sql<{
+      ev: number
+      t: string
+    }>`select email_verified as ev, typeof(email_verified) as t from users where id = ${user.id}`.execute(
+      adapter.db,
+    )
     expect(row.rows[0]).toEqual({ ev: 1_700_000_000_123, t: "integer" })
     const found = await adapter.getSessionAndUser(`t-${user.id}`)
     expect(found?.session.expires).toEqual(expires)
@@ -65,9 +79,17 @@ describe("SqlAdapter on SQLite", () => {
     const user = testUser()
     await adapter.createUser(user)
     await adapter.linkAccount(testAccount(user.id))
-    await adapter.createSession({ sessionToken: `c-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await adapter.createSession({
+      sessionToken: `c-${user.id}`,
+      userId: user.id,
+      expires: new Date(Date.now() + 60_000),
+    })
     await sql`delete from users where id = ${user.id}`.execute(adapter.db)
-    const left = await sql<{ n: number }>`select (select count(*) from accounts where user_id = ${user.id}) + (select count(*) from sessions where user_id = ${user.id}) as n`.execute(adapter.db)
+    const left = await sql<{
+      n: number
+    }>`select (select count(*) from accounts where user_id = ${user.id}) + (select count(*) from sessions where user_id = ${user.id}) as n`.execute(
+      adapter.db,
+    )
     expect(left.rows[0]?.n).toBe(0)
   })
 
@@ -110,12 +132,19 @@ describe("SqlAdapter on an existing Kysely instance (SQLite)", () => {
   test("getSessionAndUser is one query, on indexes", async () => {
     const user = testUser()
     await own.createUser(user)
-    await own.createSession({ sessionToken: `s-${user.id}`, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await own.createSession({
+      sessionToken: `s-${user.id}`,
+      userId: user.id,
+      expires: new Date(Date.now() + 60_000),
+    })
     const statements = await log.record(() => own.getSessionAndUser(`s-${user.id}`))
     expect(statements).toHaveLength(1)
     expect(statements[0]).toMatch(/join/i)
-    const plan = await sql<{ detail: string }>`explain query plan ${sql.raw(statements[0]!.replace("?", "'x'"))}`.execute(db)
-    for (const step of plan.rows) expect(step.detail).toMatch(/^SEARCH .* USING (INDEX|PRIMARY KEY|INTEGER PRIMARY KEY)/)
+    const plan = await sql<{
+      detail: string
+    }>`explain query plan ${sql.raw(statements[0]!.replace("?", "'x'"))}`.execute(db)
+    for (const step of plan.rows)
+      expect(step.detail).toMatch(/^SEARCH .* USING (INDEX|PRIMARY KEY|INTEGER PRIMARY KEY)/)
   })
 
   test("deleteUser cascades even without PRAGMA foreign_keys", async () => {
@@ -128,10 +157,20 @@ describe("SqlAdapter on an existing Kysely instance (SQLite)", () => {
     const account = testAccount(user.id)
     await own.linkAccount(account)
     const session = `d-${user.id}`
-    await own.createSession({ sessionToken: session, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await own.createSession({
+      sessionToken: session,
+      userId: user.id,
+      expires: new Date(Date.now() + 60_000),
+    })
     await own.deleteUser(user.id)
     expect(await own.getAccount(account.providerAccountId, account.provider)).toBeNull()
-    expect(await db.selectFrom("sessions").selectAll().where("session_token", "=", session).executeTakeFirst()).toBeUndefined()
+    expect(
+      await db
+        .selectFrom("sessions")
+        .selectAll()
+        .where("session_token", "=", session)
+        .executeTakeFirst(),
+    ).toBeUndefined()
   })
 
   test("close() leaves a Kysely instance it did not open alone", async () => {

@@ -24,21 +24,32 @@ export interface ActionResult {
 }
 
 /** The `signIn` form action: fields `providerId`, `redirectTo`, `authorizationParams-<name>`, and the provider's own fields. */
-export async function signInWithForm(event: RequestEvent, config: AuthConfig): Promise<ActionResult> {
+export async function signInWithForm(
+  event: RequestEvent,
+  config: AuthConfig,
+): Promise<ActionResult> {
   const { providerId, ...rest } = await readForm(event.request)
   const options: Record<string, string> = {}
   const authorizationParams: Record<string, string> = {}
   for (const [key, value] of Object.entries(rest)) {
-    if (key.startsWith(AUTHORIZATION_PARAMS_PREFIX)) authorizationParams[key.slice(AUTHORIZATION_PARAMS_PREFIX.length)] = value
+    if (key.startsWith(AUTHORIZATION_PARAMS_PREFIX))
+      authorizationParams[key.slice(AUTHORIZATION_PARAMS_PREFIX.length)] = value
     else options[key] = value
   }
   return signIn(event, config, providerId || undefined, options, authorizationParams)
 }
 
 /** The `signOut` form action: field `redirectTo`. */
-export async function signOutWithForm(event: RequestEvent, config: AuthConfig): Promise<ActionResult> {
+export async function signOutWithForm(
+  event: RequestEvent,
+  config: AuthConfig,
+): Promise<ActionResult> {
   const { redirectTo, callbackUrl, redirect } = await readForm(event.request)
-  return signOut(event, config, { redirectTo, callbackUrl, redirect: redirect as SignOutOptions["redirect"] })
+  return signOut(event, config, {
+    redirectTo,
+    callbackUrl,
+    redirect: redirect as SignOutOptions["redirect"],
+  })
 }
 
 /**
@@ -53,7 +64,12 @@ export async function signIn(
   options: SignInOptions = {},
   authorizationParams: Record<string, string> = {},
 ): Promise<ActionResult> {
-  const { redirect: redirectOption, redirectTo, callbackUrl: legacyCallbackUrl, ...fields } = options
+  const {
+    redirect: redirectOption,
+    redirectTo,
+    callbackUrl: legacyCallbackUrl,
+    ...fields
+  } = options
   const shouldRedirect = redirectOption !== false && redirectOption !== "false"
   const callbackUrl = callbackUrlOf(event, redirectTo ?? legacyCallbackUrl)
   const provider = providerId ? findProvider(config, providerId) : undefined
@@ -61,30 +77,45 @@ export async function signIn(
 
   // Credentials are checked by the callback action; every other type starts at signin.
   const action = provider.type === "credentials" ? "callback" : "signin"
-  const url = new URL(`${basePathOf(config)}/${action}/${encodeURIComponent(provider.id)}`, event.url.origin)
+  const url = new URL(
+    `${basePathOf(config)}/${action}/${encodeURIComponent(provider.id)}`,
+    event.url.origin,
+  )
   for (const [key, value] of Object.entries(authorizationParams)) url.searchParams.set(key, value)
   const body: Record<string, string> = {}
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) body[key] = String(value)
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined) body[key] = String(value)
   body.callbackUrl = callbackUrl
 
   const result = await Auth(internalRequest(event, url, body), actionConfig(config))
   applyCookies(event.cookies, result.cookies)
-  return finish(destination(result, () => signInPageUrl(event, config, callbackUrl)), shouldRedirect)
+  return finish(
+    destination(result, () => signInPageUrl(event, config, callbackUrl)),
+    shouldRedirect,
+  )
 }
 
 /** Signs out from server code: ends the session and redirects (or returns `{ url }` with `redirect: false`). */
-export async function signOut(event: RequestEvent, config: AuthConfig, options: SignOutOptions = {}): Promise<ActionResult> {
+export async function signOut(
+  event: RequestEvent,
+  config: AuthConfig,
+  options: SignOutOptions = {},
+): Promise<ActionResult> {
   const shouldRedirect = options.redirect !== false && options.redirect !== "false"
   const callbackUrl = callbackUrlOf(event, options.redirectTo ?? options.callbackUrl)
   const url = new URL(`${basePathOf(config)}/signout`, event.url.origin)
   const result = await Auth(internalRequest(event, url, { callbackUrl }), actionConfig(config))
   applyCookies(event.cookies, result.cookies)
-  return finish(destination(result, () => callbackUrl), shouldRedirect)
+  return finish(
+    destination(result, () => callbackUrl),
+    shouldRedirect,
+  )
 }
 
 /** The submitted form's text fields. */
 async function readForm(request: Request): Promise<Record<string, string>> {
-  if (request.bodyUsed) error(400, "The form was already read: call signIn/signOut before reading request.formData()")
+  if (request.bodyUsed)
+    error(400, "The form was already read: call signIn/signOut before reading request.formData()")
   let form: FormData
   try {
     form = await request.formData()
@@ -104,7 +135,8 @@ async function readForm(request: Request): Promise<Record<string, string>> {
  */
 function callbackUrlOf(event: RequestEvent, explicit: string | undefined): string {
   if (explicit) return explicit
-  const fromQuery = (url: URL) => url.searchParams.get("redirectTo") || url.searchParams.get("callbackUrl")
+  const fromQuery = (url: URL) =>
+    url.searchParams.get("redirectTo") || url.searchParams.get("callbackUrl")
   const own = fromQuery(event.url)
   if (own) return own
   const referer = event.request.headers.get("referer")
@@ -130,7 +162,8 @@ function signInPageUrl(event: RequestEvent, config: AuthConfig, callbackUrl: str
  */
 function internalRequest(event: RequestEvent, url: URL, body: Record<string, string>): Request {
   const headers = new Headers(event.request.headers)
-  for (const name of ["content-length", "content-encoding", "transfer-encoding", "content-type"]) headers.delete(name)
+  for (const name of ["content-length", "content-encoding", "transfer-encoding", "content-type"])
+    headers.delete(name)
   // Asking for the redirect as JSON would turn a failed sign-in into a redirect; here it must throw.
   headers.delete("x-auth-return-redirect")
   headers.set("content-type", "application/x-www-form-urlencoded")
@@ -143,7 +176,12 @@ function destination(result: ResponseInternal, fallback: () => string): string {
   const status = result.status ?? 200
   if (status >= 400) {
     const body = result.body as { message?: unknown; error?: unknown } | null | undefined
-    const message = typeof body?.message === "string" ? body.message : typeof body?.error === "string" ? body.error : "Sign-in failed"
+    const message =
+      typeof body?.message === "string"
+        ? body.message
+        : typeof body?.error === "string"
+          ? body.error
+          : "Sign-in failed"
     error(status, message)
   }
   return fallback()

@@ -83,14 +83,18 @@ export async function signIn(
     navigate(signInPage)
     return undefined
   }
-  const [providers, csrfToken] = await Promise.all([getProviders({ basePath }), getCsrfToken({ basePath })])
+  const [providers, csrfToken] = await Promise.all([
+    getProviders({ basePath }),
+    getCsrfToken({ basePath }),
+  ])
   const provider = providers?.[providerId]
   if (!provider) {
     navigate(signInPage)
     return undefined
   }
   const fields = postedFields(params)
-  if (provider.type === "webauthn") return passkey(provider, params, fields, { basePath, callbackUrl, csrfToken })
+  if (provider.type === "webauthn")
+    return passkey(provider, params, fields, { basePath, callbackUrl, csrfToken })
 
   const action = provider.type === "credentials" ? "callback" : "signin"
   const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : ""
@@ -118,7 +122,9 @@ export async function signOut(params: SignOutParams = {}): Promise<{ url: string
 
 /** The CSRF token the state-changing actions need (also sets its cookie). */
 export async function getCsrfToken(options: { basePath?: string } = {}): Promise<string> {
-  const response = await fetch(`${trimBasePath(options.basePath)}/csrf`, { headers: { accept: "application/json" } })
+  const response = await fetch(`${trimBasePath(options.basePath)}/csrf`, {
+    headers: { accept: "application/json" },
+  })
   const data = await json<{ csrfToken?: string }>(response)
   if (!response.ok || typeof data?.csrfToken !== "string") {
     throw new Error(`Could not get a CSRF token (HTTP ${response.status})`)
@@ -127,8 +133,12 @@ export async function getCsrfToken(options: { basePath?: string } = {}): Promise
 }
 
 /** The configured providers, by id, or `null` when the server did not answer. */
-export async function getProviders(options: { basePath?: string } = {}): Promise<Record<string, PublicProvider> | null> {
-  const response = await fetch(`${trimBasePath(options.basePath)}/providers`, { headers: { accept: "application/json" } })
+export async function getProviders(
+  options: { basePath?: string } = {},
+): Promise<Record<string, PublicProvider> | null> {
+  const response = await fetch(`${trimBasePath(options.basePath)}/providers`, {
+    headers: { accept: "application/json" },
+  })
   return response.ok ? await json<Record<string, PublicProvider>>(response) : null
 }
 
@@ -140,16 +150,33 @@ async function passkey(
   provider: PublicProvider,
   params: SignInParams,
   fields: Record<string, string>,
-  { basePath, callbackUrl, csrfToken }: { basePath: string; callbackUrl: string; csrfToken: string },
+  {
+    basePath,
+    callbackUrl,
+    csrfToken,
+  }: { basePath: string; callbackUrl: string; csrfToken: string },
 ): Promise<SignInResult | undefined> {
   const { startAuthentication, startRegistration } = await import("@simplewebauthn/browser")
   const query = new URLSearchParams(fields)
   if (params.action) query.set("action", params.action)
   const id = encodeURIComponent(provider.id)
-  const optionsResponse = await fetch(`${basePath}/webauthn-options/${id}?${query}`, { headers: { accept: "application/json" } })
-  const answer = await json<{ action?: "register" | "authenticate"; options?: any; message?: string; error?: string }>(optionsResponse)
-  if (!optionsResponse.ok || !answer?.options || (answer.action !== "register" && answer.action !== "authenticate")) {
-    throw new Error(`Could not get passkey options (HTTP ${optionsResponse.status}${answer?.error ? `: ${answer.error}` : ""})`)
+  const optionsResponse = await fetch(`${basePath}/webauthn-options/${id}?${query}`, {
+    headers: { accept: "application/json" },
+  })
+  const answer = await json<{
+    action?: "register" | "authenticate"
+    options?: any
+    message?: string
+    error?: string
+  }>(optionsResponse)
+  if (
+    !optionsResponse.ok ||
+    !answer?.options ||
+    (answer.action !== "register" && answer.action !== "authenticate")
+  ) {
+    throw new Error(
+      `Could not get passkey options (HTTP ${optionsResponse.status}${answer?.error ? `: ${answer.error}` : ""})`,
+    )
   }
   const data =
     answer.action === "register"
@@ -166,7 +193,11 @@ async function passkey(
 }
 
 /** Follows the server's answer, or describes it when the caller asked for no navigation. */
-async function outcome(response: Response, callbackUrl: string, returnResult: boolean): Promise<SignInResult | undefined> {
+async function outcome(
+  response: Response,
+  callbackUrl: string,
+  returnResult: boolean,
+): Promise<SignInResult | undefined> {
   const data = await json<{ url?: string; error?: string }>(response)
   const url = typeof data?.url === "string" ? data.url : null
   let error: string | undefined
@@ -209,7 +240,14 @@ async function json<T>(response: Response): Promise<T | null> {
 function postedFields(params: SignInParams): Record<string, string> {
   const fields: Record<string, string> = {}
   for (const [key, value] of Object.entries(params)) {
-    if (RESERVED.has(key) || value === undefined || value === null || typeof value === "object" || typeof value === "function") continue
+    if (
+      RESERVED.has(key) ||
+      value === undefined ||
+      value === null ||
+      typeof value === "object" ||
+      typeof value === "function"
+    )
+      continue
     fields[key] = String(value)
   }
   return fields
@@ -225,8 +263,10 @@ function navigate(url: string): void {
   const target = new URL(url, current)
   // The server's URLs are checked there; a fallback (`redirectTo`, which an app
   // may take from a query parameter) is not, and `javascript:` would run.
-  if (target.protocol !== "http:" && target.protocol !== "https:") throw new Error(`Not an http(s) URL to go to: ${target.protocol}`)
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    throw new Error(`Not an http(s) URL to go to: ${target.protocol}`)
   window.location.href = target.href
   // Only the fragment changed: the browser would just scroll, so load the page again.
-  if (target.hash && target.href.split("#")[0] === current.href.split("#")[0]) window.location.reload()
+  if (target.hash && target.href.split("#")[0] === current.href.split("#")[0])
+    window.location.reload()
 }

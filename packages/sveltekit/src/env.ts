@@ -36,13 +36,19 @@ let modules: Promise<KitModules> | undefined
 let loaded: KitModules | undefined
 
 async function fromSvelteKit(): Promise<KitRuntime> {
-  modules ??= Promise.all([import("$env/dynamic/private"), import("$app/environment")]) as Promise<KitModules>
+  modules ??= Promise.all([
+    import("$env/dynamic/private"),
+    import("$app/environment"),
+  ]) as Promise<KitModules>
   loaded = await modules
   return runtimeOf(loaded)
 }
 
 // `env` is read from the module each time: SvelteKit sets it when the server starts.
-const runtimeOf = ([privateEnv, app]: KitModules): KitRuntime => ({ building: app.building, env: privateEnv.env })
+const runtimeOf = ([privateEnv, app]: KitModules): KitRuntime => ({
+  building: app.building,
+  env: privateEnv.env,
+})
 
 let source: KitRuntimeSource = fromSvelteKit
 

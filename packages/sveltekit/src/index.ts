@@ -69,21 +69,31 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
    */
   const handle: Handle = ({ event, resolve }) => {
     const runtime = kitRuntime()
-    if (runtime instanceof Promise) return runtime.then((loaded) => handleWith(loaded, event, resolve))
+    if (runtime instanceof Promise)
+      return runtime.then((loaded) => handleWith(loaded, event, resolve))
     return handleWith(runtime, event, resolve)
   }
 
-  function handleWith({ building, env }: KitRuntime, event: RequestEvent, resolve: Parameters<Handle>[0]["resolve"]) {
+  function handleWith(
+    { building, env }: KitRuntime,
+    event: RequestEvent,
+    resolve: Parameters<Handle>[0]["resolve"],
+  ) {
     if (building) {
       // Prerendered pages are the same for everyone: nobody is signed in there.
       event.locals.auth ??= async () => null
       return resolve(event)
     }
-    if (typeof input === "function") return configFor(event, env).then((config) => route(config, event, resolve))
+    if (typeof input === "function")
+      return configFor(event, env).then((config) => route(config, event, resolve))
     return route(withEnv(env, input), event, resolve)
   }
 
-  function route(config: AuthConfig, event: RequestEvent, resolve: Parameters<Handle>[0]["resolve"]) {
+  function route(
+    config: AuthConfig,
+    event: RequestEvent,
+    resolve: Parameters<Handle>[0]["resolve"],
+  ) {
     event.locals.auth ??= sessionReader(event, config)
     if (isAuthRoute(event.url.pathname, basePathOf(config))) return Auth(event.request, config)
     return resolve(event)
@@ -108,7 +118,12 @@ function isAuthRoute(pathname: string, basePath: string): boolean {
 
 export { AUTHORIZATION_PARAMS_PREFIX, type ActionResult } from "./actions.js"
 export { setKitRuntime, type Env, type KitRuntime, type KitRuntimeSource } from "./env.js"
-export type { SignInOptions, SignOutOptions, SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
+export type {
+  SignInOptions,
+  SignOutOptions,
+  SvelteKitAuthConfig,
+  SvelteKitAuthConfigInput,
+} from "./types.js"
 export type { AuthConfig } from "@tessera/core"
 export type * from "@tessera/core/types"
 export * from "@tessera/core/errors"

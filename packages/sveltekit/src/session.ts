@@ -14,7 +14,10 @@ import { applyCookies, cookieRecord } from "./cookies.js"
  * promise afterwards: a layout, a page and a hook can all ask for it at the cost
  * of one decryption.
  */
-export function sessionReader(event: RequestEvent, config: AuthConfig): () => Promise<Session | null> {
+export function sessionReader(
+  event: RequestEvent,
+  config: AuthConfig,
+): () => Promise<Session | null> {
   let pending: Promise<Session | null> | undefined
   return () => (pending ??= readSession(event, config))
 }

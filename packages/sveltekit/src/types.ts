@@ -16,7 +16,8 @@ export interface SvelteKitAuthConfig extends Omit<AuthConfig, "raw"> {}
  * Return the same object for the same settings: the configuration is validated
  * once per object, so a fresh object per request is validated per request.
  */
-export type SvelteKitAuthConfigInput = SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>)
+export type SvelteKitAuthConfigInput =
+  SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>)
 
 /** Options accepted by the server-side `signIn`/`signOut` helpers (and as form fields). */
 export interface SignInOptions {

@@ -12,7 +12,10 @@ beforeEach(() => useKitRuntime({ NODE_ENV: "production" }))
 afterEach(() => setKitRuntime())
 
 /** Runs a form action and returns the redirect it throws. */
-async function redirectOf(action: (event: TestEvent) => unknown, event: TestEvent): Promise<Redirect> {
+async function redirectOf(
+  action: (event: TestEvent) => unknown,
+  event: TestEvent,
+): Promise<Redirect> {
   try {
     await action(event)
   } catch (thrown) {
@@ -31,13 +34,23 @@ describe("signIn form action", () => {
   it("signs in with credentials: session cookie set, 303 to redirectTo", async () => {
     const config = testConfig()
     const { signIn, handle } = SvelteKitAuth(config)
-    const event = signInForm({ providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/dashboard" })
+    const event = signInForm({
+      providerId: "credentials",
+      username: "ada",
+      password: "lovelace",
+      redirectTo: "/dashboard",
+    })
     const redirect = await redirectOf(signIn, event)
     expect(redirect.status).toBe(303)
     expect(redirect.location).toBe(`${ORIGIN}/dashboard`)
     const cookie = event.cookies.latest(SESSION)
     expect(cookie?.value).toMatch(/^ey/)
-    expect(cookie?.options).toMatchObject({ path: "/", httpOnly: true, sameSite: "lax", secure: false })
+    expect(cookie?.options).toMatchObject({
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: false,
+    })
     expect(cookie?.options.maxAge).toBeGreaterThan(0)
 
     // The next request carries the cookie: locals.auth() has the user.
@@ -45,14 +58,23 @@ describe("signIn form action", () => {
     browser.receiveEvent(event)
     const next = createEvent(browser.request(`${ORIGIN}/dashboard`))
     await runHandle(handle, next)
-    expect((await next.locals.auth())?.user).toMatchObject({ name: "Ada", email: "ada@example.com" })
+    expect((await next.locals.auth())?.user).toMatchObject({
+      name: "Ada",
+      email: "ada@example.com",
+    })
   })
 
   it("passes only the provider's own fields to authorize, with no CSRF token needed", async () => {
     const config = testConfig()
     const authorize = vi.fn(async () => ({ id: "7", name: "Grace" }))
-    const { signIn } = SvelteKitAuth({ ...config, providers: [Credentials({ credentials: {}, authorize })] })
-    await redirectOf(signIn, signInForm({ providerId: "credentials", username: "grace", otp: "123456", redirectTo: "/" }))
+    const { signIn } = SvelteKitAuth({
+      ...config,
+      providers: [Credentials({ credentials: {}, authorize })],
+    })
+    await redirectOf(
+      signIn,
+      signInForm({ providerId: "credentials", username: "grace", otp: "123456", redirectTo: "/" }),
+    )
     expect(authorize).toHaveBeenCalledTimes(1)
     expect((authorize.mock.calls[0] as unknown[])[0]).toEqual({ username: "grace", otp: "123456" })
   })
@@ -72,25 +94,34 @@ describe("signIn form action", () => {
 
   it("throws the custom CredentialsSignin subclass with its own code", async () => {
     const { signIn } = SvelteKitAuth(testConfig())
-    const error = await Promise.resolve(signIn(signInForm({ providerId: "credentials", username: "mallory", password: "x" }))).catch(
-      (e: unknown) => e,
-    )
+    const error = await Promise.resolve(
+      signIn(signInForm({ providerId: "credentials", username: "mallory", password: "x" })),
+    ).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InvalidLogin)
     expect(error).toMatchObject({ code: "invalid_login" })
   })
 
   it("still throws when the browser asks for JSON redirects (X-Auth-Return-Redirect)", async () => {
     const { signIn } = SvelteKitAuth(testConfig())
-    const event = signInForm({ providerId: "credentials", username: "nobody" }, { "x-auth-return-redirect": "1" })
+    const event = signInForm(
+      { providerId: "credentials", username: "nobody" },
+      { "x-auth-return-redirect": "1" },
+    )
     await expect(Promise.resolve(signIn(event))).rejects.toBeInstanceOf(CredentialsSignin)
   })
 
   it("goes back to the redirectTo query of the action or of the form's page, then that page, then /", async () => {
     const { signIn } = SvelteKitAuth(testConfig())
     const fields = { providerId: "credentials", username: "ada", password: "lovelace" }
-    const fromQuery = createEvent(formRequest(`${ORIGIN}/signin?redirectTo=%2Fsettings`, fields, { referer: `${ORIGIN}/elsewhere` }))
+    const fromQuery = createEvent(
+      formRequest(`${ORIGIN}/signin?redirectTo=%2Fsettings`, fields, {
+        referer: `${ORIGIN}/elsewhere`,
+      }),
+    )
     expect((await redirectOf(signIn, fromQuery)).location).toBe(`${ORIGIN}/settings`)
-    const fromRefererQuery = signInForm(fields, { referer: `${ORIGIN}/signin?redirectTo=%2Fdashboard%3Ftab%3D2` })
+    const fromRefererQuery = signInForm(fields, {
+      referer: `${ORIGIN}/signin?redirectTo=%2Fdashboard%3Ftab%3D2`,
+    })
     expect((await redirectOf(signIn, fromRefererQuery)).location).toBe(`${ORIGIN}/dashboard?tab=2`)
     const fromReferer = signInForm(fields, { referer: `${ORIGIN}/articles/1` })
     expect((await redirectOf(signIn, fromReferer)).location).toBe(`${ORIGIN}/articles/1`)
@@ -99,7 +130,12 @@ describe("signIn form action", () => {
 
   it("keeps the redirect on this origin", async () => {
     const { signIn } = SvelteKitAuth(testConfig())
-    const event = signInForm({ providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "https://evil.example/steal" })
+    const event = signInForm({
+      providerId: "credentials",
+      username: "ada",
+      password: "lovelace",
+      redirectTo: "https://evil.example/steal",
+    })
     expect(new URL((await redirectOf(signIn, event)).location).origin).toBe(ORIGIN)
   })
 
@@ -119,7 +155,10 @@ describe("signIn form action", () => {
     const [request] = config.authorizeRequests
     const url = new URL(request!.url)
     expect(url.pathname).toBe("/auth/callback/credentials")
-    expect(Object.fromEntries(url.searchParams)).toEqual({ prompt: "login", login_hint: "ada@example.com" })
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      prompt: "login",
+      login_hint: "ada@example.com",
+    })
   })
 
   it("without a provider, or with an unknown one, redirects to the sign-in page", async () => {
@@ -130,12 +169,20 @@ describe("signIn form action", () => {
       expect(redirect.location).toBe("/auth/signin?callbackUrl=%2Fafter")
     }
     const custom = SvelteKitAuth(testConfig({ pages: { signIn: "/login" } }))
-    expect((await redirectOf(custom.signIn, signInForm({ redirectTo: "/x" }))).location).toBe("/login?callbackUrl=%2Fx")
+    expect((await redirectOf(custom.signIn, signInForm({ redirectTo: "/x" }))).location).toBe(
+      "/login?callbackUrl=%2Fx",
+    )
   })
 
   it("with redirect=false returns { url } instead of redirecting", async () => {
     const { signIn } = SvelteKitAuth(testConfig())
-    const event = signInForm({ providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/d", redirect: "false" })
+    const event = signInForm({
+      providerId: "credentials",
+      username: "ada",
+      password: "lovelace",
+      redirectTo: "/d",
+      redirect: "false",
+    })
     expect(await signIn(event)).toEqual({ url: `${ORIGIN}/d` })
     expect(event.cookies.latest(SESSION)?.value).toMatch(/^ey/)
   })
@@ -143,7 +190,11 @@ describe("signIn form action", () => {
   it("answers 400 to a body that is not a form", async () => {
     const { signIn } = SvelteKitAuth(testConfig())
     const event = createEvent(
-      new Request(`${ORIGIN}/signin`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+      new Request(`${ORIGIN}/signin`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }),
     )
     const error = await Promise.resolve(signIn(event)).catch((e: unknown) => e)
     expect(isHttpError(error, 400)).toBe(true)
@@ -152,10 +203,16 @@ describe("signIn form action", () => {
   it("validates the configuration once, not per request", async () => {
     // With debug on, core warns once each time it resolves a configuration object.
     const warnings: string[] = []
-    const config = testConfig({ debug: true, logger: { warn: (code) => void warnings.push(code), debug: () => {} } })
+    const config = testConfig({
+      debug: true,
+      logger: { warn: (code) => void warnings.push(code), debug: () => {} },
+    })
     const { signIn, handle } = SvelteKitAuth(config)
     for (let i = 0; i < 5; i++) {
-      await redirectOf(signIn, signInForm({ providerId: "credentials", username: "ada", password: "lovelace" }))
+      await redirectOf(
+        signIn,
+        signInForm({ providerId: "credentials", username: "ada", password: "lovelace" }),
+      )
       const event = createEvent(new Request(`${ORIGIN}/`))
       await runHandle(handle, event)
       await event.locals.auth()
@@ -170,7 +227,12 @@ describe("signIn form action", () => {
     const config = testConfig()
     const factory = vi.fn(async () => config)
     const { signIn } = SvelteKitAuth(factory)
-    const event = signInForm({ providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/" })
+    const event = signInForm({
+      providerId: "credentials",
+      username: "ada",
+      password: "lovelace",
+      redirectTo: "/",
+    })
     await redirectOf(signIn, event)
     expect(factory).toHaveBeenCalledWith(event)
   })
@@ -180,20 +242,30 @@ describe("signOut form action", () => {
   it("clears the session cookie and redirects (303) to redirectTo", async () => {
     const config = testConfig()
     const { signIn, signOut, handle } = SvelteKitAuth(config)
-    const signedIn = signInForm({ providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/" })
+    const signedIn = signInForm({
+      providerId: "credentials",
+      username: "ada",
+      password: "lovelace",
+      redirectTo: "/",
+    })
     await redirectOf(signIn, signedIn)
     const browser = new Browser()
     browser.receiveEvent(signedIn)
 
-    const event = createEvent(browser.request(`${ORIGIN}/signout`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
-      body: new URLSearchParams({ redirectTo: "/goodbye" }),
-    }))
+    const event = createEvent(
+      browser.request(`${ORIGIN}/signout`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
+        body: new URLSearchParams({ redirectTo: "/goodbye" }),
+      }),
+    )
     const redirect = await redirectOf(signOut, event)
     expect(redirect.status).toBe(303)
     expect(redirect.location).toBe(`${ORIGIN}/goodbye`)
-    expect(event.cookies.latest(SESSION)).toMatchObject({ value: "", options: { maxAge: 0, path: "/" } })
+    expect(event.cookies.latest(SESSION)).toMatchObject({
+      value: "",
+      options: { maxAge: 0, path: "/" },
+    })
 
     browser.receiveEvent(event)
     const after = createEvent(browser.request(`${ORIGIN}/`))
@@ -204,21 +276,43 @@ describe("signOut form action", () => {
   it("keeps the redirect on this origin, whether it comes from redirectTo or from a Referer", async () => {
     const { signOut, signIn } = SvelteKitAuth(testConfig())
     const fields = { providerId: "credentials", username: "ada", password: "lovelace" }
-    for (const redirectTo of ["https://evil.example/x", "//evil.example/x", "/\\evil.example/x", "/\t/evil.example/x", "javascript:alert(1)"]) {
+    for (const redirectTo of [
+      "https://evil.example/x",
+      "//evil.example/x",
+      "/\\evil.example/x",
+      "/\t/evil.example/x",
+      "javascript:alert(1)",
+    ]) {
       const out = createEvent(formRequest(`${ORIGIN}/signout`, { redirectTo }))
-      expect(new URL((await redirectOf(signOut, out)).location, ORIGIN).origin, redirectTo).toBe(ORIGIN)
+      expect(new URL((await redirectOf(signOut, out)).location, ORIGIN).origin, redirectTo).toBe(
+        ORIGIN,
+      )
       const into = signInForm({ ...fields, redirectTo })
-      expect(new URL((await redirectOf(signIn, into)).location, ORIGIN).origin, redirectTo).toBe(ORIGIN)
+      expect(new URL((await redirectOf(signIn, into)).location, ORIGIN).origin, redirectTo).toBe(
+        ORIGIN,
+      )
     }
-    const fromOtherSite = createEvent(formRequest(`${ORIGIN}/signout`, {}, { referer: "https://evil.example/?redirectTo=https://evil.example/" }))
+    const fromOtherSite = createEvent(
+      formRequest(
+        `${ORIGIN}/signout`,
+        {},
+        { referer: "https://evil.example/?redirectTo=https://evil.example/" },
+      ),
+    )
     expect(new URL((await redirectOf(signOut, fromOtherSite)).location, ORIGIN).origin).toBe(ORIGIN)
-    const signInFromOtherSite = signInForm(fields, { referer: "https://evil.example/?redirectTo=https://evil.example/" })
-    expect(new URL((await redirectOf(signIn, signInFromOtherSite)).location, ORIGIN).origin).toBe(ORIGIN)
+    const signInFromOtherSite = signInForm(fields, {
+      referer: "https://evil.example/?redirectTo=https://evil.example/",
+    })
+    expect(new URL((await redirectOf(signIn, signInFromOtherSite)).location, ORIGIN).origin).toBe(
+      ORIGIN,
+    )
   })
 
   it("returns to the Referer by default", async () => {
     const { signOut } = SvelteKitAuth(testConfig())
-    const event = createEvent(formRequest(`${ORIGIN}/signout`, {}, { referer: `${ORIGIN}/profile` }))
+    const event = createEvent(
+      formRequest(`${ORIGIN}/signout`, {}, { referer: `${ORIGIN}/profile` }),
+    )
     expect((await redirectOf(signOut, event)).location).toBe(`${ORIGIN}/profile`)
   })
 })

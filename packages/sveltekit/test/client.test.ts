@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 vi.mock("@simplewebauthn/browser", () => ({
-  startRegistration: vi.fn(async () => ({ id: "new-credential", response: { attestationObject: "..." } })),
+  startRegistration: vi.fn(async () => ({
+    id: "new-credential",
+    response: { attestationObject: "..." },
+  })),
   startAuthentication: vi.fn(async () => ({ id: "credential", response: { signature: "..." } })),
 }))
 
@@ -46,9 +49,15 @@ function answer(routes: Record<string, unknown>) {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = (init.method ?? "GET").toUpperCase()
       const url = new URL(input, PAGE)
-      calls.push({ method, url, body: new URLSearchParams(init.body as URLSearchParams | undefined), headers: new Headers(init.headers) })
+      calls.push({
+        method,
+        url,
+        body: new URLSearchParams(init.body as URLSearchParams | undefined),
+        headers: new Headers(init.headers),
+      })
       const key = `${method} ${url.pathname}`
-      if (!(key in routes)) return new Response(JSON.stringify({ error: "UnknownAction" }), { status: 404 })
+      if (!(key in routes))
+        return new Response(JSON.stringify({ error: "UnknownAction" }), { status: 404 })
       return Response.json(routes[key])
     }),
   )
@@ -73,8 +82,19 @@ describe("client signIn against the real handle", () => {
     const location = fakeWindow()
     const { handle } = SvelteKitAuth(testConfig())
     const { browser, calls } = serveWith(handle)
-    const result = await signIn("credentials", { username: "ada", password: "lovelace", redirect: false, redirectTo: "/dashboard" })
-    expect(result).toEqual({ ok: true, status: 200, error: undefined, code: undefined, url: `${ORIGIN}/dashboard` })
+    const result = await signIn("credentials", {
+      username: "ada",
+      password: "lovelace",
+      redirect: false,
+      redirectTo: "/dashboard",
+    })
+    expect(result).toEqual({
+      ok: true,
+      status: 200,
+      error: undefined,
+      code: undefined,
+      url: `${ORIGIN}/dashboard`,
+    })
     expect(location.href).toBe(PAGE) // no navigation
     const post = calls.find((r) => r.method === "POST")!
     expect(new URL(post.url).pathname).toBe("/auth/callback/credentials")
@@ -90,8 +110,17 @@ describe("client signIn against the real handle", () => {
     fakeWindow()
     const { handle } = SvelteKitAuth(testConfig())
     const { browser } = serveWith(handle)
-    const result = await signIn("credentials", { username: "mallory", password: "x", redirect: false })
-    expect(result).toMatchObject({ ok: false, error: "CredentialsSignin", code: "invalid_login", url: null })
+    const result = await signIn("credentials", {
+      username: "mallory",
+      password: "x",
+      redirect: false,
+    })
+    expect(result).toMatchObject({
+      ok: false,
+      error: "CredentialsSignin",
+      code: "invalid_login",
+      url: null,
+    })
     expect([...browser.cookies.keys()]).not.toContain("tessera.session-token")
   })
 
@@ -143,7 +172,9 @@ describe("client signIn", () => {
     const calls = answer({
       "GET /auth/providers": providers,
       "GET /auth/csrf": { csrfToken: "token" },
-      "POST /auth/signin/github": { url: "https://github.example/login/oauth/authorize?client_id=x" },
+      "POST /auth/signin/github": {
+        url: "https://github.example/login/oauth/authorize?client_id=x",
+      },
     })
     expect(await signIn("github", { redirect: false }, { prompt: "consent" })).toBeUndefined()
     const post = calls.find((c) => c.method === "POST")!
@@ -156,8 +187,12 @@ describe("client signIn", () => {
     const location = fakeWindow()
     answer({ "GET /auth/csrf": { csrfToken: "token" }, "GET /auth/providers": providers })
     // No route answers the POSTs: the client falls back to redirectTo.
-    await expect(signOut({ redirectTo: "javascript:alert(document.cookie)" })).rejects.toThrow(/http/)
-    await expect(signIn("credentials", { redirectTo: "javascript:alert(1)" })).rejects.toThrow(/http/)
+    await expect(signOut({ redirectTo: "javascript:alert(document.cookie)" })).rejects.toThrow(
+      /http/,
+    )
+    await expect(signIn("credentials", { redirectTo: "javascript:alert(1)" })).rejects.toThrow(
+      /http/,
+    )
     expect(location.href).toBe(PAGE)
   })
 
@@ -182,16 +217,26 @@ describe("client signIn", () => {
       "GET /auth/webauthn-options/passkey": { action: "register", options: registrationOptions },
       "POST /auth/callback/passkey": { url: `${ORIGIN}/welcome` },
     })
-    const result = await signIn("passkey", { action: "register", email: "ada@example.com", redirect: false })
+    const result = await signIn("passkey", {
+      action: "register",
+      email: "ada@example.com",
+      redirect: false,
+    })
     expect(result).toMatchObject({ ok: true, url: `${ORIGIN}/welcome` })
     const options = calls.find((c) => c.url.pathname === "/auth/webauthn-options/passkey")!
-    expect(Object.fromEntries(options.url.searchParams)).toEqual({ action: "register", email: "ada@example.com" })
+    expect(Object.fromEntries(options.url.searchParams)).toEqual({
+      action: "register",
+      email: "ada@example.com",
+    })
     expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: registrationOptions })
     expect(startAuthentication).not.toHaveBeenCalled()
     const post = calls.find((c) => c.method === "POST")!
     expect(post.headers.get("x-auth-return-redirect")).toBe("1")
     expect(post.body.get("action")).toBe("register")
-    expect(JSON.parse(post.body.get("data")!)).toEqual({ id: "new-credential", response: { attestationObject: "..." } })
+    expect(JSON.parse(post.body.get("data")!)).toEqual({
+      id: "new-credential",
+      response: { attestationObject: "..." },
+    })
     expect(post.body.get("csrfToken")).toBe("token")
   })
 
@@ -200,7 +245,10 @@ describe("client signIn", () => {
     const calls = answer({
       "GET /auth/providers": providers,
       "GET /auth/csrf": { csrfToken: "token" },
-      "GET /auth/webauthn-options/passkey": { action: "authenticate", options: { challenge: "xyz" } },
+      "GET /auth/webauthn-options/passkey": {
+        action: "authenticate",
+        options: { challenge: "xyz" },
+      },
       "POST /auth/callback/passkey": { url: `${ORIGIN}/home` },
     })
     await signIn("passkey")

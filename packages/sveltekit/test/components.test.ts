@@ -7,7 +7,11 @@ const file = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** The markup without Svelte's hydration comments and with whitespace collapsed. */
 function html(body: string): string {
-  return body.replace(/<!--[\s\S]*?-->/g, "").replace(/\s+/g, " ").replace(/> </g, "><").trim()
+  return body
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/> </g, "><")
+    .trim()
 }
 
 /** `<input type="hidden">` fields of the markup, by name. */
@@ -45,7 +49,9 @@ describe("SignIn", () => {
 
   it("posts to a custom sign-in page and adds class names", () => {
     for (const signInPage of ["login", "/login"]) {
-      const markup = html(render(SignIn, { props: { provider: "github", signInPage, className: "wide" } }).body)
+      const markup = html(
+        render(SignIn, { props: { provider: "github", signInPage, className: "wide" } }).body,
+      )
       expect(markup).toContain('action="/login" class="signInButton wide"')
     }
   })
@@ -70,7 +76,9 @@ describe("SignIn", () => {
   })
 
   it("accepts Auth.js' callbackUrl and FormData options", () => {
-    const fromCallbackUrl = html(render(SignIn, { props: { provider: "github", options: { callbackUrl: "/a" } } }).body)
+    const fromCallbackUrl = html(
+      render(SignIn, { props: { provider: "github", options: { callbackUrl: "/a" } } }).body,
+    )
     expect(hiddenFields(fromCallbackUrl).redirectTo).toBe("/a")
     const form = new FormData()
     form.set("redirectTo", "/b")
@@ -87,7 +95,9 @@ describe("SignIn", () => {
   it("gives e-mail providers a default e-mail input", () => {
     for (const provider of ["email", "nodemailer", "resend"]) {
       const markup = html(render(SignIn, { props: { provider } }).body)
-      expect(markup).toMatch(/<input id="tessera-email-[a-z]+" type="email" name="email"[^>]*required/)
+      expect(markup).toMatch(
+        /<input id="tessera-email-[a-z]+" type="email" name="email"[^>]*required/,
+      )
       expect(markup).toContain('<button type="submit">Sign in</button>')
     }
   })
@@ -97,16 +107,24 @@ describe("SignIn", () => {
     const [signIn, signOut] = forms(html(render(Legacy, {}).body))
     expect(signIn).toContain('<input name="username"/>')
     expect(signIn).toContain('<input name="password" type="password"/>')
-    expect(signIn).toContain('<button type="submit"><span slot="submitButton">Log in (slot)</span></button>')
+    expect(signIn).toContain(
+      '<button type="submit"><span slot="submitButton">Log in (slot)</span></button>',
+    )
     expect(hiddenFields(signIn!)).toEqual({ providerId: "credentials", redirectTo: "/dashboard" })
-    expect(signOut).toContain('<button type="submit"><span slot="submitButton">Log out (slot)</span></button>')
+    expect(signOut).toContain(
+      '<button type="submit"><span slot="submitButton">Log out (slot)</span></button>',
+    )
   })
 
   it("fills credentials, email and submitButton slots with Svelte 5 snippets", async () => {
     const Snippets = await loadComponent(file("./fixtures/SlotsSnippets.svelte"))
-    const [credentials, email, signOut] = forms(html(render(Snippets, { props: { redirectTo: "/x" } }).body))
+    const [credentials, email, signOut] = forms(
+      html(render(Snippets, { props: { redirectTo: "/x" } }).body),
+    )
     expect(credentials).toContain('<input name="otp"/>')
-    expect(credentials).toContain('<button type="submit"><strong>Log in (snippet)</strong></button>')
+    expect(credentials).toContain(
+      '<button type="submit"><strong>Log in (snippet)</strong></button>',
+    )
     expect(hiddenFields(credentials!)).toEqual({ providerId: "credentials", redirectTo: "/x" })
     expect(email).toContain('class="custom-email"')
     expect(email).not.toContain("tessera-email")
@@ -117,11 +135,17 @@ describe("SignIn", () => {
 describe("SignOut", () => {
   it("renders a form posting to the /signout action with a default button", () => {
     const markup = html(render(SignOut, {}).body)
-    expect(markup).toBe('<form method="POST" action="/signout" class="signOutButton"><button type="submit">Sign out</button></form>')
+    expect(markup).toBe(
+      '<form method="POST" action="/signout" class="signOutButton"><button type="submit">Sign out</button></form>',
+    )
   })
 
   it("takes a custom page, class names and redirectTo", () => {
-    const markup = html(render(SignOut, { props: { signOutPage: "logout", className: "link", options: { redirectTo: "/bye" } } }).body)
+    const markup = html(
+      render(SignOut, {
+        props: { signOutPage: "logout", className: "link", options: { redirectTo: "/bye" } },
+      }).body,
+    )
     expect(markup).toContain('action="/logout" class="signOutButton link"')
     expect(hiddenFields(markup)).toEqual({ redirectTo: "/bye" })
   })

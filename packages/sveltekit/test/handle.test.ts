@@ -14,7 +14,10 @@ afterEach(() => {
 })
 
 /** Signs "ada" in through handle's own routes (CSRF token included) and returns the browser. */
-async function signedInBrowser(handle: ReturnType<typeof SvelteKitAuth>["handle"], origin = ORIGIN): Promise<Browser> {
+async function signedInBrowser(
+  handle: ReturnType<typeof SvelteKitAuth>["handle"],
+  origin = ORIGIN,
+): Promise<Browser> {
   const browser = new Browser()
   const csrf = await runHandle(handle, createEvent(browser.request(`${origin}/auth/csrf`)))
   browser.receiveResponse(csrf.response)
@@ -25,7 +28,12 @@ async function signedInBrowser(handle: ReturnType<typeof SvelteKitAuth>["handle"
       browser.request(`${origin}/auth/callback/credentials`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", origin },
-        body: new URLSearchParams({ username: "ada", password: "lovelace", csrfToken, callbackUrl: "/dashboard" }),
+        body: new URLSearchParams({
+          username: "ada",
+          password: "lovelace",
+          csrfToken,
+          callbackUrl: "/dashboard",
+        }),
       }),
     ),
   )
@@ -49,12 +57,21 @@ describe("handle", () => {
   it("answers the auth actions under /auth itself", async () => {
     const { handle } = SvelteKitAuth(testConfig())
     for (const path of ["/auth/csrf", "/auth/providers", "/auth/session", "/auth/signin"]) {
-      const { response, resolved } = await runHandle(handle, createEvent(new Request(`${ORIGIN}${path}`)))
+      const { response, resolved } = await runHandle(
+        handle,
+        createEvent(new Request(`${ORIGIN}${path}`)),
+      )
       expect(resolved, path).toBe(false)
       expect(response.status, path).toBe(200)
     }
-    const providers = await (await runHandle(handle, createEvent(new Request(`${ORIGIN}/auth/providers`)))).response.json()
-    expect(providers.credentials).toMatchObject({ id: "credentials", type: "credentials", callbackUrl: `${ORIGIN}/auth/callback/credentials` })
+    const providers = await (
+      await runHandle(handle, createEvent(new Request(`${ORIGIN}/auth/providers`)))
+    ).response.json()
+    expect(providers.credentials).toMatchObject({
+      id: "credentials",
+      type: "credentials",
+      callbackUrl: `${ORIGIN}/auth/callback/credentials`,
+    })
   })
 
   it("leaves other paths, including unknown ones under /auth, to the app", async () => {
@@ -67,8 +84,12 @@ describe("handle", () => {
 
   it("honours a custom basePath", async () => {
     const { handle } = SvelteKitAuth(testConfig({ basePath: "/api/auth" }))
-    expect((await runHandle(handle, createEvent(new Request(`${ORIGIN}/api/auth/csrf`)))).resolved).toBe(false)
-    expect((await runHandle(handle, createEvent(new Request(`${ORIGIN}/auth/csrf`)))).resolved).toBe(true)
+    expect(
+      (await runHandle(handle, createEvent(new Request(`${ORIGIN}/api/auth/csrf`)))).resolved,
+    ).toBe(false)
+    expect(
+      (await runHandle(handle, createEvent(new Request(`${ORIGIN}/auth/csrf`)))).resolved,
+    ).toBe(true)
   })
 
   it("keeps CSRF protection on its own routes: a credentials POST without a token is refused", async () => {
@@ -113,7 +134,11 @@ describe("handle", () => {
 
     const event = createEvent(browser.request(`${ORIGIN}/dashboard`))
     await runHandle(handle, event)
-    const results = await Promise.all([event.locals.auth(), event.locals.auth(), event.locals.auth()])
+    const results = await Promise.all([
+      event.locals.auth(),
+      event.locals.auth(),
+      event.locals.auth(),
+    ])
     expect(await event.locals.auth()).toBe(results[0])
     expect(config.decodes.count).toBe(1)
 
@@ -139,12 +164,20 @@ describe("handle", () => {
     const config = testConfig()
     const { handle } = SvelteKitAuth(config)
     // Plain http on a LAN address: SvelteKit's own default would make the cookie Secure.
-    const event = createEvent(new Request("http://192.168.1.10:5173/", { headers: { cookie: `${SESSION}=not-a-token` } }))
+    const event = createEvent(
+      new Request("http://192.168.1.10:5173/", { headers: { cookie: `${SESSION}=not-a-token` } }),
+    )
     await runHandle(handle, event)
     expect(await event.locals.auth()).toBeNull()
     const cleared = event.cookies.latest(SESSION)
     expect(cleared?.value).toBe("")
-    expect(cleared?.options).toMatchObject({ maxAge: 0, path: "/", httpOnly: true, sameSite: "lax", secure: false })
+    expect(cleared?.options).toMatchObject({
+      maxAge: 0,
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: false,
+    })
     expect(config.loggedErrors.map((e) => e.name)).toEqual(["JWTSessionError"])
   })
 
@@ -152,7 +185,10 @@ describe("handle", () => {
     const { handle } = SvelteKitAuth(testConfig())
     const https = { "x-forwarded-proto": "https", "x-forwarded-host": "app.example" }
     const browser = new Browser()
-    const csrf = await runHandle(handle, createEvent(browser.request("http://internal:3000/auth/csrf", { headers: https })))
+    const csrf = await runHandle(
+      handle,
+      createEvent(browser.request("http://internal:3000/auth/csrf", { headers: https })),
+    )
     browser.receiveResponse(csrf.response)
     const { csrfToken } = await csrf.response.json()
     const signIn = await runHandle(
@@ -160,7 +196,11 @@ describe("handle", () => {
       createEvent(
         browser.request("http://internal:3000/auth/callback/credentials", {
           method: "POST",
-          headers: { ...https, "content-type": "application/x-www-form-urlencoded", origin: "https://app.example" },
+          headers: {
+            ...https,
+            "content-type": "application/x-www-form-urlencoded",
+            origin: "https://app.example",
+          },
           body: new URLSearchParams({ username: "ada", password: "lovelace", csrfToken }),
         }),
       ),
@@ -174,7 +214,11 @@ describe("handle", () => {
   })
 
   it("takes AUTH_SECRET and AUTH_TRUST_HOST from $env/dynamic/private, read per request", async () => {
-    const env: Record<string, string | undefined> = { NODE_ENV: "production", AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }
+    const env: Record<string, string | undefined> = {
+      NODE_ENV: "production",
+      AUTH_SECRET: SECRET,
+      AUTH_TRUST_HOST: "true",
+    }
     useKitRuntime(env)
     const { secret, trustHost, ...rest } = testConfig()
     const { handle } = SvelteKitAuth(rest)
@@ -203,7 +247,14 @@ describe("handle", () => {
 
   it("does nothing at build/prerender time: no config, no env, locals.auth() is null", async () => {
     const factory = vi.fn(async () => testConfig())
-    const env = new Proxy({}, { get: () => { throw new Error("$env/dynamic/private read while prerendering") } })
+    const env = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("$env/dynamic/private read while prerendering")
+        },
+      },
+    )
     useKitRuntime(env, true)
     const { handle } = SvelteKitAuth(factory)
     const event = createEvent(new Request(`${ORIGIN}/auth/csrf`))

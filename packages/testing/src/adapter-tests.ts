@@ -48,9 +48,15 @@ export interface AdapterTestDb {
   /** Called once after the tests. */
   disconnect?(): Awaitable<void>
   user(id: string): Awaitable<Partial<AdapterUser> | null | undefined>
-  account(params: { provider: string; providerAccountId: string }): Awaitable<Partial<AdapterAccount> | null | undefined>
+  account(params: {
+    provider: string
+    providerAccountId: string
+  }): Awaitable<Partial<AdapterAccount> | null | undefined>
   session(sessionToken: string): Awaitable<Partial<AdapterSession> | null | undefined>
-  verificationToken(params: { identifier: string; token: string }): Awaitable<Partial<VerificationToken> | null | undefined>
+  verificationToken(params: {
+    identifier: string
+    token: string
+  }): Awaitable<Partial<VerificationToken> | null | undefined>
   authenticator(credentialID: string): Awaitable<Partial<AdapterAuthenticator> | null | undefined>
 }
 
@@ -81,7 +87,10 @@ export function testUser(overrides: Partial<AdapterUser> = {}): AdapterUser {
 }
 
 /** An OAuth account with every standard token field set. */
-export function testAccount(userId: string, overrides: Partial<AdapterAccount> = {}): AdapterAccount {
+export function testAccount(
+  userId: string,
+  overrides: Partial<AdapterAccount> = {},
+): AdapterAccount {
   return {
     userId,
     type: "oauth",
@@ -98,7 +107,10 @@ export function testAccount(userId: string, overrides: Partial<AdapterAccount> =
   }
 }
 
-export function testAuthenticator(userId: string, overrides: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator {
+export function testAuthenticator(
+  userId: string,
+  overrides: Partial<AdapterAuthenticator> = {},
+): AdapterAuthenticator {
   return {
     userId,
     credentialID: `cred-${uid()}`,
@@ -140,7 +152,10 @@ export function runAdapterTests(options: AdapterTestOptions): void {
     return { ...user, ...created }
   }
 
-  async function linkAccount(userId: string, overrides: Partial<AdapterAccount> = {}): Promise<AdapterAccount> {
+  async function linkAccount(
+    userId: string,
+    overrides: Partial<AdapterAccount> = {},
+  ): Promise<AdapterAccount> {
     const account = testAccount(userId, overrides)
     await method("linkAccount")(account)
     return account
@@ -198,7 +213,11 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       it("updateUser changes only the given fields", async () => {
         const user = await createUser()
         const verified = new Date(Date.UTC(2025, 5, 6, 7, 8, 9, 123))
-        const updated = await method("updateUser")({ id: user.id, name: "Ada King", emailVerified: verified })
+        const updated = await method("updateUser")({
+          id: user.id,
+          name: "Ada King",
+          emailVerified: verified,
+        })
         expect(updated).toMatchObject({ ...user, name: "Ada King", emailVerified: verified })
         const read = await method("getUser")(user.id)
         expect(read).toMatchObject({ ...user, name: "Ada King", emailVerified: verified })
@@ -253,29 +272,45 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const stored = await method("getAccount")(account.providerAccountId, account.provider)
         expect(stored).toMatchObject(account)
         expect(typeof stored?.expires_at).toBe("number")
-        expect(await db.account(account)).toMatchObject({ userId: user.id, provider: account.provider })
+        expect(await db.account(account)).toMatchObject({
+          userId: user.id,
+          provider: account.provider,
+        })
       })
 
       it("linkAccount keeps a minimal account", async () => {
         const user = await createUser()
-        const account: AdapterAccount = { userId: user.id, type: "email", provider: "email", providerAccountId: user.email }
+        const account: AdapterAccount = {
+          userId: user.id,
+          type: "email",
+          provider: "email",
+          providerAccountId: user.email,
+        }
         await method("linkAccount")(account)
-        expect(await method("getAccount")(account.providerAccountId, "email")).toMatchObject(account)
+        expect(await method("getAccount")(account.providerAccountId, "email")).toMatchObject(
+          account,
+        )
       })
 
       it("getUserByAccount returns the linked user, null when unknown", async () => {
         const user = await createUser()
         const account = await linkAccount(user.id)
         const { provider, providerAccountId } = account
-        expect(await method("getUserByAccount")({ provider, providerAccountId })).toMatchObject(user)
+        expect(await method("getUserByAccount")({ provider, providerAccountId })).toMatchObject(
+          user,
+        )
         expect(await method("getUserByAccount")({ provider, providerAccountId: uid() })).toBeNull()
-        expect(await method("getUserByAccount")({ provider: "other", providerAccountId })).toBeNull()
+        expect(
+          await method("getUserByAccount")({ provider: "other", providerAccountId }),
+        ).toBeNull()
       })
 
       it("getAccount returns the account, null when unknown", async () => {
         const user = await createUser()
         const account = await linkAccount(user.id, { provider: "google", type: "oidc" })
-        expect(await method("getAccount")(account.providerAccountId, "google")).toMatchObject(account)
+        expect(await method("getAccount")(account.providerAccountId, "google")).toMatchObject(
+          account,
+        )
         expect(await method("getAccount")(account.providerAccountId, "github")).toBeNull()
         expect(await method("getAccount")(uid(), "google")).toBeNull()
       })
@@ -284,13 +319,25 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const user = await createUser()
         const other = await createUser()
         const account = await linkAccount(user.id)
-        const twin = testAccount(other.id, { provider: account.provider, providerAccountId: account.providerAccountId })
-        await expect(Promise.resolve().then(() => method("linkAccount")(twin))).rejects.toBeDefined()
+        const twin = testAccount(other.id, {
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+        })
+        await expect(
+          Promise.resolve().then(() => method("linkAccount")(twin)),
+        ).rejects.toBeDefined()
         expect(await method("getUserByAccount")(account)).toMatchObject({ id: user.id })
         // The same id at another provider is another account.
-        await linkAccount(other.id, { provider: "gitlab", providerAccountId: account.providerAccountId })
-        expect(await method("getUserByAccount")({ provider: "gitlab", providerAccountId: account.providerAccountId }))
-          .toMatchObject({ id: other.id })
+        await linkAccount(other.id, {
+          provider: "gitlab",
+          providerAccountId: account.providerAccountId,
+        })
+        expect(
+          await method("getUserByAccount")({
+            provider: "gitlab",
+            providerAccountId: account.providerAccountId,
+          }),
+        ).toMatchObject({ id: other.id })
       })
 
       it("unlinkAccount removes the account; unknown accounts do not throw", async () => {
@@ -325,7 +372,11 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       it("getSessionAndUser returns null for an expired session and deletes it", async () => {
         const user = await createUser()
         const sessionToken = uid()
-        await method("createSession")({ sessionToken, userId: user.id, expires: new Date(Date.now() - 1000) })
+        await method("createSession")({
+          sessionToken,
+          userId: user.id,
+          expires: new Date(Date.now() - 1000),
+        })
         expect(await method("getSessionAndUser")(sessionToken)).toBeNull()
         expect(await db.session(sessionToken)).toBeFalsy()
         expect(await db.user(user.id)).toBeTruthy()
@@ -358,7 +409,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const sessionToken = uid()
         await method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() })
         await expect(
-          Promise.resolve().then(() => method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() })),
+          Promise.resolve().then(() =>
+            method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() }),
+          ),
         ).rejects.toBeDefined()
       })
     })
@@ -375,7 +428,10 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const created = await method("createVerificationToken")(token)
         if (created) expect(created).toMatchObject(token)
         expect(await db.verificationToken(token)).toMatchObject({ identifier: token.identifier })
-        const used = await method("useVerificationToken")({ identifier: token.identifier, token: token.token })
+        const used = await method("useVerificationToken")({
+          identifier: token.identifier,
+          token: token.token,
+        })
         expect(used).toMatchObject(token)
         expect(used?.expires).toBeInstanceOf(Date)
         expect(await db.verificationToken(token)).toBeFalsy()
@@ -390,23 +446,37 @@ export function runAdapterTests(options: AdapterTestOptions): void {
       })
 
       it("useVerificationToken returns null for an unknown token", async () => {
-        expect(await method("useVerificationToken")({ identifier: "nobody@example.com", token: uid() })).toBeNull()
+        expect(
+          await method("useVerificationToken")({ identifier: "nobody@example.com", token: uid() }),
+        ).toBeNull()
       })
 
       it("useVerificationToken needs the right identifier", async () => {
         const token = newToken()
         await method("createVerificationToken")(token)
-        expect(await method("useVerificationToken")({ identifier: "mallory@example.com", token: token.token })).toBeNull()
+        expect(
+          await method("useVerificationToken")({
+            identifier: "mallory@example.com",
+            token: token.token,
+          }),
+        ).toBeNull()
         // The failed attempt did not consume it.
         expect(await db.verificationToken(token)).toBeTruthy()
-        expect(await method("useVerificationToken")({ identifier: token.identifier, token: token.token })).toMatchObject(token)
+        expect(
+          await method("useVerificationToken")({
+            identifier: token.identifier,
+            token: token.token,
+          }),
+        ).toMatchObject(token)
       })
 
       it("useVerificationToken under concurrency: exactly one caller gets the token", async () => {
         const token = newToken()
         await method("createVerificationToken")(token)
         const params = { identifier: token.identifier, token: token.token }
-        const results = await Promise.all(Array.from({ length: 10 }, () => method("useVerificationToken")(params)))
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => method("useVerificationToken")(params)),
+        )
         expect(results.filter(Boolean)).toHaveLength(1)
       })
     })
@@ -419,7 +489,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const found = await method("getAuthenticator")(authenticator.credentialID)
         expect(found).toMatchObject(authenticator)
         expect(found?.credentialBackedUp).toBe(true)
-        expect(await db.authenticator(authenticator.credentialID)).toMatchObject({ userId: user.id })
+        expect(await db.authenticator(authenticator.credentialID)).toMatchObject({
+          userId: user.id,
+        })
       })
 
       it("getAuthenticator returns null for an unknown credential id", async () => {
@@ -435,8 +507,11 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await method("createAuthenticator")(b)
         await method("createAuthenticator")(testAuthenticator(other.id))
         const list = await method("listAuthenticatorsByUserId")(user.id)
-        const byId = (x: { credentialID: string }, y: { credentialID: string }) => x.credentialID.localeCompare(y.credentialID)
-        expect([...list].sort(byId)).toMatchObject([a, b].sort(byId).map((x) => ({ ...x, transports: x.transports ?? null })))
+        const byId = (x: { credentialID: string }, y: { credentialID: string }) =>
+          x.credentialID.localeCompare(y.credentialID)
+        expect([...list].sort(byId)).toMatchObject(
+          [a, b].sort(byId).map((x) => ({ ...x, transports: x.transports ?? null })),
+        )
         expect(await method("listAuthenticatorsByUserId")(uid())).toEqual([])
       })
 
@@ -444,9 +519,14 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const user = await createUser()
         const authenticator = testAuthenticator(user.id)
         await method("createAuthenticator")(authenticator)
-        const updated = await method("updateAuthenticatorCounter")(authenticator.credentialID, 4_000_000_000)
+        const updated = await method("updateAuthenticatorCounter")(
+          authenticator.credentialID,
+          4_000_000_000,
+        )
         expect(updated).toMatchObject({ ...authenticator, counter: 4_000_000_000 })
-        expect((await method("getAuthenticator")(authenticator.credentialID))?.counter).toBe(4_000_000_000)
+        expect((await method("getAuthenticator")(authenticator.credentialID))?.counter).toBe(
+          4_000_000_000,
+        )
       })
 
       it("credential id is unique", async () => {
@@ -454,7 +534,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const authenticator = testAuthenticator(user.id)
         await method("createAuthenticator")(authenticator)
         await expect(
-          Promise.resolve().then(() => method("createAuthenticator")({ ...authenticator, counter: 9 })),
+          Promise.resolve().then(() =>
+            method("createAuthenticator")({ ...authenticator, counter: 9 }),
+          ),
         ).rejects.toBeDefined()
         expect((await method("getAuthenticator")(authenticator.credentialID))?.counter).toBe(0)
       })
@@ -478,10 +560,16 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const account = testAccount(first.id)
         await method("createUserAndAccount")(first, account)
         const second = testUser({ email: first.email })
-        const result = await method("createUserAndAccount")(second, { ...account, userId: second.id })
+        const result = await method("createUserAndAccount")(second, {
+          ...account,
+          userId: second.id,
+        })
         expect(result.created).toBe(false)
         expect(result.user).toMatchObject({ id: first.id })
-        expect(result.account).toMatchObject({ userId: first.id, providerAccountId: account.providerAccountId })
+        expect(result.account).toMatchObject({
+          userId: first.id,
+          providerAccountId: account.providerAccountId,
+        })
         expect(await db.user(second.id)).toBeFalsy()
       })
 
@@ -511,7 +599,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         for (const result of results) expect(result.user.id).toBe(winner.id)
         const stored = await Promise.all(attempts.map(({ user }) => db.user(user.id)))
         expect(stored.filter(Boolean)).toHaveLength(1)
-        expect(await db.account({ provider: "github", providerAccountId })).toMatchObject({ userId: winner.id })
+        expect(await db.account({ provider: "github", providerAccountId })).toMatchObject({
+          userId: winner.id,
+        })
         expect(await method("getUserByEmail")(email)).toMatchObject({ id: winner.id })
       })
     })

@@ -50,7 +50,10 @@ export interface MailSink {
    * The first message (received already, or arriving within `timeoutMs`, default
    * 5 s) that matches `predicate` (default: any).
    */
-  waitForMessage(predicate?: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>
+  waitForMessage(
+    predicate?: (mail: ReceivedMail) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedMail>
   /** Closes the server (waits for open connections to finish). Safe to call twice. */
   stop(): Promise<void>
 }
@@ -121,7 +124,11 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
         }
         const timer = setTimeout(() => {
           waiters.delete(check)
-          reject(new Error(`waitForMessage: no matching message within ${timeoutMs} ms (${messages.length} received)`))
+          reject(
+            new Error(
+              `waitForMessage: no matching message within ${timeoutMs} ms (${messages.length} received)`,
+            ),
+          )
         }, timeoutMs)
         if (!check()) waiters.add(check)
       })
@@ -162,7 +169,10 @@ function contentType(value: string | undefined): { type: string; params: Record<
   for (const param of rest) {
     const eq = param.indexOf("=")
     if (eq === -1) continue
-    params[param.slice(0, eq).trim().toLowerCase()] = param.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1")
+    params[param.slice(0, eq).trim().toLowerCase()] = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
   }
   return { type: type.trim().toLowerCase(), params }
 }
@@ -206,17 +216,20 @@ function decodeBody(part: MimePart, charset: string): string {
 function decodeHeader(value: string): string {
   return value
     .replace(/(\?=)\s+(=\?)/g, "$1$2")
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_all, charset: string, kind: string, text: string) => {
-      const bytes =
-        kind.toUpperCase() === "B"
-          ? Uint8Array.from(Buffer.from(text, "base64"))
-          : decodeQuotedPrintable(text.replace(/_/g, " "))
-      try {
-        return new TextDecoder(charset).decode(bytes)
-      } catch {
-        return new TextDecoder("utf-8").decode(bytes)
-      }
-    })
+    .replace(
+      /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
+      (_all, charset: string, kind: string, text: string) => {
+        const bytes =
+          kind.toUpperCase() === "B"
+            ? Uint8Array.from(Buffer.from(text, "base64"))
+            : decodeQuotedPrintable(text.replace(/_/g, " "))
+        try {
+          return new TextDecoder(charset).decode(bytes)
+        } catch {
+          return new TextDecoder("utf-8").decode(bytes)
+        }
+      },
+    )
 }
 
 /** Walks multipart bodies depth-first, collecting the first text/plain and text/html parts. */
@@ -233,8 +246,10 @@ function collect(part: MimePart, found: { text?: string; html?: string }, depth 
     return
   }
   if ((part.headers["content-disposition"] ?? "").toLowerCase().startsWith("attachment")) return
-  if (type === "text/plain" && found.text === undefined) found.text = decodeBody(part, params.charset ?? "utf-8")
-  if (type === "text/html" && found.html === undefined) found.html = decodeBody(part, params.charset ?? "utf-8")
+  if (type === "text/plain" && found.text === undefined)
+    found.text = decodeBody(part, params.charset ?? "utf-8")
+  if (type === "text/html" && found.html === undefined)
+    found.html = decodeBody(part, params.charset ?? "utf-8")
 }
 
 /** Parses a received message. Exported for tests of the parser itself. */

@@ -10,6 +10,9 @@ declare module "oidc-provider" {
     [key: string]: any
   }
 
-  const Provider: new (issuer: string, configuration?: Record<string, unknown>) => OidcProviderInstance
+  const Provider: new (
+    issuer: string,
+    configuration?: Record<string, unknown>,
+  ) => OidcProviderInstance
   export default Provider
 }

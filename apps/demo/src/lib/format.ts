@@ -3,7 +3,11 @@
  * text (no hydration mismatch). One formatter for all: building an
  * `Intl.DateTimeFormat`, which `toLocaleString` does on every call, is slow.
  */
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })
+const utc = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+})
 
 export function formatDate(value: Date | string | number): string {
   return `${utc.format(new Date(value))} UTC`

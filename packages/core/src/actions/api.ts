@@ -10,7 +10,11 @@ import type { PublicProvider, ResponseInternal } from "../types.js"
 
 export async function csrf(ctx: RequestContext): Promise<ResponseInternal> {
   // With CSRF checking off there is no token to hand out (spec, Errors rule 5).
-  if (ctx.config.skipCSRFCheck) return { status: 404, body: { error: "UnknownAction", message: "CSRF protection is turned off" } }
+  if (ctx.config.skipCSRFCheck)
+    return {
+      status: 404,
+      body: { error: "UnknownAction", message: "CSRF protection is turned off" },
+    }
   const csrfToken = await ensureCsrfToken(ctx)
   return { headers: noStoreHeaders, body: { csrfToken }, cookies: ctx.cookies }
 }
@@ -18,7 +22,12 @@ export async function csrf(ctx: RequestContext): Promise<ResponseInternal> {
 export function providers(ctx: RequestContext): ResponseInternal {
   const list: Record<string, PublicProvider> = {}
   for (const provider of ctx.config.providers) {
-    list[provider.id] = { id: provider.id, name: provider.name, type: provider.type, ...providerUrls(ctx, provider) }
+    list[provider.id] = {
+      id: provider.id,
+      name: provider.name,
+      type: provider.type,
+      ...providerUrls(ctx, provider),
+    }
   }
   return { body: list }
 }

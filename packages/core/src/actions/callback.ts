@@ -13,7 +13,10 @@ import { UnknownAction } from "../errors.js"
 import { RequestError } from "../http/request.js"
 import type { ResponseInternal } from "../types.js"
 
-export async function callback(ctx: RequestContext, provider: InternalProvider): Promise<ResponseInternal> {
+export async function callback(
+  ctx: RequestContext,
+  provider: InternalProvider,
+): Promise<ResponseInternal> {
   switch (provider.type) {
     case "oauth":
     case "oidc":
@@ -23,13 +26,19 @@ export async function callback(ctx: RequestContext, provider: InternalProvider):
       return emailCallback(ctx, provider as InternalProvider<"email">)
     case "credentials":
       if (ctx.request.method !== "POST") {
-        throw new RequestError(new UnknownAction("Credentials are submitted with POST"), 405, { Allow: "POST" })
+        throw new RequestError(new UnknownAction("Credentials are submitted with POST"), 405, {
+          Allow: "POST",
+        })
       }
       await assertCsrf(ctx)
       return credentialsCallback(ctx, provider as InternalProvider<"credentials">)
     case "webauthn":
       if (ctx.request.method !== "POST") {
-        throw new RequestError(new UnknownAction("Passkey responses are submitted with POST"), 405, { Allow: "POST" })
+        throw new RequestError(
+          new UnknownAction("Passkey responses are submitted with POST"),
+          405,
+          { Allow: "POST" },
+        )
       }
       await assertCsrf(ctx)
       return webauthnCallback(ctx, provider as InternalProvider<"webauthn">)

@@ -16,7 +16,10 @@ import { signOut } from "./signout.js"
 
 function requireProvider(ctx: RequestContext): InternalProvider {
   if (ctx.provider) return ctx.provider
-  throw new RequestError(new UnknownAction(ctx.request.providerId ? "Unknown provider" : "A provider id is required"), 404)
+  throw new RequestError(
+    new UnknownAction(ctx.request.providerId ? "Unknown provider" : "A provider id is required"),
+    404,
+  )
 }
 
 export async function route(ctx: RequestContext): Promise<ResponseInternal> {
@@ -41,7 +44,8 @@ export async function route(ctx: RequestContext): Promise<ResponseInternal> {
       return verifyRequestPage(ctx)
     case "webauthn-options": {
       const provider = requireProvider(ctx)
-      if (provider.type !== "webauthn") throw new RequestError(new UnknownAction("Not a WebAuthn provider"), 404)
+      if (provider.type !== "webauthn")
+        throw new RequestError(new UnknownAction("Not a WebAuthn provider"), 404)
       return webauthnOptions(ctx, provider as InternalProvider<"webauthn">)
     }
   }

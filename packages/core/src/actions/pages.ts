@@ -12,19 +12,28 @@ import { renderSignOutPage } from "../pages/signout.js"
 import { renderVerifyRequestPage } from "../pages/verify-request.js"
 import type { ResponseInternal } from "../types.js"
 
-function customPage(ctx: RequestContext, path: string, params: Record<string, string | undefined>): ResponseInternal {
+function customPage(
+  ctx: RequestContext,
+  path: string,
+  params: Record<string, string | undefined>,
+): ResponseInternal {
   const url = new URL(path, ctx.origin)
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value)
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.set(key, value)
   return { redirect: url.href, cookies: ctx.cookies }
 }
 
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
   const callbackUrl = await resolveCallbackUrl(ctx)
   const { error, code } = ctx.request.query
-  if (ctx.config.pages.signIn) return customPage(ctx, ctx.config.pages.signIn, { callbackUrl, error, code })
+  if (ctx.config.pages.signIn)
+    return customPage(ctx, ctx.config.pages.signIn, { callbackUrl, error, code })
   rememberCallbackUrl(ctx, callbackUrl)
   const csrfToken = await ensureCsrfToken(ctx)
-  return { body: renderSignInPage(ctx, { csrfToken, callbackUrl, error, email: ctx.request.query.email }), cookies: ctx.cookies }
+  return {
+    body: renderSignInPage(ctx, { csrfToken, callbackUrl, error, email: ctx.request.query.email }),
+    cookies: ctx.cookies,
+  }
 }
 
 export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -37,12 +46,18 @@ export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal
 export async function errorPage(ctx: RequestContext): Promise<ResponseInternal> {
   const { error } = ctx.request.query
   if (ctx.config.pages.error) return customPage(ctx, ctx.config.pages.error, { error })
-  const signInUrl = ctx.config.pages.signIn ? new URL(ctx.config.pages.signIn, ctx.origin).href : `${ctx.authUrl}/signin`
+  const signInUrl = ctx.config.pages.signIn
+    ? new URL(ctx.config.pages.signIn, ctx.origin).href
+    : `${ctx.authUrl}/signin`
   const page = renderErrorPage(ctx.config.theme, signInUrl, error)
   return { status: page.status, body: page.body, cookies: ctx.cookies }
 }
 
 export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseInternal> {
-  if (ctx.config.pages.verifyRequest) return customPage(ctx, ctx.config.pages.verifyRequest, { provider: ctx.request.query.provider, type: ctx.request.query.type })
+  if (ctx.config.pages.verifyRequest)
+    return customPage(ctx, ctx.config.pages.verifyRequest, {
+      provider: ctx.request.query.provider,
+      type: ctx.request.query.type,
+    })
   return { body: renderVerifyRequestPage(ctx), cookies: ctx.cookies }
 }

@@ -12,7 +12,10 @@ import { startOAuthSignIn } from "../oauth/authorization.js"
 import type { ResponseInternal } from "../types.js"
 import { signInPage } from "./pages.js"
 
-export async function signIn(ctx: RequestContext, provider: InternalProvider | undefined): Promise<ResponseInternal> {
+export async function signIn(
+  ctx: RequestContext,
+  provider: InternalProvider | undefined,
+): Promise<ResponseInternal> {
   if (!provider) return signInPage(ctx)
   await assertCsrf(ctx)
   const callbackUrl = await resolveCallbackUrl(ctx)

@@ -10,7 +10,9 @@ export const defaultCallbacks: CallbacksOptions = {
   signIn: () => true,
   redirect: ({ url, baseUrl }) => sameOriginUrl(url, baseUrl) ?? baseUrl,
   session: ({ session }) => ({
-    user: session.user ? { name: session.user.name, email: session.user.email, image: session.user.image } : undefined,
+    user: session.user
+      ? { name: session.user.name, email: session.user.email, image: session.user.image }
+      : undefined,
     expires: session.expires,
   }),
   jwt: ({ token }) => token,

@@ -28,7 +28,10 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
 }
 
 /** Merges user cookie overrides over the defaults, option by option. */
-export function mergeCookies(defaults: CookiesOptions, overrides: Partial<CookiesOptions> | undefined): CookiesOptions {
+export function mergeCookies(
+  defaults: CookiesOptions,
+  overrides: Partial<CookiesOptions> | undefined,
+): CookiesOptions {
   if (!overrides) return defaults
   const merged = { ...defaults }
   for (const key of Object.keys(overrides) as (keyof CookiesOptions)[]) {

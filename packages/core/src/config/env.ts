@@ -32,7 +32,16 @@ const envKeys = new WeakMap<AuthConfig, string[]>()
 function envSignature(env: Env, config: AuthConfig): string {
   let keys = envKeys.get(config)
   if (!keys) {
-    keys = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3", "AUTH_URL", "AUTH_TRUST_HOST", "AUTH_REDIRECT_PROXY_URL", "NODE_ENV"]
+    keys = [
+      "AUTH_SECRET",
+      "AUTH_SECRET_1",
+      "AUTH_SECRET_2",
+      "AUTH_SECRET_3",
+      "AUTH_URL",
+      "AUTH_TRUST_HOST",
+      "AUTH_REDIRECT_PROXY_URL",
+      "NODE_ENV",
+    ]
     for (const provider of config.providers ?? []) {
       const prefix = envPrefix(providerId(provider))
       if (prefix) keys.push(`${prefix}_ID`, `${prefix}_SECRET`, `${prefix}_ISSUER`)
@@ -54,7 +63,12 @@ function withEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
   const hasSecret = Array.isArray(config.secret) ? config.secret.length > 0 : !!config.secret
   if (!hasSecret) {
     // AUTH_SECRET signs new tokens; AUTH_SECRET_1..3 are older secrets still accepted.
-    const secrets = [env.AUTH_SECRET, env.AUTH_SECRET_1, env.AUTH_SECRET_2, env.AUTH_SECRET_3].filter((s): s is string => !!s)
+    const secrets = [
+      env.AUTH_SECRET,
+      env.AUTH_SECRET_1,
+      env.AUTH_SECRET_2,
+      env.AUTH_SECRET_3,
+    ].filter((s): s is string => !!s)
     if (secrets.length === 1) result.secret = secrets[0]
     else if (secrets.length > 1) result.secret = secrets
   }
@@ -70,7 +84,10 @@ function withEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
   // Host headers come from the client, so they are trusted by default only in development.
   // (Auth.js trusts whenever NODE_ENV isn't "production", but adapters such as SvelteKit's
   // adapter-node never set NODE_ENV: a deployed app would trust any Host by default.)
-  result.trustHost ??= !!env.AUTH_URL || isTruthy(env.AUTH_TRUST_HOST) || (env.AUTH_TRUST_HOST === undefined && env.NODE_ENV === "development")
+  result.trustHost ??=
+    !!env.AUTH_URL ||
+    isTruthy(env.AUTH_TRUST_HOST) ||
+    (env.AUTH_TRUST_HOST === undefined && env.NODE_ENV === "development")
   result.providers = (config.providers ?? []).map((provider) => providerWithEnv(provider, env))
   return result
 }
@@ -87,7 +104,10 @@ function providerId(provider: AuthConfig["providers"][number]): string | undefin
 }
 
 function idOf(p: unknown): string | undefined {
-  return (p as { options?: { id?: string } } | undefined)?.options?.id ?? (p as { id?: string } | undefined)?.id
+  return (
+    (p as { options?: { id?: string } } | undefined)?.options?.id ??
+    (p as { id?: string } | undefined)?.id
+  )
 }
 
 function safeCall(factory: (...args: any[]) => unknown): unknown {
@@ -102,7 +122,10 @@ function envPrefix(id: string | undefined): string | undefined {
   return id ? `AUTH_${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}` : undefined
 }
 
-function providerWithEnv(provider: AuthConfig["providers"][number], env: Env): AuthConfig["providers"][number] {
+function providerWithEnv(
+  provider: AuthConfig["providers"][number],
+  env: Env,
+): AuthConfig["providers"][number] {
   const prefix = envPrefix(providerId(provider))
   if (!prefix) return provider
   const fromEnv: Record<string, string> = {}
@@ -112,8 +135,14 @@ function providerWithEnv(provider: AuthConfig["providers"][number], env: Env): A
   if (Object.keys(fromEnv).length === 0) return provider
   if (typeof provider === "function") return (provider as (options: object) => any)(fromEnv)
   const p = provider as Record<string, any>
-  const missing = Object.fromEntries(Object.entries(fromEnv).filter(([k]) => p[k] === undefined && p.options?.[k] === undefined))
-  return { ...p, ...missing, ...(p.options ? { options: { ...missing, ...p.options } } : {}) } as any
+  const missing = Object.fromEntries(
+    Object.entries(fromEnv).filter(([k]) => p[k] === undefined && p.options?.[k] === undefined),
+  )
+  return {
+    ...p,
+    ...missing,
+    ...(p.options ? { options: { ...missing, ...p.options } } : {}),
+  } as any
 }
 
 /**

@@ -7,11 +7,14 @@ import { AuthError } from "../errors.js"
 import type { LoggerInstance, WarningCode } from "../types.js"
 
 const warnings: Record<WarningCode, string> = {
-  "debug-enabled": "Debug logging is on. Log output may contain personal data; turn it off in production.",
-  "csrf-disabled": "CSRF checking is turned off (skipCSRFCheck). Only do this when another layer checks it.",
+  "debug-enabled":
+    "Debug logging is on. Log output may contain personal data; turn it off in production.",
+  "csrf-disabled":
+    "CSRF checking is turned off (skipCSRFCheck). Only do this when another layer checks it.",
   "env-url-basepath-redundant": "AUTH_URL has a path and basePath is set too; basePath wins.",
   "env-url-basepath-mismatch": "AUTH_URL's path differs from basePath; basePath wins.",
-  "insecure-issuer": "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
+  "insecure-issuer":
+    "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
 }
 
 /** Prints an error with its cause chain, never the request or its secrets. */
@@ -19,12 +22,16 @@ function printError(error: Error): void {
   const type = error instanceof AuthError ? error.type : error.name
   console.error(`[tessera][error] ${type}: ${error.message}`)
   const cause = (error as { cause?: unknown }).cause
-  const inner = cause && typeof cause === "object" && "err" in cause ? (cause as { err: unknown }).err : cause
+  const inner =
+    cause && typeof cause === "object" && "err" in cause ? (cause as { err: unknown }).err : cause
   if (inner instanceof Error) console.error(`[tessera][cause]: ${inner.stack ?? inner.message}`)
   else if (error.stack) console.error(error.stack)
 }
 
-export function createLogger(debug: boolean, overrides: Partial<LoggerInstance> | undefined): LoggerInstance {
+export function createLogger(
+  debug: boolean,
+  overrides: Partial<LoggerInstance> | undefined,
+): LoggerInstance {
   const logger: LoggerInstance = {
     error: printError,
     warn: (code) => console.warn(`[tessera][warn][${code}] ${warnings[code] ?? ""}`),

@@ -6,10 +6,12 @@ export function merge<T>(target: T, ...sources: unknown[]): T {
     result = isPlainObject(result) ? { ...result } : {}
     for (const [key, value] of Object.entries(source)) {
       if (value === undefined) continue
-      result[key] = isPlainObject(value) && isPlainObject(result[key]) ? merge(result[key], value) : value
+      result[key] =
+        isPlainObject(value) && isPlainObject(result[key]) ? merge(result[key], value) : value
     }
     // Symbol-keyed options (customFetch) are copied as they are.
-    for (const symbol of Object.getOwnPropertySymbols(source)) result[symbol] = (source as any)[symbol]
+    for (const symbol of Object.getOwnPropertySymbols(source))
+      result[symbol] = (source as any)[symbol]
   }
   return result
 }

@@ -22,13 +22,18 @@ export interface ProviderResolutionContext {
   sessionStrategy: "jwt" | "database"
 }
 
-export type InternalProvider<T extends ProviderType = ProviderType> = Extract<ProviderConfig, { type: T }> & {
+export type InternalProvider<T extends ProviderType = ProviderType> = Extract<
+  ProviderConfig,
+  { type: T }
+> & {
   id: string
   name: string
   type: T
 }
 
-const normalizers: { [T in ProviderType]: (provider: any, context: ProviderResolutionContext) => InternalProvider<T> } = {
+const normalizers: {
+  [T in ProviderType]: (provider: any, context: ProviderResolutionContext) => InternalProvider<T>
+} = {
   oauth: normalizeOAuthProvider as any,
   oidc: normalizeOAuthProvider as any,
   email: normalizeEmailProvider as any,
@@ -36,19 +41,31 @@ const normalizers: { [T in ProviderType]: (provider: any, context: ProviderResol
   webauthn: normalizeWebAuthnProvider as any,
 }
 
-export function resolveProviders(providers: Provider[], context: ProviderResolutionContext): InternalProvider[] {
+export function resolveProviders(
+  providers: Provider[],
+  context: ProviderResolutionContext,
+): InternalProvider[] {
   const seen = new Set<string>()
   return providers.map((entry, index) => {
-    const made = typeof entry === "function" ? (entry as () => ProviderConfig & { options?: object })() : entry
+    const made =
+      typeof entry === "function" ? (entry as () => ProviderConfig & { options?: object })() : entry
     const { options, ...defaults } = made as ProviderConfig & { options?: object }
     const provider = merge(defaults, options) as ProviderConfig
     if (typeof provider.id !== "string" || !/^[A-Za-z0-9_-]+$/.test(provider.id)) {
-      throw new InvalidProviderType(`Provider #${index + 1} has no valid id (letters, digits, "-" and "_")`)
+      throw new InvalidProviderType(
+        `Provider #${index + 1} has no valid id (letters, digits, "-" and "_")`,
+      )
     }
-    if (seen.has(provider.id)) throw new DuplicateProviderId(`Two providers have the id "${provider.id}"; ids must be unique`)
+    if (seen.has(provider.id))
+      throw new DuplicateProviderId(
+        `Two providers have the id "${provider.id}"; ids must be unique`,
+      )
     seen.add(provider.id)
     const normalize = normalizers[provider.type as ProviderType]
-    if (!normalize) throw new InvalidProviderType(`Provider "${provider.id}" has unknown type "${String(provider.type)}"`)
+    if (!normalize)
+      throw new InvalidProviderType(
+        `Provider "${provider.id}" has unknown type "${String(provider.type)}"`,
+      )
     return normalize({ ...provider, name: provider.name ?? provider.id }, context)
   })
 }

@@ -7,7 +7,15 @@ import type { Adapter } from "../adapters.js"
 import { AuthError, InvalidSecret, MissingAdapter, MissingSecret } from "../errors.js"
 import { decode, encode, type JWTOptions } from "../jwt.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
-import type { CallbacksOptions, CookiesOptions, EventCallbacks, LoggerInstance, PagesOptions, SessionOptions, Theme } from "../types.js"
+import type {
+  CallbacksOptions,
+  CookiesOptions,
+  EventCallbacks,
+  LoggerInstance,
+  PagesOptions,
+  SessionOptions,
+  Theme,
+} from "../types.js"
 import type { AuthConfig } from "./auth-config.js"
 import { defaultCookies, mergeCookies } from "./cookies.js"
 import { createLogger } from "./logger.js"
@@ -43,7 +51,8 @@ export interface ResolvedConfig {
 const DAY = 24 * 60 * 60
 const MIN_SECRET_LENGTH = 32
 
-type Resolution = { ok: true; config: ResolvedConfig } | { ok: false; error: AuthError; logger: LoggerInstance }
+type Resolution =
+  { ok: true; config: ResolvedConfig } | { ok: false; error: AuthError; logger: LoggerInstance }
 const resolutions = new WeakMap<AuthConfig, Resolution>()
 
 /**
@@ -53,7 +62,11 @@ const resolutions = new WeakMap<AuthConfig, Resolution>()
 export function resolveConfig(config: AuthConfig): Resolution {
   // Not an object (a JavaScript caller forgot it): nothing to cache it under.
   if (config === null || typeof config !== "object") {
-    return { ok: false, error: new AuthError("Auth() needs a configuration object"), logger: createLogger(false, undefined) }
+    return {
+      ok: false,
+      error: new AuthError("Auth() needs a configuration object"),
+      logger: createLogger(false, undefined),
+    }
   }
   let resolution = resolutions.get(config)
   if (!resolution) {
@@ -61,7 +74,10 @@ export function resolveConfig(config: AuthConfig): Resolution {
     try {
       resolution = { ok: true, config: Object.freeze(resolve(config, logger)) }
     } catch (error) {
-      const authError = error instanceof AuthError ? error : new AuthError("Invalid configuration", { cause: { err: error } })
+      const authError =
+        error instanceof AuthError
+          ? error
+          : new AuthError("Invalid configuration", { cause: { err: error } })
       resolution = { ok: false, error: authError, logger }
     }
     resolutions.set(config, resolution)
@@ -70,14 +86,20 @@ export function resolveConfig(config: AuthConfig): Resolution {
 }
 
 function resolveSecrets(secret: AuthConfig["secret"]): string[] {
-  const secrets = (Array.isArray(secret) ? secret : [secret]).filter((s) => s !== undefined && s !== "")
+  const secrets = (Array.isArray(secret) ? secret : [secret]).filter(
+    (s) => s !== undefined && s !== "",
+  )
   if (secrets.length === 0) {
-    throw new MissingSecret("Please define a `secret` (or set AUTH_SECRET): 32 or more random characters, e.g. from `npx tessera secret`")
+    throw new MissingSecret(
+      "Please define a `secret` (or set AUTH_SECRET): 32 or more random characters, e.g. from `npx tessera secret`",
+    )
   }
   secrets.forEach((s, i) => {
     if (typeof s !== "string" || s.length < MIN_SECRET_LENGTH) {
       const which = secrets.length > 1 ? `Secret #${i + 1}` : "The secret"
-      throw new InvalidSecret(`${which} is shorter than ${MIN_SECRET_LENGTH} characters; use \`npx tessera secret\` to make one`)
+      throw new InvalidSecret(
+        `${which} is shorter than ${MIN_SECRET_LENGTH} characters; use \`npx tessera secret\` to make one`,
+      )
     }
   })
   return secrets as string[]
@@ -85,12 +107,14 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
 
 function resolveBasePath(basePath: string | undefined): string {
   const path = basePath ?? "/auth"
-  if (!path.startsWith("/") || /[?#\s]/.test(path)) throw new AuthError(`basePath must be a path starting with "/", got "${path}"`)
+  if (!path.startsWith("/") || /[?#\s]/.test(path))
+    throw new AuthError(`basePath must be a path starting with "/", got "${path}"`)
   return path.replace(/\/+$/, "")
 }
 
 function resolve(config: AuthConfig, logger: LoggerInstance): ResolvedConfig {
-  if (!config || typeof config !== "object") throw new AuthError("Auth() needs a configuration object")
+  if (!config || typeof config !== "object")
+    throw new AuthError("Auth() needs a configuration object")
   // Read once: a getter must not see a second, possibly different, value.
   const providerList = config.providers
   if (!Array.isArray(providerList)) throw new AuthError("`providers` must be an array")
@@ -99,10 +123,11 @@ function resolve(config: AuthConfig, logger: LoggerInstance): ResolvedConfig {
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
   if (strategy === "database") {
     if (!adapter) throw new MissingAdapter('session.strategy "database" needs an adapter')
-    const missing = (["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const).filter(
-      (m) => typeof adapter[m] !== "function",
-    )
-    if (missing.length) throw new MissingAdapter(`Database sessions need adapter methods: ${missing.join(", ")}`)
+    const missing = (
+      ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
+    ).filter((m) => typeof adapter[m] !== "function")
+    if (missing.length)
+      throw new MissingAdapter(`Database sessions need adapter methods: ${missing.join(", ")}`)
   }
   const session: SessionOptions = {
     strategy,
@@ -116,7 +141,12 @@ function resolve(config: AuthConfig, logger: LoggerInstance): ResolvedConfig {
     decode: config.jwt?.decode ?? decode,
   }
   const redirectProxyUrl = config.redirectProxyUrl
-  const providers = resolveProviders(providerList, { adapter, logger, redirectProxyUrl, sessionStrategy: strategy })
+  const providers = resolveProviders(providerList, {
+    adapter,
+    logger,
+    redirectProxyUrl,
+    sessionStrategy: strategy,
+  })
   if (config.debug) logger.warn("debug-enabled")
   const skip = config.skipCSRFCheck === skipCSRFCheck
   // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.

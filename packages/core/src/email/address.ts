@@ -36,7 +36,8 @@ function asciiDomain(domain: string): string {
   if (/^[\x21-\x7e]*$/.test(domain)) return domain
   // Only label characters may surround the non-ASCII ones: the URL parser would
   // otherwise quietly drop a `/path` or `?query` tail and change the address.
-  if (!/^(?:[a-z0-9.-]|[^\x00-\x7f])+$/.test(domain)) throw new InvalidEmailAddress("The domain is not a valid host name")
+  if (!/^(?:[a-z0-9.-]|[^\x00-\x7f])+$/.test(domain))
+    throw new InvalidEmailAddress("The domain is not a valid host name")
   let host: string
   try {
     host = new URL(`http://${domain}/`).hostname
@@ -47,12 +48,15 @@ function asciiDomain(domain: string): string {
 }
 
 function checkDomain(domain: string): void {
-  if (domain.length === 0 || domain.length > 253) throw new InvalidEmailAddress("The domain is empty or too long")
+  if (domain.length === 0 || domain.length > 253)
+    throw new InvalidEmailAddress("The domain is empty or too long")
   const labels = domain.split(".")
   if (labels.length < 2) throw new InvalidEmailAddress("The domain needs at least one dot")
-  if (!labels.every((label) => LABEL.test(label))) throw new InvalidEmailAddress("The domain is not a valid host name")
+  if (!labels.every((label) => LABEL.test(label)))
+    throw new InvalidEmailAddress("The domain is not a valid host name")
   // A numeric top-level label would make `1.2.3.4` a "domain": IP addresses are not accepted.
-  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) throw new InvalidEmailAddress("The domain is not a valid host name")
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!))
+    throw new InvalidEmailAddress("The domain is not a valid host name")
 }
 
 /**
@@ -65,21 +69,27 @@ function checkDomain(domain: string): void {
  * ```
  */
 export function normalizeEmailAddress(input: unknown): string {
-  if (typeof input !== "string") throw new InvalidEmailAddress("The e-mail address must be a string")
+  if (typeof input !== "string")
+    throw new InvalidEmailAddress("The e-mail address must be a string")
   const value = input.trim().toLowerCase()
   if (value.length === 0) throw new InvalidEmailAddress("The e-mail address is empty")
-  if (value.length > MAX_ADDRESS * 4) throw new InvalidEmailAddress("The e-mail address is too long")
+  if (value.length > MAX_ADDRESS * 4)
+    throw new InvalidEmailAddress("The e-mail address is too long")
   // C0 and C1 controls, DEL, and Unicode line/paragraph separators: header injection material.
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) {
     throw new InvalidEmailAddress("The e-mail address contains control characters")
   }
   const at = value.indexOf("@")
   if (at === -1) throw new InvalidEmailAddress("The e-mail address has no @")
-  if (value.indexOf("@", at + 1) !== -1) throw new InvalidEmailAddress("The e-mail address has more than one @")
+  if (value.indexOf("@", at + 1) !== -1)
+    throw new InvalidEmailAddress("The e-mail address has more than one @")
   const local = value.slice(0, at)
-  if (local.length === 0 || local.length > MAX_LOCAL) throw new InvalidEmailAddress("The local part is empty or too long")
+  if (local.length === 0 || local.length > MAX_LOCAL)
+    throw new InvalidEmailAddress("The local part is empty or too long")
   if (!LOCAL_PART.test(local)) {
-    throw new InvalidEmailAddress("The local part may only hold letters, digits, dots and !#$%&'*+/=?^_`{|}~- (no quotes or spaces)")
+    throw new InvalidEmailAddress(
+      "The local part may only hold letters, digits, dots and !#$%&'*+/=?^_`{|}~- (no quotes or spaces)",
+    )
   }
   const domain = asciiDomain(value.slice(at + 1))
   checkDomain(domain)

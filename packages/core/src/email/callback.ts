@@ -30,32 +30,50 @@ function linkParams(ctx: RequestContext): { token: unknown; identifier: unknown 
 /** The built-in error page, answered directly with 400: a malformed link is a client error, not a server one. */
 function malformedLink(ctx: RequestContext): ResponseInternal {
   ctx.config.logger.debug("Malformed e-mail sign-in link", { provider: ctx.provider?.id })
-  const signInUrl = ctx.config.pages.signIn ? new URL(ctx.config.pages.signIn, ctx.origin).href : `${ctx.authUrl}/signin`
+  const signInUrl = ctx.config.pages.signIn
+    ? new URL(ctx.config.pages.signIn, ctx.origin).href
+    : `${ctx.authUrl}/signin`
   const page = renderErrorPage(ctx.config.theme, signInUrl, "Verification")
   return { status: 400, headers: noStoreHeaders, body: page.body, cookies: ctx.cookies }
 }
 
 /** Consumes the token, trying each secret it may have been hashed with (rotation). */
-async function consume(ctx: RequestContext, provider: InternalProvider<"email">, identifier: string, token: string) {
+async function consume(
+  ctx: RequestContext,
+  provider: InternalProvider<"email">,
+  identifier: string,
+  token: string,
+) {
   for (const secret of tokenSecrets(ctx.config, provider)) {
     const hashed = await hashVerificationToken(secret, token)
-    const found = await callAdapter(ctx.config, "useVerificationToken", { identifier, token: hashed })
+    const found = await callAdapter(ctx.config, "useVerificationToken", {
+      identifier,
+      token: hashed,
+    })
     if (found) return found
   }
   return null
 }
 
-export async function emailCallback(ctx: RequestContext, provider: InternalProvider<"email">): Promise<ResponseInternal> {
+export async function emailCallback(
+  ctx: RequestContext,
+  provider: InternalProvider<"email">,
+): Promise<ResponseInternal> {
   const { token, identifier } = linkParams(ctx)
-  if (!isWellFormedToken(token) || typeof identifier !== "string" || !IDENTIFIER.test(identifier)) return malformedLink(ctx)
+  if (!isWellFormedToken(token) || typeof identifier !== "string" || !IDENTIFIER.test(identifier))
+    return malformedLink(ctx)
 
   const invite = await consume(ctx, provider, identifier, token)
-  if (!invite) throw new Verification("The sign-in link is unknown or was already used", { cause: { provider: provider.id } })
+  if (!invite)
+    throw new Verification("The sign-in link is unknown or was already used", {
+      cause: { provider: provider.id },
+    })
   if (invite.expires.valueOf() <= Date.now()) {
     throw new Verification("The sign-in link has expired", { cause: { provider: provider.id } })
   }
   // Cheap insurance against an adapter that matches loosely (case-folding collations).
-  if (invite.identifier !== identifier) throw new Verification("The sign-in link does not match its address")
+  if (invite.identifier !== identifier)
+    throw new Verification("The sign-in link does not match its address")
 
   const user = (await callAdapter(ctx.config, "getUserByEmail", identifier)) ?? {
     id: crypto.randomUUID(),
@@ -64,7 +82,12 @@ export async function emailCallback(ctx: RequestContext, provider: InternalProvi
   }
   const result = await completeSignIn(ctx, {
     user,
-    account: { providerAccountId: identifier, userId: user.id, type: "email", provider: provider.id },
+    account: {
+      providerAccountId: identifier,
+      userId: user.id,
+      type: "email",
+      provider: provider.id,
+    },
   })
   // The URL held a credential: keep it out of caches and out of the next page's Referer.
   return { ...result, headers: { ...noStoreHeaders, "Referrer-Policy": "no-referrer" } }

@@ -24,7 +24,15 @@ export interface VerificationMessage {
  * const { subject, text, html } = verificationMessage({ url, host: new URL(url).host, theme })
  * ```
  */
-export function verificationMessage({ url, host, theme = {} }: { url: string; host: string; theme?: Theme }): VerificationMessage {
+export function verificationMessage({
+  url,
+  host,
+  theme = {},
+}: {
+  url: string
+  host: string
+  theme?: Theme
+}): VerificationMessage {
   const brand = cssColor(theme.brandColor || "#346df1")
   const buttonText = cssColor(theme.buttonText || "#ffffff")
   // Mail clients ignore <style> blocks and classes: inline styles only, in a table layout.

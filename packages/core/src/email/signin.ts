@@ -25,15 +25,22 @@ export function normalizeIdentifier(provider: InternalProvider<"email">, input: 
     if (typeof input !== "string") throw new TypeError("The e-mail address is missing")
     identifier = provider.normalizeIdentifier!(input)
   } catch (error) {
-    throw new EmailSignInError("Invalid e-mail address", { cause: { err: error, provider: provider.id } })
+    throw new EmailSignInError("Invalid e-mail address", {
+      cause: { err: error, provider: provider.id },
+    })
   }
   if (typeof identifier !== "string" || identifier === "") {
-    throw new EmailSignInError("normalizeIdentifier did not return an address", { cause: { provider: provider.id } })
+    throw new EmailSignInError("normalizeIdentifier did not return an address", {
+      cause: { provider: provider.id },
+    })
   }
   return identifier
 }
 
-export async function startEmailSignIn(ctx: RequestContext, provider: InternalProvider<"email">): Promise<ResponseInternal> {
+export async function startEmailSignIn(
+  ctx: RequestContext,
+  provider: InternalProvider<"email">,
+): Promise<ResponseInternal> {
   const { config } = ctx
   const identifier = normalizeIdentifier(provider, ctx.request.body?.email)
 
@@ -42,17 +49,31 @@ export async function startEmailSignIn(ctx: RequestContext, provider: InternalPr
     email: identifier,
     emailVerified: null,
   }
-  const account = { providerAccountId: identifier, userId: user.id, type: "email" as const, provider: provider.id }
-  const verdict = await config.callbacks.signIn({ user, account, email: { verificationRequest: true } })
+  const account = {
+    providerAccountId: identifier,
+    userId: user.id,
+    type: "email" as const,
+    provider: provider.id,
+  }
+  const verdict = await config.callbacks.signIn({
+    user,
+    account,
+    email: { verificationRequest: true },
+  })
   if (!verdict) throw new AccessDenied("The signIn callback refused to send a sign-in link")
   // A URL from the callback may carry user input: it goes through `redirect`, as in completeSignIn.
   if (typeof verdict === "string") {
-    return { redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }), cookies: ctx.cookies }
+    return {
+      redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
+      cookies: ctx.cookies,
+    }
   }
 
   const token = await provider.generateVerificationToken!()
   if (!isWellFormedToken(token)) {
-    throw new AuthError(`generateVerificationToken of "${provider.id}" must return 1 to 512 printable ASCII characters`)
+    throw new AuthError(
+      `generateVerificationToken of "${provider.id}" must return 1 to 512 printable ASCII characters`,
+    )
   }
   const expires = new Date(Date.now() + provider.maxAge! * 1000)
   const hashed = await hashVerificationToken(tokenSecrets(config, provider)[0]!, token)
@@ -60,13 +81,26 @@ export async function startEmailSignIn(ctx: RequestContext, provider: InternalPr
 
   const callbackUrl = await resolveCallbackUrl(ctx)
   const url = `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}?${new URLSearchParams({ callbackUrl, token, email: identifier })}`
-  const request = ctx.original ?? new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers })
+  const request =
+    ctx.original ?? new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers })
   try {
-    await provider.sendVerificationRequest({ identifier, token, expires, url, provider: provider as EmailConfig, theme: config.theme, request })
+    await provider.sendVerificationRequest({
+      identifier,
+      token,
+      expires,
+      url,
+      provider: provider as EmailConfig,
+      theme: config.theme,
+      request,
+    })
   } catch (error) {
     // The link will never arrive: take the token out again (best effort; it expires anyway).
-    await Promise.resolve(config.adapter!.useVerificationToken!({ identifier, token: hashed })).catch(() => undefined)
-    throw new EmailSignInError("The sign-in e-mail could not be sent", { cause: { err: error, provider: provider.id } })
+    await Promise.resolve(
+      config.adapter!.useVerificationToken!({ identifier, token: hashed }),
+    ).catch(() => undefined)
+    throw new EmailSignInError("The sign-in e-mail could not be sent", {
+      cause: { err: error, provider: provider.id },
+    })
   }
 
   const params = new URLSearchParams({ provider: provider.id, type: provider.type })

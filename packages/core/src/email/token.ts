@@ -19,7 +19,10 @@ export function defaultVerificationToken(): string {
  * own `secret`, or every configured secret so links mailed before a rotation
  * keep working until they expire.
  */
-export function tokenSecrets(config: Pick<ResolvedConfig, "secrets">, provider: InternalProvider<"email">): readonly string[] {
+export function tokenSecrets(
+  config: Pick<ResolvedConfig, "secrets">,
+  provider: InternalProvider<"email">,
+): readonly string[] {
   return provider.secret ? [provider.secret] : config.secrets
 }
 

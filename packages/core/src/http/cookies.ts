@@ -25,7 +25,10 @@ export function parseCookieHeader(header: string | null | undefined): Record<str
 }
 
 /** The value stored under `name`, whole or as `name.0`, `name.1`, ... chunks. */
-export function readChunkedCookie(cookies: Record<string, string>, name: string): string | undefined {
+export function readChunkedCookie(
+  cookies: Record<string, string>,
+  name: string,
+): string | undefined {
   const whole = cookies[name]
   if (whole !== undefined) return whole
   if (cookies[`${name}.0`] === undefined) return undefined
@@ -41,7 +44,9 @@ export function readChunkedCookie(cookies: Record<string, string>, name: string)
 /** Names of every chunk of `name` present in the request, including the unchunked one. */
 function existingChunkNames(cookies: Record<string, string>, name: string): string[] {
   const prefix = `${name}.`
-  return Object.keys(cookies).filter((key) => key === name || (key.startsWith(prefix) && /^\d+$/.test(key.slice(prefix.length))))
+  return Object.keys(cookies).filter(
+    (key) => key === name || (key.startsWith(prefix) && /^\d+$/.test(key.slice(prefix.length))),
+  )
 }
 
 /**
@@ -54,7 +59,10 @@ export function chunkedCookies(
   requestCookies: Record<string, string>,
   maxAge?: number,
 ): Cookie[] {
-  const options = maxAge === undefined ? option.options : { ...option.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) }
+  const options =
+    maxAge === undefined
+      ? option.options
+      : { ...option.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) }
   const written: Cookie[] = []
   if (value.length <= CHUNK_SIZE) {
     written.push({ name: option.name, value, options })
@@ -71,7 +79,10 @@ export function chunkedCookies(
 }
 
 /** Expired cookies for `option` and all its chunks present in the request. */
-export function clearChunkedCookies(option: CookieOption, requestCookies: Record<string, string>): Cookie[] {
+export function clearChunkedCookies(
+  option: CookieOption,
+  requestCookies: Record<string, string>,
+): Cookie[] {
   const names = existingChunkNames(requestCookies, option.name)
   if (names.length === 0) names.push(option.name)
   return names.map((name) => expiredCookie(option, name))

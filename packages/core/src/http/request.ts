@@ -58,7 +58,9 @@ export function forwardedUrl(url: URL, headers: Headers): URL | { problem: strin
   }
   if (forwardedHost === undefined && forwardedProto === undefined) return url
   try {
-    return new URL(`${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`)
+    return new URL(
+      `${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`,
+    )
   } catch {
     // The pattern lets through what only a full parse rejects, such as port 99999.
     return { problem: "Missing or malformed host" }
@@ -70,7 +72,9 @@ export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "tru
   const url = new URL(request.url)
   if (!config.trustHost) {
     throw new RequestError(
-      new UntrustedHost(`Host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (host ${url.host})`),
+      new UntrustedHost(
+        `Host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (host ${url.host})`,
+      ),
       500,
     )
   }
@@ -85,9 +89,15 @@ function firstValue(header: string | null): string | undefined {
 }
 
 /** Splits `<basePath>/<action>[/<providerId>]`. */
-export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
+export function parseActionPath(
+  pathname: string,
+  basePath: string,
+): { action: AuthAction; providerId?: string } {
   if (!pathname.startsWith(`${basePath}/`)) {
-    throw new RequestError(new UnknownAction(`Not an auth route: paths start with ${basePath}/`), 404)
+    throw new RequestError(
+      new UnknownAction(`Not an auth route: paths start with ${basePath}/`),
+      404,
+    )
   }
   const segments = pathname.slice(basePath.length + 1).split("/")
   const [action, provider, ...rest] = segments
@@ -101,14 +111,16 @@ export function parseActionPath(pathname: string, basePath: string): { action: A
   } catch {
     throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
   }
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerId)) throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerId))
+    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
   return { action, providerId }
 }
 
 async function readBody(request: Request): Promise<Record<string, any> | undefined> {
   if (request.method !== "POST" || !request.body) return undefined
   const declared = Number(request.headers.get("content-length") ?? "0")
-  if (declared > MAX_BODY_BYTES) throw new RequestError(new InvalidRequest("Request body too large"), 413)
+  if (declared > MAX_BODY_BYTES)
+    throw new RequestError(new InvalidRequest("Request body too large"), 413)
   let text: string
   try {
     text = await readLimited(request, MAX_BODY_BYTES)
@@ -134,8 +146,12 @@ async function readBody(request: Request): Promise<Record<string, any> | undefin
   }
   if (type === "multipart/form-data") {
     try {
-      const form = await new Response(text, { headers: { "content-type": request.headers.get("content-type")! } }).formData()
-      return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+      const form = await new Response(text, {
+        headers: { "content-type": request.headers.get("content-type")! },
+      }).formData()
+      return Object.fromEntries(
+        [...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+      )
     } catch {
       throw new RequestError(new InvalidRequest("Malformed form body"), 400)
     }
@@ -167,16 +183,25 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
 }
 
-export async function toInternalRequest(request: Request, config: ResolvedConfig): Promise<RequestInternal> {
+export async function toInternalRequest(
+  request: Request,
+  config: ResolvedConfig,
+): Promise<RequestInternal> {
   const url = effectiveUrl(request, config)
   const { action, providerId } = parseActionPath(url.pathname, config.basePath)
   const method = request.method.toUpperCase()
   const allowed = actionMethods[action]
   if (method !== "GET" && method !== "POST") {
-    throw new RequestError(new UnknownAction(`${method} is not supported`), 405, { Allow: allowed.join(", ") })
+    throw new RequestError(new UnknownAction(`${method} is not supported`), 405, {
+      Allow: allowed.join(", "),
+    })
   }
   if (!allowed.includes(method)) {
-    throw new RequestError(new UnknownAction(`The ${action} action does not answer ${method}`), 405, { Allow: allowed.join(", ") })
+    throw new RequestError(
+      new UnknownAction(`The ${action} action does not answer ${method}`),
+      405,
+      { Allow: allowed.join(", ") },
+    )
   }
   // Most requests (every session check) have no query: skip building URLSearchParams.
   const query: Record<string, string> = url.search ? Object.fromEntries(url.searchParams) : {}

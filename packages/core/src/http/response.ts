@@ -20,7 +20,10 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
       return new Response(JSON.stringify({ url: result.redirect }), { status: 200, headers })
     }
     headers.set("Location", result.redirect)
-    return new Response(null, { status: result.status && result.status >= 300 && result.status < 400 ? result.status : 302, headers })
+    return new Response(null, {
+      status: result.status && result.status >= 300 && result.status < 400 ? result.status : 302,
+      headers,
+    })
   }
   let body: string | null = null
   if (typeof result.body === "string") {

@@ -18,7 +18,8 @@ export async function callAdapter<M extends Method>(
   const { adapter } = config
   if (!adapter) throw new MissingAdapter(`This operation needs a database adapter (${method})`)
   const fn = adapter[method] as ((...a: unknown[]) => unknown) | undefined
-  if (typeof fn !== "function") throw new MissingAdapterMethods(`The adapter has no ${method} method`)
+  if (typeof fn !== "function")
+    throw new MissingAdapterMethods(`The adapter has no ${method} method`)
   try {
     return (await fn.apply(adapter, args)) as Awaited<ReturnType<Fn<M>>>
   } catch (error) {

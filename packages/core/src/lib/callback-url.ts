@@ -9,7 +9,11 @@ import type { RequestContext } from "../context.js"
 
 export async function resolveCallbackUrl(ctx: RequestContext): Promise<string> {
   const { body, query, cookies } = ctx.request
-  const candidate = body?.callbackUrl ?? body?.redirectTo ?? query.callbackUrl ?? cookies[ctx.cookieOptions.callbackUrl.name]
+  const candidate =
+    body?.callbackUrl ??
+    body?.redirectTo ??
+    query.callbackUrl ??
+    cookies[ctx.cookieOptions.callbackUrl.name]
   if (typeof candidate !== "string" || candidate === "") return ctx.origin
   return ctx.config.callbacks.redirect({ url: candidate, baseUrl: ctx.origin })
 }

@@ -27,7 +27,13 @@ const hmacKeys = new Map<string, Promise<CryptoKey>>()
 export async function hmacHex(secret: string, value: string): Promise<string> {
   let key = hmacKeys.get(secret)
   if (!key) {
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+    key = crypto.subtle.importKey(
+      "raw",
+      encoder.encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    )
     if (hmacKeys.size > 64) hmacKeys.clear()
     hmacKeys.set(secret, key)
   }
@@ -50,7 +56,13 @@ export function timingSafeEqual(a: string, b: string): boolean {
 /** Synchronous primitives for the session check's hot path. */
 export interface SyncPrimitives {
   /** AES-256-GCM decryption with a 16-byte tag; throws when the tag does not authenticate the data. */
-  aesGcmDecrypt(key: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array, aad: Uint8Array): Uint8Array
+  aesGcmDecrypt(
+    key: Uint8Array,
+    iv: Uint8Array,
+    ciphertext: Uint8Array,
+    tag: Uint8Array,
+    aad: Uint8Array,
+  ): Uint8Array
   /** base64url to bytes, for input already checked to hold only base64url characters and a valid length. */
   base64urlDecode(input: string): Uint8Array
 }
@@ -62,7 +74,12 @@ interface NodeCryptoSubset {
     key: Uint8Array,
     iv: Uint8Array,
     options: { authTagLength: number },
-  ): { setAAD(aad: Uint8Array): unknown; setAuthTag(tag: Uint8Array): unknown; update(data: Uint8Array): Uint8Array; final(): Uint8Array }
+  ): {
+    setAAD(aad: Uint8Array): unknown
+    setAuthTag(tag: Uint8Array): unknown
+    update(data: Uint8Array): Uint8Array
+    final(): Uint8Array
+  }
 }
 interface NodeBufferSubset {
   Buffer: { from(input: string, encoding: "base64url"): Uint8Array }
@@ -80,11 +97,17 @@ interface NodeBufferSubset {
  */
 export const syncPrimitives: SyncPrimitives | undefined = (() => {
   try {
-    const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
+    const getBuiltinModule = (
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process?.getBuiltinModule
     if (typeof getBuiltinModule !== "function") return undefined
     const crypto = getBuiltinModule("node:crypto") as NodeCryptoSubset | undefined
     const buffer = getBuiltinModule("node:buffer") as NodeBufferSubset | undefined
-    if (typeof crypto?.createDecipheriv !== "function" || typeof buffer?.Buffer?.from !== "function") return undefined
+    if (
+      typeof crypto?.createDecipheriv !== "function" ||
+      typeof buffer?.Buffer?.from !== "function"
+    )
+      return undefined
     const { Buffer } = buffer
     return {
       aesGcmDecrypt(key, iv, ciphertext, tag, aad) {

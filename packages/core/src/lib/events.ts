@@ -16,6 +16,8 @@ export async function fireEvent<K extends keyof EventCallbacks>(
   try {
     await handler(message)
   } catch (error) {
-    ctx.config.logger.error(new EventError(`The ${name} event handler threw`, { cause: { err: error } }))
+    ctx.config.logger.error(
+      new EventError(`The ${name} event handler threw`, { cause: { err: error } }),
+    )
   }
 }

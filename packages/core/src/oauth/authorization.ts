@@ -47,7 +47,10 @@ function paramValue(value: unknown): string {
   return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)
 }
 
-export async function startOAuthSignIn(ctx: RequestContext, internal: InternalProvider<"oauth" | "oidc">): Promise<ResponseInternal> {
+export async function startOAuthSignIn(
+  ctx: RequestContext,
+  internal: InternalProvider<"oauth" | "oidc">,
+): Promise<ResponseInternal> {
   const provider = internal as OAuthConfigInternal<any>
   const { client } = oauthClient(provider)
   let as: o.AuthorizationServer
@@ -56,9 +59,11 @@ export async function startOAuthSignIn(ctx: RequestContext, internal: InternalPr
   } catch (error) {
     throw signInFailure(provider.id, error)
   }
-  if (!as.authorization_endpoint) throw new OAuthSignInError(`Provider "${provider.id}" has no authorization endpoint`)
+  if (!as.authorization_endpoint)
+    throw new OAuthSignInError(`Provider "${provider.id}" has no authorization endpoint`)
   const url = new URL(as.authorization_endpoint)
-  if (!isAllowedUrl(provider, url)) throw new OAuthSignInError(`Provider "${provider.id}": the authorization endpoint is not https`)
+  if (!isAllowedUrl(provider, url))
+    throw new OAuthSignInError(`Provider "${provider.id}": the authorization endpoint is not https`)
 
   for (const [key, value] of Object.entries(provider.authorization?.params ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(key, paramValue(value))
@@ -70,7 +75,8 @@ export async function startOAuthSignIn(ctx: RequestContext, internal: InternalPr
   url.searchParams.set("response_type", "code")
   url.searchParams.set("client_id", client.client_id)
   url.searchParams.set("redirect_uri", redirectUri)
-  if (provider.type === "oidc" && !url.searchParams.has("scope")) url.searchParams.set("scope", DEFAULT_OIDC_SCOPE)
+  if (provider.type === "oidc" && !url.searchParams.has("scope"))
+    url.searchParams.set("scope", DEFAULT_OIDC_SCOPE)
 
   const crossSite = url.searchParams.get("response_mode") === "form_post"
   const { checks } = provider
@@ -91,7 +97,10 @@ export async function startOAuthSignIn(ctx: RequestContext, internal: InternalPr
     await setCheckCookie(ctx, "nonce", nonce, crossSite)
   }
   if (crossSite) keepCallbackUrlCrossSite(ctx)
-  ctx.config.logger.debug("oauth: redirecting to the authorization endpoint", { provider: provider.id, checks })
+  ctx.config.logger.debug("oauth: redirecting to the authorization endpoint", {
+    provider: provider.id,
+    checks,
+  })
   return { redirect: url.href, cookies: ctx.cookies }
 }
 

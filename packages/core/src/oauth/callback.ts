@@ -33,18 +33,25 @@ import { exchangeCode } from "./tokens.js"
 function callbackParameters(ctx: RequestContext): URLSearchParams {
   const params = new URLSearchParams()
   if (ctx.request.method === "POST" && ctx.request.body) {
-    for (const [key, value] of Object.entries(ctx.request.body)) if (typeof value === "string") params.set(key, value)
+    for (const [key, value] of Object.entries(ctx.request.body))
+      if (typeof value === "string") params.set(key, value)
   }
-  for (const [key, value] of ctx.request.url.searchParams) if (!params.has(key)) params.set(key, value)
+  for (const [key, value] of ctx.request.url.searchParams)
+    if (!params.has(key)) params.set(key, value)
   return params
 }
 
-export async function oauthCallback(ctx: RequestContext, internal: InternalProvider<"oauth" | "oidc">): Promise<ResponseInternal> {
+export async function oauthCallback(
+  ctx: RequestContext,
+  internal: InternalProvider<"oauth" | "oidc">,
+): Promise<ResponseInternal> {
   const provider = internal as OAuthConfigInternal<any>
   const params = callbackParameters(ctx)
   const forward = await forwardingUrl(ctx, provider, params)
   if (forward) {
-    ctx.config.logger.debug("oauth: forwarding the callback through the redirect proxy", { provider: provider.id })
+    ctx.config.logger.debug("oauth: forwarding the callback through the redirect proxy", {
+      provider: provider.id,
+    })
     return { redirect: forward, cookies: ctx.cookies }
   }
   let identity: Awaited<ReturnType<typeof toUserAndAccount>> & { profile: Profile }
@@ -62,7 +69,8 @@ export async function oauthCallback(ctx: RequestContext, internal: InternalProvi
     if (state !== undefined) {
       const returned = params.get("state")
       if (!returned) throw new InvalidCheck("The authorization response has no state")
-      if (!timingSafeEqual(returned, state)) throw new InvalidCheck("The state does not match the one this browser started with")
+      if (!timingSafeEqual(returned, state))
+        throw new InvalidCheck("The state does not match the one this browser started with")
     }
 
     const response = new URLSearchParams(params)
@@ -71,7 +79,17 @@ export async function oauthCallback(ctx: RequestContext, internal: InternalProvi
     const grant = o.validateAuthResponse(as, oauth.client, response, state ?? o.skipStateCheck)
 
     const { redirectUri } = redirectTarget(ctx, provider)
-    const { tokens, claims } = await exchangeCode({ provider, as, oauth, grant, params, redirectUri, codeVerifier, state, nonce })
+    const { tokens, claims } = await exchangeCode({
+      provider,
+      as,
+      oauth,
+      grant,
+      params,
+      redirectUri,
+      codeVerifier,
+      state,
+      nonce,
+    })
     const profile = await fetchProfile({ provider, as, oauth, tokens, claims, params })
     identity = { ...(await toUserAndAccount(provider, profile, tokens)), profile }
   } catch (error) {

@@ -14,7 +14,11 @@ import type { CookieOption } from "../types.js"
 
 export type CheckCookie = "pkceCodeVerifier" | "state" | "nonce"
 
-const LABELS: Record<CheckCookie, string> = { pkceCodeVerifier: "PKCE code verifier", state: "state", nonce: "nonce" }
+const LABELS: Record<CheckCookie, string> = {
+  pkceCodeVerifier: "PKCE code verifier",
+  state: "state",
+  nonce: "nonce",
+}
 const DEFAULT_MAX_AGE = 15 * 60
 
 /**
@@ -22,18 +26,35 @@ const DEFAULT_MAX_AGE = 15 * 60
  * the provider's page POSTs the callback cross-site, and only `SameSite=None`
  * (which browsers require to be `Secure`) cookies go with such a request.
  */
-export async function setCheckCookie(ctx: RequestContext, check: CheckCookie, value: string, crossSite: boolean): Promise<void> {
+export async function setCheckCookie(
+  ctx: RequestContext,
+  check: CheckCookie,
+  value: string,
+  crossSite: boolean,
+): Promise<void> {
   const option = ctx.cookieOptions[check]
   const maxAge = option.options.maxAge ?? DEFAULT_MAX_AGE
-  const token = await encode({ secret: [...ctx.config.secrets], salt: option.name, maxAge, token: { value } })
+  const token = await encode({
+    secret: [...ctx.config.secrets],
+    salt: option.name,
+    maxAge,
+    token: { value },
+  })
   ctx.cookies.push({
     name: option.name,
     value: token,
-    options: { ...crossSiteOptions(option, crossSite), maxAge, expires: new Date(Date.now() + maxAge * 1000) },
+    options: {
+      ...crossSiteOptions(option, crossSite),
+      maxAge,
+      expires: new Date(Date.now() + maxAge * 1000),
+    },
   })
 }
 
-export function crossSiteOptions(option: CookieOption, crossSite: boolean): CookieOption["options"] {
+export function crossSiteOptions(
+  option: CookieOption,
+  crossSite: boolean,
+): CookieOption["options"] {
   return crossSite ? { ...option.options, sameSite: "none", secure: true } : option.options
 }
 
@@ -44,13 +65,22 @@ export function crossSiteOptions(option: CookieOption, crossSite: boolean): Cook
 export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): Promise<string> {
   const option = ctx.cookieOptions[check]
   const raw = ctx.request.cookies[option.name]
-  if (!raw) throw new InvalidCheck(`The ${LABELS[check]} cookie is missing (expired, or the sign-in started in another browser)`)
+  if (!raw)
+    throw new InvalidCheck(
+      `The ${LABELS[check]} cookie is missing (expired, or the sign-in started in another browser)`,
+    )
   ctx.cookies.push(expiredCookie(option))
   let payload: { value?: unknown } | null
   try {
-    payload = await decode<{ value?: unknown }>({ secret: [...ctx.config.secrets], salt: option.name, token: raw })
+    payload = await decode<{ value?: unknown }>({
+      secret: [...ctx.config.secrets],
+      salt: option.name,
+      token: raw,
+    })
   } catch {
-    throw new InvalidCheck(`The ${LABELS[check]} cookie could not be read (tampered with or expired)`)
+    throw new InvalidCheck(
+      `The ${LABELS[check]} cookie could not be read (tampered with or expired)`,
+    )
   }
   if (typeof payload?.value !== "string" || payload.value === "") {
     throw new InvalidCheck(`The ${LABELS[check]} cookie has no value`)
@@ -62,7 +92,10 @@ export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): P
  * Reads all the `wanted` check cookies, clearing every one present before
  * reporting the first that fails: a refused callback leaves none behind.
  */
-export async function useCheckCookies(ctx: RequestContext, wanted: CheckCookie[]): Promise<Partial<Record<CheckCookie, string>>> {
+export async function useCheckCookies(
+  ctx: RequestContext,
+  wanted: CheckCookie[],
+): Promise<Partial<Record<CheckCookie, string>>> {
   const values: Partial<Record<CheckCookie, string>> = {}
   let failure: unknown
   for (const check of wanted) {

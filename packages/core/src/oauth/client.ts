@@ -25,7 +25,9 @@ export function oauthClient(provider: Provider): OAuthClient {
   if (entry) return entry
   if (!provider.clientId) {
     const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_ID`
-    throw new OAuthSignInError(`Provider "${provider.id}" has no clientId (set clientId or ${variable})`)
+    throw new OAuthSignInError(
+      `Provider "${provider.id}" has no clientId (set clientId or ${variable})`,
+    )
   }
   const { token_endpoint_auth_method: configured, ...metadata } = provider.client ?? {}
   const method = configured ?? (provider.clientSecret ? "client_secret_basic" : "none")
@@ -38,11 +40,17 @@ export function oauthClient(provider: Provider): OAuthClient {
 function clientAuthentication(provider: Provider, method: string): o.ClientAuth {
   if (method === "none") return o.None()
   if (method !== "client_secret_basic" && method !== "client_secret_post") {
-    throw new OAuthSignInError(`Provider "${provider.id}": unsupported token_endpoint_auth_method "${method}"`)
+    throw new OAuthSignInError(
+      `Provider "${provider.id}": unsupported token_endpoint_auth_method "${method}"`,
+    )
   }
   if (!provider.clientSecret) {
     const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_SECRET`
-    throw new OAuthSignInError(`Provider "${provider.id}" has no clientSecret (set clientSecret or ${variable})`)
+    throw new OAuthSignInError(
+      `Provider "${provider.id}" has no clientSecret (set clientSecret or ${variable})`,
+    )
   }
-  return method === "client_secret_post" ? o.ClientSecretPost(provider.clientSecret) : o.ClientSecretBasic(provider.clientSecret)
+  return method === "client_secret_post"
+    ? o.ClientSecretPost(provider.clientSecret)
+    : o.ClientSecretBasic(provider.clientSecret)
 }

@@ -63,7 +63,9 @@ function discover(provider: Provider): Promise<o.AuthorizationServer> {
   const key = provider.wellKnown ?? `${provider.issuer}#${provider.type}`
   let entry = documents.get(key)
   if (!entry) {
-    entry = provider.wellKnown ? fetchWellKnown(provider, provider.wellKnown) : fetchFromIssuer(provider, provider.issuer!)
+    entry = provider.wellKnown
+      ? fetchWellKnown(provider, provider.wellKnown)
+      : fetchFromIssuer(provider, provider.issuer!)
     documents.set(key, entry)
     entry.catch(() => documents.delete(key))
   }
@@ -77,13 +79,22 @@ async function fetchFromIssuer(provider: Provider, issuer: string): Promise<o.Au
 }
 
 /** An explicit `wellKnown` URL is the document fetched, whatever the issuer's path. */
-async function fetchWellKnown(provider: Provider, wellKnown: string): Promise<o.AuthorizationServer> {
-  const response = await providerFetch(provider)(wellKnown, { headers: { accept: "application/json" } })
+async function fetchWellKnown(
+  provider: Provider,
+  wellKnown: string,
+): Promise<o.AuthorizationServer> {
+  const response = await providerFetch(provider)(wellKnown, {
+    headers: { accept: "application/json" },
+  })
   let issuer = provider.issuer
   if (!issuer) {
     // The document was named by the developer; its own issuer is then the expected one.
-    const body: unknown = await response.clone().json().catch(() => undefined)
-    const claimed = body && typeof body === "object" ? (body as { issuer?: unknown }).issuer : undefined
+    const body: unknown = await response
+      .clone()
+      .json()
+      .catch(() => undefined)
+    const claimed =
+      body && typeof body === "object" ? (body as { issuer?: unknown }).issuer : undefined
     if (typeof claimed !== "string") throw new TypeError("The wellKnown document has no issuer")
     issuer = claimed
   }

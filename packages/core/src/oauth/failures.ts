@@ -42,15 +42,31 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
   if (error instanceof AuthError) return error
   if (error instanceof o.AuthorizationResponseError) {
     const code = clean(error.error) ?? "unknown"
-    return new OAuthCallbackError(`Provider "${providerId}" answered the authorization request with error "${code}"`, {
-      cause: { err: summary(error), provider: providerId, error: code, error_description: clean(error.error_description) },
-    })
+    return new OAuthCallbackError(
+      `Provider "${providerId}" answered the authorization request with error "${code}"`,
+      {
+        cause: {
+          err: summary(error),
+          provider: providerId,
+          error: code,
+          error_description: clean(error.error_description),
+        },
+      },
+    )
   }
   if (error instanceof o.ResponseBodyError) {
     const code = clean(error.error) ?? "unknown"
-    return new OAuthCallbackError(`Provider "${providerId}" answered ${error.status} with error "${code}"`, {
-      cause: { err: summary(error), provider: providerId, error: code, error_description: clean(error.error_description) },
-    })
+    return new OAuthCallbackError(
+      `Provider "${providerId}" answered ${error.status} with error "${code}"`,
+      {
+        cause: {
+          err: summary(error),
+          provider: providerId,
+          error: code,
+          error_description: clean(error.error_description),
+        },
+      },
+    )
   }
   if (error instanceof o.OperationProcessingError) {
     const claim = claimOf(error)
@@ -61,12 +77,17 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
     })
   }
   if (error instanceof o.WWWAuthenticateChallengeError) {
-    return new OAuthCallbackError(`Provider "${providerId}" refused the request (${error.status}, WWW-Authenticate challenge)`, {
-      cause: { err: summary(error), provider: providerId },
-    })
+    return new OAuthCallbackError(
+      `Provider "${providerId}" refused the request (${error.status}, WWW-Authenticate challenge)`,
+      {
+        cause: { err: summary(error), provider: providerId },
+      },
+    )
   }
   if (error instanceof Error) {
-    return new OAuthCallbackError(`Provider "${providerId}": ${error.message}`, { cause: { err: summary(error), provider: providerId } })
+    return new OAuthCallbackError(`Provider "${providerId}": ${error.message}`, {
+      cause: { err: summary(error), provider: providerId },
+    })
   }
   return new OAuthCallbackError(`Provider "${providerId}": the callback failed`)
 }
@@ -75,7 +96,10 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
 export function signInFailure(providerId: string, error: unknown): AuthError {
   if (error instanceof AuthError) return error
   const err = error instanceof Error ? summary(error) : new Error(String(error))
-  return new OAuthSignInError(`Provider "${providerId}": could not prepare the authorization request (${err.message})`, {
-    cause: { err, provider: providerId },
-  })
+  return new OAuthSignInError(
+    `Provider "${providerId}": could not prepare the authorization request (${err.message})`,
+    {
+      cause: { err, provider: providerId },
+    },
+  )
 }

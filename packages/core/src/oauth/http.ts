@@ -10,17 +10,24 @@ import { customFetch } from "../symbols.js"
 type Provider = OAuthConfigInternal<any>
 
 /** The oauth4webapi transport options for `provider`. */
-export function httpOptions(provider: Provider): { [o.customFetch]?: typeof fetch; [o.allowInsecureRequests]?: boolean } {
+export function httpOptions(provider: Provider): {
+  [o.customFetch]?: typeof fetch
+  [o.allowInsecureRequests]?: boolean
+} {
   const options: { [o.customFetch]?: typeof fetch; [o.allowInsecureRequests]?: boolean } = {}
   const custom = provider[customFetch]
   if (custom) options[o.customFetch] = custom
-  if (provider.dangerouslyAllowInsecureHttpRequests === true) options[o.allowInsecureRequests] = true
+  if (provider.dangerouslyAllowInsecureHttpRequests === true)
+    options[o.allowInsecureRequests] = true
   return options
 }
 
 /** True when `url` may be requested for `provider`. */
 export function isAllowedUrl(provider: Provider, url: URL): boolean {
-  return url.protocol === "https:" || (url.protocol === "http:" && provider.dangerouslyAllowInsecureHttpRequests === true)
+  return (
+    url.protocol === "https:" ||
+    (url.protocol === "http:" && provider.dangerouslyAllowInsecureHttpRequests === true)
+  )
 }
 
 /**
@@ -34,7 +41,9 @@ export function providerFetch(provider: Provider): typeof fetch {
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
     if (!isAllowedUrl(provider, url)) {
-      return Promise.reject(new TypeError(`Refusing to request a non-https URL for provider "${provider.id}"`))
+      return Promise.reject(
+        new TypeError(`Refusing to request a non-https URL for provider "${provider.id}"`),
+      )
     }
     return base(input, { redirect: "manual", ...init })
   }

@@ -8,11 +8,24 @@
  */
 import { AuthError, InvalidEndpoints } from "../errors.js"
 import type { InternalProvider, ProviderResolutionContext } from "../config/providers.js"
-import type { EndpointHandler, OAuthChecks, OAuthConfig, OAuthConfigInternal } from "../providers/oauth.js"
+import type {
+  EndpointHandler,
+  OAuthChecks,
+  OAuthConfig,
+  OAuthConfigInternal,
+} from "../providers/oauth.js"
 import type { Profile, TokenSet, User } from "../types.js"
 
 const KNOWN_CHECKS = new Set(["pkce", "state", "nonce", "none"])
-const ACCOUNT_FIELDS = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"]
+const ACCOUNT_FIELDS = [
+  "access_token",
+  "id_token",
+  "refresh_token",
+  "expires_at",
+  "scope",
+  "token_type",
+  "session_state",
+]
 
 /** Keeps id, name, email and image (picture), as Auth.js does. */
 export function defaultProfile(profile: Profile): User {
@@ -31,18 +44,29 @@ export function defaultAccount(tokens: TokenSet): TokenSet {
   return account
 }
 
-function toEndpoint(value: unknown, label: string, providerId: string): EndpointHandler<any> | undefined {
+function toEndpoint(
+  value: unknown,
+  label: string,
+  providerId: string,
+): EndpointHandler<any> | undefined {
   if (value === undefined || value === null) return undefined
   if (typeof value === "string") return { url: value }
   if (typeof value === "object") return { ...(value as EndpointHandler<any>) }
-  throw new InvalidEndpoints(`Provider "${providerId}": \`${label}\` must be a URL or an endpoint object`)
+  throw new InvalidEndpoints(
+    `Provider "${providerId}": \`${label}\` must be a URL or an endpoint object`,
+  )
 }
 
 /**
  * Every URL Tessera fetches or sends the browser to must parse and, unless the
  * provider opts in, be https: an http issuer lets anyone on the path mint tokens.
  */
-function checkUrl(value: string | undefined, label: string, providerId: string, allowHttp: boolean): void {
+function checkUrl(
+  value: string | undefined,
+  label: string,
+  providerId: string,
+  allowHttp: boolean,
+): void {
   if (value === undefined) return
   let url: URL
   try {
@@ -62,9 +86,11 @@ function checkUrl(value: string | undefined, label: string, providerId: string, 
 
 function resolveChecks(provider: OAuthConfig<any>, proxied: boolean): OAuthChecks {
   const given = provider.checks ?? (provider.type === "oidc" ? ["pkce", "nonce"] : ["pkce"])
-  if (!Array.isArray(given)) throw new AuthError(`Provider "${provider.id}": \`checks\` must be an array`)
+  if (!Array.isArray(given))
+    throw new AuthError(`Provider "${provider.id}": \`checks\` must be an array`)
   for (const check of given) {
-    if (!KNOWN_CHECKS.has(check)) throw new AuthError(`Provider "${provider.id}": unknown check "${String(check)}"`)
+    if (!KNOWN_CHECKS.has(check))
+      throw new AuthError(`Provider "${provider.id}": unknown check "${String(check)}"`)
   }
   // A copy: the user's array must not change under them.
   const checks = [...new Set(given)] as OAuthChecks
@@ -74,7 +100,10 @@ function resolveChecks(provider: OAuthConfig<any>, proxied: boolean): OAuthCheck
   return effective.length ? effective : ["none"]
 }
 
-export function normalizeOAuthProvider(provider: OAuthConfig<any>, context: ProviderResolutionContext): InternalProvider<"oauth" | "oidc"> {
+export function normalizeOAuthProvider(
+  provider: OAuthConfig<any>,
+  context: ProviderResolutionContext,
+): InternalProvider<"oauth" | "oidc"> {
   const { id } = provider
   const allowHttp = provider.dangerouslyAllowInsecureHttpRequests === true
   const authorization = toEndpoint(provider.authorization, "authorization", id)
@@ -89,7 +118,9 @@ export function normalizeOAuthProvider(provider: OAuthConfig<any>, context: Prov
 
   const discoverable = !!(provider.issuer || provider.wellKnown)
   if (!discoverable && (!authorization?.url || !(token?.url || token?.request))) {
-    throw new InvalidEndpoints(`Provider "${id}" needs an issuer, a wellKnown URL, or authorization and token endpoints`)
+    throw new InvalidEndpoints(
+      `Provider "${id}" needs an issuer, a wellKnown URL, or authorization and token endpoints`,
+    )
   }
   if (provider.type === "oidc" && !discoverable) {
     // Without an issuer there is nothing to check an ID Token's `iss` against.

@@ -35,36 +35,66 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
 
   const custom = provider.userinfo?.request
   if (custom) {
-    const profile = await custom({ tokens, provider, params: Object.fromEntries(request.params), claims, fetch: providerFetch(provider) })
-    if (!isObject(profile)) throw new OAuthProfileParseError(`Provider "${provider.id}": userinfo.request returned no profile object`)
+    const profile = await custom({
+      tokens,
+      provider,
+      params: Object.fromEntries(request.params),
+      claims,
+      fetch: providerFetch(provider),
+    })
+    if (!isObject(profile))
+      throw new OAuthProfileParseError(
+        `Provider "${provider.id}": userinfo.request returned no profile object`,
+      )
     return profile as Profile
   }
   if (!as.userinfo_endpoint) {
     // An OAuth 2 provider that sent an ID Token but has no userinfo endpoint.
     if (claims) return claims
-    throw new OAuthCallbackError(`Provider "${provider.id}" has no userinfo endpoint to read the profile from`)
+    throw new OAuthCallbackError(
+      `Provider "${provider.id}" has no userinfo endpoint to read the profile from`,
+    )
   }
-  if (typeof tokens.access_token !== "string") throw new OAuthCallbackError(`Provider "${provider.id}": no access token to read the profile with`)
+  if (typeof tokens.access_token !== "string")
+    throw new OAuthCallbackError(
+      `Provider "${provider.id}": no access token to read the profile with`,
+    )
   const url = new URL(as.userinfo_endpoint)
   for (const [key, value] of Object.entries(provider.userinfo?.params ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(key, String(value))
   }
-  let response = await o.userInfoRequest({ ...as, userinfo_endpoint: url.href }, oauth.client, tokens.access_token, httpOptions(provider))
+  let response = await o.userInfoRequest(
+    { ...as, userinfo_endpoint: url.href },
+    oauth.client,
+    tokens.access_token,
+    httpOptions(provider),
+  )
   const conform = provider.userinfo?.conform
   if (conform) response = (await conform(response.clone())) ?? response
 
   if (provider.type === "oidc") {
     // The userinfo must describe the user the ID Token names (OIDC Core 5.3.2).
-    return (await o.processUserInfoResponse(as, oauth.client, String(claims!.sub), response)) as Profile
+    return (await o.processUserInfoResponse(
+      as,
+      oauth.client,
+      String(claims!.sub),
+      response,
+    )) as Profile
   }
-  if (response.status !== 200) throw new OAuthCallbackError(`Provider "${provider.id}": the userinfo endpoint answered ${response.status}`)
+  if (response.status !== 200)
+    throw new OAuthCallbackError(
+      `Provider "${provider.id}": the userinfo endpoint answered ${response.status}`,
+    )
   let body: unknown
   try {
     body = await response.json()
   } catch {
     throw new OAuthProfileParseError(`Provider "${provider.id}": the userinfo response is not JSON`)
   }
-  if (!isObject(body)) throw new OAuthProfileParseError(`Provider "${provider.id}": the userinfo response is not an object`)
+  if (!isObject(body))
+    throw new OAuthProfileParseError(
+      `Provider "${provider.id}": the userinfo response is not an object`,
+    )
   return body as Profile
 }
 
@@ -73,19 +103,35 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
  * `providerAccountId` is the profile's id as a string; its token fields are
  * what `account(tokens)` returns (the default keeps the usual ones).
  */
-export async function toUserAndAccount(provider: Provider, profile: Profile, tokens: TokenSet): Promise<{ user: User; account: Account }> {
+export async function toUserAndAccount(
+  provider: Provider,
+  profile: Profile,
+  tokens: TokenSet,
+): Promise<{ user: User; account: Account }> {
   let user: User
   try {
     user = await provider.profile(profile, tokens)
   } catch (error) {
-    throw new OAuthProfileParseError(`Provider "${provider.id}": the profile callback threw`, { cause: { err: error } })
+    throw new OAuthProfileParseError(`Provider "${provider.id}": the profile callback threw`, {
+      cause: { err: error },
+    })
   }
-  if (!isObject(user)) throw new OAuthProfileParseError(`Provider "${provider.id}": the profile callback returned no user`)
+  if (!isObject(user))
+    throw new OAuthProfileParseError(
+      `Provider "${provider.id}": the profile callback returned no user`,
+    )
   const id = user.id === undefined || user.id === null ? "" : String(user.id)
-  if (id === "") throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
+  if (id === "")
+    throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
 
   const fields = provider.account(tokens) ?? {}
-  const account: Account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: id }
-  if (typeof account.token_type === "string") account.token_type = account.token_type.toLowerCase() as Lowercase<string>
+  const account: Account = {
+    ...fields,
+    provider: provider.id,
+    type: provider.type,
+    providerAccountId: id,
+  }
+  if (typeof account.token_type === "string")
+    account.token_type = account.token_type.toLowerCase() as Lowercase<string>
   return { user: { ...user, id }, account }
 }

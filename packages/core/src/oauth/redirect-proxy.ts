@@ -53,20 +53,35 @@ export function redirectTarget(ctx: RequestContext, provider: Provider): Redirec
 /** A state that names the deployment to forward the callback to. */
 export function proxiedState(ctx: RequestContext, forwardTo: string): Promise<string> {
   const random = randomHex(32)
-  return encode({ secret: [...ctx.config.secrets], salt: STATE_SALT, maxAge: STATE_MAX_AGE, token: { origin: forwardTo, random } })
+  return encode({
+    secret: [...ctx.config.secrets],
+    salt: STATE_SALT,
+    maxAge: STATE_MAX_AGE,
+    token: { origin: forwardTo, random },
+  })
 }
 
 /**
  * On the proxy: the URL to forward this callback to, or `undefined` when the
  * callback is for this deployment (or its state names no valid target).
  */
-export async function forwardingUrl(ctx: RequestContext, provider: Provider, params: URLSearchParams): Promise<string | undefined> {
+export async function forwardingUrl(
+  ctx: RequestContext,
+  provider: Provider,
+  params: URLSearchParams,
+): Promise<string | undefined> {
   const proxy = provider.redirectProxyUrl
   const state = params.get("state")
   if (!proxy || !state || new URL(proxy).origin !== ctx.origin) return undefined
   let origin: unknown
   try {
-    origin = (await decode<{ origin?: unknown }>({ secret: [...ctx.config.secrets], salt: STATE_SALT, token: state }))?.origin
+    origin = (
+      await decode<{ origin?: unknown }>({
+        secret: [...ctx.config.secrets],
+        salt: STATE_SALT,
+        token: state,
+      })
+    )?.origin
   } catch {
     return undefined
   }
@@ -78,7 +93,8 @@ export async function forwardingUrl(ctx: RequestContext, provider: Provider, par
     return undefined
   }
   if (target.protocol !== "https:" && target.protocol !== "http:") return undefined
-  if (!target.pathname.endsWith(`/callback/${provider.id}`) || target.search || target.hash) return undefined
+  if (!target.pathname.endsWith(`/callback/${provider.id}`) || target.search || target.hash)
+    return undefined
   if (target.href === ownCallbackUrl(ctx, provider)) return undefined
   target.search = params.toString()
   return target.href

@@ -51,7 +51,8 @@ export async function exchangeCode(exchange: CodeExchange): Promise<ExchangedTok
   if (processed.id_token) await verifyIdTokenSignature(provider, as, response, processed.id_token)
 
   const tokens: TokenSet = { ...(processed as TokenSet) }
-  if (typeof tokens.token_type === "string") tokens.token_type = tokens.token_type.toLowerCase() as Lowercase<string>
+  if (typeof tokens.token_type === "string")
+    tokens.token_type = tokens.token_type.toLowerCase() as Lowercase<string>
   if (typeof tokens.expires_in === "number" && Number.isFinite(tokens.expires_in)) {
     tokens.expires_at = Math.floor(Date.now() / 1000) + Math.floor(tokens.expires_in)
   }
@@ -67,10 +68,18 @@ async function tokenResponse(exchange: CodeExchange): Promise<Response> {
     for (const [key, value] of Object.entries(provider.token?.params ?? {})) {
       if (value !== undefined && value !== null) additionalParameters[key] = String(value)
     }
-    return o.authorizationCodeGrantRequest(as, oauth.client, oauth.clientAuth, grant, redirectUri, codeVerifier ?? o.nopkce, {
-      ...httpOptions(provider),
-      additionalParameters,
-    })
+    return o.authorizationCodeGrantRequest(
+      as,
+      oauth.client,
+      oauth.clientAuth,
+      grant,
+      redirectUri,
+      codeVerifier ?? o.nopkce,
+      {
+        ...httpOptions(provider),
+        additionalParameters,
+      },
+    )
   }
   const result = await custom({
     params: Object.fromEntries(exchange.params),
@@ -79,12 +88,19 @@ async function tokenResponse(exchange: CodeExchange): Promise<Response> {
     redirectUri,
     fetch: providerFetch(provider),
   })
-  const tokens = result && typeof result === "object" && "tokens" in result && typeof result.tokens === "object" ? result.tokens : result
-  if (!tokens || typeof tokens !== "object") throw new OAuthCallbackError(`Provider "${provider.id}": token.request returned no tokens`)
+  const tokens =
+    result && typeof result === "object" && "tokens" in result && typeof result.tokens === "object"
+      ? result.tokens
+      : result
+  if (!tokens || typeof tokens !== "object")
+    throw new OAuthCallbackError(`Provider "${provider.id}": token.request returned no tokens`)
   // Custom handlers often leave out token_type; what they return is a bearer token.
   const body = { token_type: "bearer", ...(tokens as TokenSet) }
   // Validated exactly like a token endpoint's answer.
-  return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } })
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  })
 }
 
 /**
@@ -93,18 +109,29 @@ async function tokenResponse(exchange: CodeExchange): Promise<Response> {
  * Core specifies. `alg: none` never passes: oauth4webapi refuses it before
  * this point, and this refuses it again.
  */
-async function verifyIdTokenSignature(provider: Provider, as: o.AuthorizationServer, response: Response, idToken: string): Promise<void> {
+async function verifyIdTokenSignature(
+  provider: Provider,
+  as: o.AuthorizationServer,
+  response: Response,
+  idToken: string,
+): Promise<void> {
   let alg: unknown
   try {
     alg = decodeProtectedHeader(idToken).alg
   } catch {
     throw new OAuthCallbackError(`Provider "${provider.id}": the ID Token header cannot be read`)
   }
-  if (typeof alg !== "string" || alg === "none") throw new OAuthCallbackError(`Provider "${provider.id}": unsigned ID Token refused`)
+  if (typeof alg !== "string" || alg === "none")
+    throw new OAuthCallbackError(`Provider "${provider.id}": unsigned ID Token refused`)
   if (alg.startsWith("HS")) {
-    if (!provider.clientSecret) throw new OAuthCallbackError(`Provider "${provider.id}": an ${alg} ID Token needs the client secret`)
+    if (!provider.clientSecret)
+      throw new OAuthCallbackError(
+        `Provider "${provider.id}": an ${alg} ID Token needs the client secret`,
+      )
     try {
-      await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret), { algorithms: [alg] })
+      await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret), {
+        algorithms: [alg],
+      })
     } catch {
       throw new OAuthCallbackError(`Provider "${provider.id}": the ID Token signature is invalid`)
     }
@@ -112,7 +139,9 @@ async function verifyIdTokenSignature(provider: Provider, as: o.AuthorizationSer
   }
   if (!as.jwks_uri) {
     if (provider.type === "oauth") return
-    throw new OAuthCallbackError(`Provider "${provider.id}": no jwks_uri to check the ID Token signature with`)
+    throw new OAuthCallbackError(
+      `Provider "${provider.id}": no jwks_uri to check the ID Token signature with`,
+    )
   }
   await o.validateApplicationLevelSignature(as, response, httpOptions(provider))
 }

@@ -11,7 +11,14 @@ export class SafeHtml {
   }
 }
 
-const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" }
+const escapes: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  "`": "&#96;",
+}
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? "").replace(/[&<>"'`]/g, (c) => escapes[c]!)

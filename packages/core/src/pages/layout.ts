@@ -21,7 +21,12 @@ button,.button{display:block;width:100%;padding:.65rem .75rem;border:0;border-ra
 .provider-logo{height:1.1rem;vertical-align:middle;margin-right:.5rem}
 `
 
-export function renderDocument(theme: Theme, title: string, body: SafeHtml, head: SafeHtml | string = ""): string {
+export function renderDocument(
+  theme: Theme,
+  title: string,
+  body: SafeHtml,
+  head: SafeHtml | string = "",
+): string {
   const scheme = theme.colorScheme ?? "auto"
   const brand = theme.brandColor ? `:root{--brand:${cssColor(theme.brandColor)}}` : ""
   const buttonText = theme.buttonText ? `:root{--button-text:${cssColor(theme.buttonText)}}` : ""

@@ -6,25 +6,41 @@ export const signInErrorMessages: Record<string, string> = {
   OAuthCreateAccount: "Try signing in with a different account.",
   EmailCreateAccount: "Try signing in with a different account.",
   Callback: "Try signing in with a different account.",
-  OAuthAccountNotLinked: "To confirm your identity, sign in with the same account you used originally.",
+  OAuthAccountNotLinked:
+    "To confirm your identity, sign in with the same account you used originally.",
   EmailSignin: "The e-mail could not be sent. Check the address and try again.",
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
   default: "Unable to sign in.",
 }
 
-export const errorPageMessages: Record<string, { status: number; heading: string; message: string; signInLink?: boolean }> = {
+export const errorPageMessages: Record<
+  string,
+  { status: number; heading: string; message: string; signInLink?: boolean }
+> = {
   Configuration: {
     status: 500,
     heading: "Server error",
-    message: "There is a problem with the server configuration. Check the server logs for more information.",
+    message:
+      "There is a problem with the server configuration. Check the server logs for more information.",
   },
-  AccessDenied: { status: 403, heading: "Access denied", message: "You do not have permission to sign in.", signInLink: true },
+  AccessDenied: {
+    status: 403,
+    heading: "Access denied",
+    message: "You do not have permission to sign in.",
+    signInLink: true,
+  },
   Verification: {
     status: 403,
     heading: "Unable to sign in",
-    message: "The sign in link is no longer valid. It may have been used already or it may have expired.",
+    message:
+      "The sign in link is no longer valid. It may have been used already or it may have expired.",
     signInLink: true,
   },
-  default: { status: 500, heading: "Error", message: "Something went wrong while signing in.", signInLink: true },
+  default: {
+    status: 500,
+    heading: "Error",
+    message: "Something went wrong while signing in.",
+    signInLink: true,
+  },
 }

@@ -59,7 +59,9 @@ function parseUser(raw: string | undefined): AppleUser | undefined {
   if (!raw) return undefined
   try {
     const user: unknown = JSON.parse(raw)
-    return user && typeof user === "object" && !Array.isArray(user) ? (user as AppleUser) : undefined
+    return user && typeof user === "object" && !Array.isArray(user)
+      ? (user as AppleUser)
+      : undefined
   } catch {
     return undefined
   }
@@ -71,7 +73,9 @@ function profileFromCallback({ claims, params }: UserinfoRequestContext): Profil
   return { ...claims, ...(user ? { user } : {}) } as Profile
 }
 
-export default function Apple<P extends AppleProfile = AppleProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function Apple<P extends AppleProfile = AppleProfile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "apple",
     name: "Apple",
@@ -84,7 +88,9 @@ export default function Apple<P extends AppleProfile = AppleProfile>(options: OI
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["nonce", "state"],
     profile(profile) {
-      const name = [profile.user?.name?.firstName, profile.user?.name?.lastName].filter(Boolean).join(" ")
+      const name = [profile.user?.name?.firstName, profile.user?.name?.lastName]
+        .filter(Boolean)
+        .join(" ")
       // The e-mail comes from the signed ID Token only: the posted `user` passes through the browser unsigned.
       return { id: profile.sub, name: name || null, email: profile.email ?? null, image: null }
     },

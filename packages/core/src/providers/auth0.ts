@@ -37,13 +37,20 @@ export interface Auth0Profile {
   [claim: string]: unknown
 }
 
-export default function Auth0<P extends Auth0Profile = Auth0Profile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function Auth0<P extends Auth0Profile = Auth0Profile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "auth0",
     name: "Auth0",
     type: "oidc",
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.nickname ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.nickname ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: { brandColor: "#eb5424" },
     options: endpointUrlsAsObjects(options),

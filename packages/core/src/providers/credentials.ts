@@ -30,8 +30,9 @@ export interface CredentialInput {
   [attribute: string]: unknown
 }
 
-export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
-  extends CommonProviderOptions {
+export interface CredentialsConfig<
+  C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
+> extends CommonProviderOptions {
   type: "credentials"
   /** The fields of the sign-in form, by name. */
   credentials: C
@@ -40,17 +41,21 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * sign in, `null` to refuse (`error=CredentialsSignin&code=credentials`), or
    * throw a `CredentialsSignin` whose `code` is shown in the URL.
    */
-  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+  authorize: (
+    credentials: Partial<Record<keyof C, unknown>>,
+    request: Request,
+  ) => Awaitable<User | null>
 }
 
 export type CredentialsProviderType = "Credentials"
 
-export interface CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
-  extends Partial<Omit<CredentialsConfig<C>, "type">> {}
+export interface CredentialsUserConfig<
+  C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
+> extends Partial<Omit<CredentialsConfig<C>, "type">> {}
 
-export default function Credentials<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>(
-  config: CredentialsUserConfig<C>,
-): CredentialsConfig<C> {
+export default function Credentials<
+  C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
+>(config: CredentialsUserConfig<C>): CredentialsConfig<C> {
   return {
     id: "credentials",
     name: "Credentials",

@@ -53,22 +53,35 @@ function avatarUrl(profile: DiscordProfile): string {
     return `${CDN}/avatars/${profile.id}/${profile.avatar}.${format}`
   }
   // Default avatars: by id for unique usernames, by discriminator for legacy ones.
-  const index = profile.discriminator === "0" || !profile.discriminator ? Number((BigInt(profile.id) >> 22n) % 6n) : Number(profile.discriminator) % 5
+  const index =
+    profile.discriminator === "0" || !profile.discriminator
+      ? Number((BigInt(profile.id) >> 22n) % 6n)
+      : Number(profile.discriminator) % 5
   return `${CDN}/embed/avatars/${index}.png`
 }
 
-export default function Discord<P extends DiscordProfile = DiscordProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
+export default function Discord<P extends DiscordProfile = DiscordProfile>(
+  options: OAuthUserConfig<P> = {},
+): OAuthConfig<P> {
   return {
     id: "discord",
     name: "Discord",
     type: "oauth",
-    authorization: { url: "https://discord.com/oauth2/authorize", params: { scope: "identify email" } },
+    authorization: {
+      url: "https://discord.com/oauth2/authorize",
+      params: { scope: "identify email" },
+    },
     token: "https://discord.com/api/oauth2/token",
     userinfo: "https://discord.com/api/users/@me",
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       profile.image_url = avatarUrl(profile)
-      return { id: profile.id, name: profile.global_name ?? profile.username, email: profile.email ?? null, image: profile.image_url }
+      return {
+        id: profile.id,
+        name: profile.global_name ?? profile.username,
+        email: profile.email ?? null,
+        image: profile.image_url,
+      }
     },
     style: { brandColor: "#5865f2" },
     options: endpointUrlsAsObjects(options),

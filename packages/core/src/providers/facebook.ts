@@ -33,7 +33,9 @@ export interface FacebookProfile {
   [claim: string]: unknown
 }
 
-export default function Facebook<P extends FacebookProfile = FacebookProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
+export default function Facebook<P extends FacebookProfile = FacebookProfile>(
+  options: OAuthUserConfig<P> = {},
+): OAuthConfig<P> {
   return {
     id: "facebook",
     name: "Facebook",
@@ -44,7 +46,12 @@ export default function Facebook<P extends FacebookProfile = FacebookProfile>(op
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["state"],
     profile(profile) {
-      return { id: profile.id, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture?.data?.url ?? null }
+      return {
+        id: profile.id,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture?.data?.url ?? null,
+      }
     },
     style: { brandColor: "#0866ff" },
     options: endpointUrlsAsObjects(options),

@@ -83,9 +83,17 @@ export interface GitHubOptions<P> extends OAuthUserConfig<P> {
   enterprise?: { baseUrl?: string }
 }
 
-const HEADERS = { accept: "application/vnd.github+json", "user-agent": "tessera", "x-github-api-version": "2022-11-28" }
+const HEADERS = {
+  accept: "application/vnd.github+json",
+  "user-agent": "tessera",
+  "x-github-api-version": "2022-11-28",
+}
 
-async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContext): Promise<Profile> {
+async function requestProfile({
+  tokens,
+  provider,
+  fetch,
+}: UserinfoRequestContext): Promise<Profile> {
   const url = provider.userinfo?.url
   if (!url) throw new Error("GitHub: no userinfo URL")
   const headers = { ...HEADERS, authorization: `Bearer ${tokens.access_token}` }
@@ -97,7 +105,8 @@ async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContex
     const emails = await fetch(`${url.replace(/\/+$/, "")}/emails`, { headers })
     if (emails.ok) {
       const list = (await emails.json()) as GitHubEmail[]
-      profile.email = (Array.isArray(list) ? list.find((e) => e.primary && e.verified)?.email : undefined) ?? null
+      profile.email =
+        (Array.isArray(list) ? list.find((e) => e.primary && e.verified)?.email : undefined) ?? null
     }
   }
   return profile as unknown as Profile
@@ -108,10 +117,15 @@ async function conformTokenError(response: Response): Promise<Response | undefin
   if (response.status !== 200) return undefined
   const body: unknown = await response.json().catch(() => undefined)
   if (!body || typeof body !== "object" || !("error" in body)) return undefined
-  return new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/json" } })
+  return new Response(JSON.stringify(body), {
+    status: 400,
+    headers: { "content-type": "application/json" },
+  })
 }
 
-export default function GitHub<P extends GitHubProfile = GitHubProfile>(options: GitHubOptions<P> = {}): OAuthConfig<P> {
+export default function GitHub<P extends GitHubProfile = GitHubProfile>(
+  options: GitHubOptions<P> = {},
+): OAuthConfig<P> {
   const { enterprise, ...rest } = options
   const baseUrl = (enterprise?.baseUrl ?? "https://github.com").replace(/\/+$/, "")
   const apiBaseUrl = enterprise?.baseUrl ? `${baseUrl}/api/v3` : "https://api.github.com"
@@ -119,12 +133,20 @@ export default function GitHub<P extends GitHubProfile = GitHubProfile>(options:
     id: "github",
     name: "GitHub",
     type: "oauth",
-    authorization: { url: `${baseUrl}/login/oauth/authorize`, params: { scope: "read:user user:email" } },
+    authorization: {
+      url: `${baseUrl}/login/oauth/authorize`,
+      params: { scope: "read:user user:email" },
+    },
     token: { url: `${baseUrl}/login/oauth/access_token`, conform: conformTokenError },
     userinfo: { url: `${apiBaseUrl}/user`, request: requestProfile },
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
-      return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }
+      return {
+        id: String(profile.id),
+        name: profile.name ?? profile.login,
+        email: profile.email,
+        image: profile.avatar_url,
+      }
     },
     style: { brandColor: "#24292f" },
     options: endpointUrlsAsObjects(rest),

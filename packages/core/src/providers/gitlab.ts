@@ -66,7 +66,9 @@ export interface GitLabOptions<P> extends OAuthUserConfig<P> {
   baseUrl?: string
 }
 
-export default function GitLab<P extends GitLabProfile = GitLabProfile>(options: GitLabOptions<P> = {}): OAuthConfig<P> {
+export default function GitLab<P extends GitLabProfile = GitLabProfile>(
+  options: GitLabOptions<P> = {},
+): OAuthConfig<P> {
   const { baseUrl: base, ...rest } = options
   const baseUrl = (base ?? "https://gitlab.com").replace(/\/+$/, "")
   return {
@@ -78,7 +80,12 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(options:
     userinfo: `${baseUrl}/api/v4/user`,
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
-      return { id: String(profile.id), name: profile.name ?? profile.username, email: profile.email ?? null, image: profile.avatar_url ?? null }
+      return {
+        id: String(profile.id),
+        name: profile.name ?? profile.username,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      }
     },
     style: { brandColor: "#fc6d26" },
     options: endpointUrlsAsObjects(rest),

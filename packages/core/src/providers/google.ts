@@ -44,14 +44,21 @@ export interface GoogleProfile {
   [claim: string]: unknown
 }
 
-export default function Google<P extends GoogleProfile = GoogleProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function Google<P extends GoogleProfile = GoogleProfile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "google",
     name: "Google",
     type: "oidc",
     issuer: "https://accounts.google.com",
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: { brandColor: "#1a73e8" },
     options: endpointUrlsAsObjects(options),

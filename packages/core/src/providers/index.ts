@@ -26,7 +26,8 @@ export interface CommonProviderOptions {
   type: ProviderType
 }
 
-export type ProviderConfig = OIDCConfig<any> | OAuth2Config<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
+export type ProviderConfig =
+  OIDCConfig<any> | OAuth2Config<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
 
 /**
  * What `providers: [...]` accepts: a provider config (usually made by a factory
@@ -34,5 +35,7 @@ export type ProviderConfig = OIDCConfig<any> | OAuth2Config<any> | EmailConfig |
  * then called with no options (credentials from `AUTH_<ID>_ID`/`_SECRET`).
  */
 export type Provider<P extends Profile = any> =
-  | ((OIDCConfig<P> | OAuth2Config<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig) & { options?: any })
+  | ((OIDCConfig<P> | OAuth2Config<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig) & {
+      options?: any
+    })
   | ((...args: any[]) => OAuthConfig<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig)

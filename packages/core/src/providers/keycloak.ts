@@ -45,13 +45,20 @@ export interface KeycloakProfile {
   [claim: string]: unknown
 }
 
-export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "keycloak",
     name: "Keycloak",
     type: "oidc",
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: { brandColor: "#4d4d4d" },
     options: endpointUrlsAsObjects(options),

@@ -38,7 +38,9 @@ export interface LinkedInProfile {
   [claim: string]: unknown
 }
 
-export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "linkedin",
     name: "LinkedIn",
@@ -49,7 +51,12 @@ export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(op
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["state", "nonce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: { brandColor: "#0a66c2" },
     options: endpointUrlsAsObjects(options),

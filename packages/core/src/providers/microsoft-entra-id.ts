@@ -59,15 +59,18 @@ export interface MicrosoftEntraIDOptions<P> extends OIDCUserConfig<P> {
 
 const MULTI_TENANT = new Set(["common", "organizations", "consumers"])
 
-export default function MicrosoftEntraID<P extends MicrosoftEntraIDProfile = MicrosoftEntraIDProfile>(
-  options: MicrosoftEntraIDOptions<P> = {},
-): OIDCConfig<P> {
+export default function MicrosoftEntraID<
+  P extends MicrosoftEntraIDProfile = MicrosoftEntraIDProfile,
+>(options: MicrosoftEntraIDOptions<P> = {}): OIDCConfig<P> {
   const { tenantId, ...rest } = options
   if (tenantId !== undefined && MULTI_TENANT.has(tenantId.toLowerCase())) {
-    throw new TypeError(`Microsoft Entra ID: "${tenantId}" is not a tenant id; use your directory (tenant) id`)
+    throw new TypeError(
+      `Microsoft Entra ID: "${tenantId}" is not a tenant id; use your directory (tenant) id`,
+    )
   }
   const userOptions = endpointUrlsAsObjects(rest)
-  if (tenantId && userOptions.issuer === undefined) userOptions.issuer = `https://login.microsoftonline.com/${tenantId}/v2.0`
+  if (tenantId && userOptions.issuer === undefined)
+    userOptions.issuer = `https://login.microsoftonline.com/${tenantId}/v2.0`
   return {
     id: "microsoft-entra-id",
     name: "Microsoft Entra ID",
@@ -75,7 +78,12 @@ export default function MicrosoftEntraID<P extends MicrosoftEntraIDProfile = Mic
     authorization: { params: { scope: "openid profile email" } },
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: null,
+      }
     },
     style: { brandColor: "#0072c6" },
     options: userOptions,

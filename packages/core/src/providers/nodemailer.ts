@@ -40,14 +40,17 @@ const NODEMAILER = "nodemailer"
 let nodemailer: Promise<NodemailerModule> | undefined
 
 async function loadNodemailer(): Promise<NodemailerModule> {
-  nodemailer ??= import(/* @vite-ignore */ NODEMAILER).then((module: { default?: NodemailerModule } & NodemailerModule) =>
-    typeof module.createTransport === "function" ? module : module.default!,
+  nodemailer ??= import(/* @vite-ignore */ NODEMAILER).then(
+    (module: { default?: NodemailerModule } & NodemailerModule) =>
+      typeof module.createTransport === "function" ? module : module.default!,
   )
   try {
     return await nodemailer
   } catch (error) {
     nodemailer = undefined
-    throw new Error("The nodemailer package is not installed: npm install nodemailer", { cause: error })
+    throw new Error("The nodemailer package is not installed: npm install nodemailer", {
+      cause: error,
+    })
   }
 }
 
@@ -68,9 +71,12 @@ async function transportFor(provider: EmailConfig): Promise<Transport> {
  * sent with nodemailer through `provider.server`. The recipient is given as an
  * address object, which nodemailer does not re-parse as an address list.
  */
-export async function sendWithNodemailer(params: EmailSendVerificationRequestParams): Promise<void> {
+export async function sendWithNodemailer(
+  params: EmailSendVerificationRequestParams,
+): Promise<void> {
   const { identifier, url, provider, theme } = params
-  if (!provider.server) throw new Error(`E-mail provider "${provider.id}" has no server to send with`)
+  if (!provider.server)
+    throw new Error(`E-mail provider "${provider.id}" has no server to send with`)
   const host = new URL(url).host
   const transport = await transportFor(provider)
   const result = await transport.sendMail({

@@ -64,7 +64,11 @@ export interface UserinfoRequestContext {
  * The token endpoint. A custom `request` yields `{ tokens }` (or the token set
  * itself); its tokens are still validated like a token endpoint response.
  */
-export type TokenEndpointHandler = EndpointHandler<UrlParams, TokenRequestContext, { tokens: TokenSet } | TokenSet>
+export type TokenEndpointHandler = EndpointHandler<
+  UrlParams,
+  TokenRequestContext,
+  { tokens: TokenSet } | TokenSet
+>
 
 /** The userinfo endpoint. A custom `request` yields the profile. */
 export type UserinfoEndpointHandler = EndpointHandler<UrlParams, UserinfoRequestContext, Profile>
@@ -113,7 +117,11 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
    * (`client_secret_basic` by default, `client_secret_post`, `none`),
    * `id_token_signed_response_alg` (`RS256` unless the metadata says otherwise), ...
    */
-  client?: Partial<oauth.Client & { token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none" }>
+  client?: Partial<
+    oauth.Client & {
+      token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "none"
+    }
+  >
   /** Turns the provider's profile into a user. Default: keeps id (`sub` or `id`), name, email, image (`picture`). */
   profile?: ProfileCallback<P>
   /**

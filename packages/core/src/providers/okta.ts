@@ -53,13 +53,20 @@ export interface OktaProfile {
   [claim: string]: unknown
 }
 
-export default function Okta<P extends OktaProfile = OktaProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function Okta<P extends OktaProfile = OktaProfile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "okta",
     name: "Okta",
     type: "oidc",
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: { brandColor: "#000000" },
     options: endpointUrlsAsObjects(options),

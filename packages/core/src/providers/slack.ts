@@ -58,10 +58,15 @@ async function conformError(response: Response): Promise<Response | undefined> {
   const body: unknown = await response.json().catch(() => undefined)
   if (!body || typeof body !== "object" || (body as { ok?: unknown }).ok !== false) return undefined
   const error = String((body as { error?: unknown }).error ?? "invalid_request")
-  return new Response(JSON.stringify({ error }), { status: 400, headers: { "content-type": "application/json" } })
+  return new Response(JSON.stringify({ error }), {
+    status: 400,
+    headers: { "content-type": "application/json" },
+  })
 }
 
-export default function Slack<P extends SlackProfile = SlackProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function Slack<P extends SlackProfile = SlackProfile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "slack",
     name: "Slack",

@@ -43,12 +43,18 @@ export interface TwitchProfile {
 async function conformScope(response: Response): Promise<Response | undefined> {
   if (response.status !== 200) return undefined
   const body: unknown = await response.json().catch(() => undefined)
-  if (!body || typeof body !== "object" || !Array.isArray((body as { scope?: unknown }).scope)) return undefined
-  const scope = ((body as { scope: unknown[] }).scope).map(String).join(" ")
-  return new Response(JSON.stringify({ ...body, scope }), { status: 200, headers: { "content-type": "application/json" } })
+  if (!body || typeof body !== "object" || !Array.isArray((body as { scope?: unknown }).scope))
+    return undefined
+  const scope = (body as { scope: unknown[] }).scope.map(String).join(" ")
+  return new Response(JSON.stringify({ ...body, scope }), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  })
 }
 
-export default function Twitch<P extends TwitchProfile = TwitchProfile>(options: OIDCUserConfig<P> = {}): OIDCConfig<P> {
+export default function Twitch<P extends TwitchProfile = TwitchProfile>(
+  options: OIDCUserConfig<P> = {},
+): OIDCConfig<P> {
   return {
     id: "twitch",
     name: "Twitch",
@@ -57,14 +63,21 @@ export default function Twitch<P extends TwitchProfile = TwitchProfile>(options:
     authorization: {
       params: {
         scope: "openid user:read:email",
-        claims: { id_token: { email: null, email_verified: null, picture: null, preferred_username: null } },
+        claims: {
+          id_token: { email: null, email_verified: null, picture: null, preferred_username: null },
+        },
       },
     },
     token: { conform: conformScope },
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["state", "nonce"],
     profile(profile) {
-      return { id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }
+      return {
+        id: profile.sub,
+        name: profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      }
     },
     style: { brandColor: "#9146ff" },
     options: endpointUrlsAsObjects(options),

@@ -67,8 +67,31 @@ interface VkPhotoSize {
   src: string
   url: string
   type:
-    | "max" | "k" | "a" | "b" | "i" | "p" | "q" | "s" | "g" | "m" | "x" | "l" | "o" | "r" | "y" | "z" | "w"
-    | "c" | "e" | "d" | "j" | "temp" | "h" | "n" | "f"
+    | "max"
+    | "k"
+    | "a"
+    | "b"
+    | "i"
+    | "p"
+    | "q"
+    | "s"
+    | "g"
+    | "m"
+    | "x"
+    | "l"
+    | "o"
+    | "r"
+    | "y"
+    | "z"
+    | "w"
+    | "c"
+    | "e"
+    | "d"
+    | "j"
+    | "temp"
+    | "h"
+    | "n"
+    | "f"
 }
 
 interface VkRect {
@@ -155,7 +178,13 @@ export interface VkProfile extends Declensions {
     position?: string
     until?: number
   }
-  connections?: { facebook?: string; instagram?: string; livejournal?: string; skype?: string; twitter?: string }
+  connections?: {
+    facebook?: string
+    instagram?: string
+    livejournal?: string
+    skype?: string
+    twitter?: string
+  }
   contacts?: { home_phone?: string; mobile_phone?: string }
   counters?: {
     albums?: number
@@ -171,7 +200,13 @@ export interface VkProfile extends Declensions {
     user_videos?: number
     videos?: number
   }
-  education?: { faculty?: number; faculty_name?: string; graduation?: number; university?: number; university_name?: string }
+  education?: {
+    faculty?: number
+    faculty_name?: string
+    graduation?: number
+    university?: number
+    university_name?: string
+  }
   exports?: { facebook?: number; instagram?: number; livejournal?: number; twitter?: number }
   last_seen?: { platform: 1 | 2 | 3 | 4 | 5 | 6 | 7; time: number }
   military?: { country_id: number; unit: string; unit_id: number; from?: number; until?: number }
@@ -195,7 +230,11 @@ export interface VkProfile extends Declensions {
     hidden?: number
     is_closed?: boolean
   }
-  relatives?: Array<{ id: number; name: string; type: "parent" | "child" | "grandparent" | "grandchild" | "sibling" }>
+  relatives?: Array<{
+    id: number
+    name: string
+    type: "parent" | "child" | "grandparent" | "grandchild" | "sibling"
+  }>
   schools?: Array<{
     city: number
     class: string
@@ -286,14 +325,21 @@ async function conformTokenResponse(response: Response): Promise<Response | unde
   if (response.status !== 200) return undefined
   const body: unknown = await response.json().catch(() => undefined)
   if (!body || typeof body !== "object" || "token_type" in body) return undefined
-  return new Response(JSON.stringify({ ...body, token_type: "bearer" }), { status: 200, headers: { "content-type": "application/json" } })
+  return new Response(JSON.stringify({ ...body, token_type: "bearer" }), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  })
 }
 
 /**
  * `users.get` with the token in the POST body, not the URL, where it would
  * end up in access logs. Unwraps `{ response: [profile] }`.
  */
-async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContext): Promise<Profile> {
+async function requestProfile({
+  tokens,
+  provider,
+  fetch,
+}: UserinfoRequestContext): Promise<Profile> {
   const url = provider.userinfo?.url
   if (!url) throw new Error("VK: no profile URL")
   const response = await fetch(url, {
@@ -301,19 +347,26 @@ async function requestProfile({ tokens, provider, fetch }: UserinfoRequestContex
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
     body: new URLSearchParams({ access_token: String(tokens.access_token) }),
   })
-  const body = (await response.json().catch(() => undefined)) as { response?: VkProfile[]; error?: { error_code?: number; error_msg?: string } } | undefined
+  const body = (await response.json().catch(() => undefined)) as
+    { response?: VkProfile[]; error?: { error_code?: number; error_msg?: string } } | undefined
   if (!response.ok || !body) throw new Error(`VK: users.get answered ${response.status}`)
-  if (body.error) throw new Error(`VK: users.get error ${body.error.error_code ?? ""} ${body.error.error_msg ?? ""}`.trim())
+  if (body.error)
+    throw new Error(
+      `VK: users.get error ${body.error.error_code ?? ""} ${body.error.error_msg ?? ""}`.trim(),
+    )
   const profile = body.response?.[0]
   if (!profile || typeof profile !== "object") throw new Error("VK: users.get returned no user")
   return profile as unknown as Profile
 }
 
-export default function VK<P extends VkProfile = VkProfile>(options: VkOptions<P> = {}): OAuthConfig<P> {
+export default function VK<P extends VkProfile = VkProfile>(
+  options: VkOptions<P> = {},
+): OAuthConfig<P> {
   const { authorizationUrl, accessTokenUrl, requestTokenUrl, profileUrl, ...standard } = options
   // VK's names become the standard endpoints' URLs; explicit standard options win.
   const userOptions: OAuthUserConfig<P> = endpointUrlsAsObjects(standard)
-  if (authorizationUrl && standard.authorization === undefined) userOptions.authorization = { url: authorizationUrl }
+  if (authorizationUrl && standard.authorization === undefined)
+    userOptions.authorization = { url: authorizationUrl }
   const tokenUrl = accessTokenUrl ?? requestTokenUrl
   if (tokenUrl && standard.token === undefined) userOptions.token = { url: tokenUrl }
   if (profileUrl && standard.userinfo === undefined) userOptions.userinfo = { url: profileUrl }

@@ -78,7 +78,10 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * (and `name`) from the query, `exists` if a user has that e-mail address.
    * Return `null` when the request names nobody.
    */
-  getUserInfo?: (provider: WebAuthnConfig, request: RequestInternal) => Awaitable<WebAuthnUserInfo | null>
+  getUserInfo?: (
+    provider: WebAuthnConfig,
+    request: RequestInternal,
+  ) => Awaitable<WebAuthnUserInfo | null>
   options?: Partial<Omit<WebAuthnConfig, "options" | "type">>
   [key: string]: unknown
 }
@@ -89,7 +92,12 @@ export interface WebAuthnUserConfig extends Partial<Omit<WebAuthnConfig, "type" 
 
 /** The default passkey form: one e-mail field, offered for passkey autofill. */
 export const defaultFormFields: Record<string, CredentialInput> = {
-  email: { label: "Email", type: "email", placeholder: "email@example.com", autocomplete: "username webauthn" },
+  email: {
+    label: "Email",
+    type: "email",
+    placeholder: "email@example.com",
+    autocomplete: "username webauthn",
+  },
 }
 
 /**

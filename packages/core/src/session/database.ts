@@ -34,13 +34,16 @@ function clear(ctx: RequestContext): void {
 /** Sets the cookie to expire with the row; also clears chunks a JWT session cookie may have left. */
 function setCookie(ctx: RequestContext, token: string, expires: Date): void {
   const maxAge = Math.max(0, Math.floor((expires.valueOf() - Date.now()) / 1000))
-  ctx.cookies.push(...chunkedCookies(ctx.cookieOptions.sessionToken, token, ctx.request.cookies, maxAge))
+  ctx.cookies.push(
+    ...chunkedCookies(ctx.cookieOptions.sessionToken, token, ctx.request.cookies, maxAge),
+  )
 }
 
 async function load(ctx: RequestContext) {
   const token = cookieToken(ctx)
   if (!token) {
-    if (readChunkedCookie(ctx.request.cookies, ctx.cookieOptions.sessionToken.name) !== undefined) clear(ctx)
+    if (readChunkedCookie(ctx.request.cookies, ctx.cookieOptions.sessionToken.name) !== undefined)
+      clear(ctx)
     return undefined
   }
   const hashed = await sha256Hex(token)
@@ -85,7 +88,9 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       } as any)
     } catch (error) {
       // The app's callback failed, not the session: keep the row and the cookie, answer "no session".
-      config.logger.error(new SessionTokenError("The session callback threw", { cause: { err: error } }))
+      config.logger.error(
+        new SessionTokenError("The session callback threw", { cause: { err: error } }),
+      )
       return null
     }
     await fireEvent(ctx, "session", { session: result, token: undefined as any })
@@ -97,14 +102,20 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     if (!user.id) throw new SessionTokenError("A database session needs a stored user with an id")
     const token = config.session.generateSessionToken()
     if (typeof token !== "string" || !TOKEN_SHAPE.test(token)) {
-      throw new SessionTokenError("generateSessionToken must return 16 to 512 printable ASCII characters")
+      throw new SessionTokenError(
+        "generateSessionToken must return 16 to 512 printable ASCII characters",
+      )
     }
     const expires = new Date(Date.now() + config.session.maxAge * 1000)
     // A sign-in replaces the session the browser had: the old row must not stay
     // usable by whoever else holds its token (session fixation, shared devices).
     const previous = cookieToken(ctx)
     if (previous) await callAdapter(config, "deleteSession", await sha256Hex(previous))
-    await callAdapter(config, "createSession", { sessionToken: await sha256Hex(token), userId: user.id, expires })
+    await callAdapter(config, "createSession", {
+      sessionToken: await sha256Hex(token),
+      userId: user.id,
+      expires,
+    })
     setCookie(ctx, token, expires)
   },
 

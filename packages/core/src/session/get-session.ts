@@ -24,17 +24,24 @@ export interface GetSessionInput {
  * The session (after the `jwt` and `session` callbacks) or `null`, and the
  * cookies to set: a refreshed session cookie, or expired ones for a bad session.
  */
-export async function getSession(input: GetSessionInput, config: AuthConfig): Promise<{ session: Session | null; cookies: Cookie[] }> {
+export async function getSession(
+  input: GetSessionInput,
+  config: AuthConfig,
+): Promise<{ session: Session | null; cookies: Cookie[] }> {
   const resolution = resolveConfig(config)
   if (!resolution.ok) {
     resolution.logger.error(resolution.error)
     throw resolution.error
   }
-  const cookies = typeof input.cookies === "string" || input.cookies === null ? parseCookieHeader(input.cookies) : input.cookies
+  const cookies =
+    typeof input.cookies === "string" || input.cookies === null
+      ? parseCookieHeader(input.cookies)
+      : input.cookies
   // The URL as Auth() sees it, so both pick the same (secure or plain) cookie names behind a
   // trusted proxy. A malformed forwarded header is ignored here: a session read has nothing to refuse.
   const given = typeof input.url === "string" ? new URL(input.url) : input.url
-  const forwarded = resolution.config.trustHost && input.headers ? forwardedUrl(given, input.headers) : given
+  const forwarded =
+    resolution.config.trustHost && input.headers ? forwardedUrl(given, input.headers) : given
   const url = forwarded instanceof URL ? forwarded : given
   const ctx = createContext(
     resolution.config,

@@ -21,9 +21,15 @@ async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | null | un
   const value = readChunkedCookie(ctx.request.cookies, sessionToken.name)
   if (!value) return undefined
   try {
-    return await ctx.config.jwt.decode({ token: value, secret: [...ctx.config.secrets], salt: sessionToken.name })
+    return await ctx.config.jwt.decode({
+      token: value,
+      secret: [...ctx.config.secrets],
+      salt: sessionToken.name,
+    })
   } catch (error) {
-    ctx.config.logger.error(new JWTSessionError("The session cookie could not be decoded", { cause: { err: error } }))
+    ctx.config.logger.error(
+      new JWTSessionError("The session cookie could not be decoded", { cause: { err: error } }),
+    )
     return null
   }
 }
@@ -32,7 +38,12 @@ async function writeToken(ctx: RequestContext, token: JWT): Promise<number> {
   const { config } = ctx
   const { sessionToken } = ctx.cookieOptions
   const { iat, exp, jti, ...claims } = token
-  const encoded = await config.jwt.encode({ token: claims, secret: [...config.secrets], salt: sessionToken.name, maxAge: config.jwt.maxAge })
+  const encoded = await config.jwt.encode({
+    token: claims,
+    secret: [...config.secrets],
+    salt: sessionToken.name,
+    maxAge: config.jwt.maxAge,
+  })
   ctx.cookies.push(...chunkedCookies(sessionToken, encoded, ctx.request.cookies, config.jwt.maxAge))
   return Math.floor(Date.now() / 1000) + config.jwt.maxAge
 }
@@ -54,7 +65,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       // A callback may change the token in place or return a copy: compare contents,
       // not identity, so a copy with the same claims does not re-issue the cookie.
       // The default callback returns the token untouched and needs no comparison.
-      const before = update || config.callbacks.jwt === defaultCallbacks.jwt ? undefined : JSON.stringify(token)
+      const before =
+        update || config.callbacks.jwt === defaultCallbacks.jwt ? undefined : JSON.stringify(token)
       const next = update
         ? await config.callbacks.jwt({ token, trigger: "update", session: update.data } as any)
         : await config.callbacks.jwt({ token } as any)
@@ -78,7 +90,9 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       await fireEvent(ctx, "session", { session: result, token: next })
       return result
     } catch (error) {
-      config.logger.error(new JWTSessionError("A jwt or session callback failed", { cause: { err: error } }))
+      config.logger.error(
+        new JWTSessionError("A jwt or session callback failed", { cause: { err: error } }),
+      )
       clear(ctx)
       return null
     }

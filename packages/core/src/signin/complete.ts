@@ -36,19 +36,36 @@ export async function completeSignIn(
   if (!verdict) throw new AccessDenied("The signIn callback refused the sign-in")
   // A URL from the callback may carry user input: it goes through `redirect` like any other.
   if (typeof verdict === "string") {
-    return { redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }), cookies: ctx.cookies }
+    return {
+      redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
+      cookies: ctx.cookies,
+    }
   }
 
   const { user, isNewUser } = await persistSignIn(ctx, identity)
-  await sessionStrategy(ctx).create(ctx, { user, account: identity.account, profile: identity.profile, isNewUser })
-  await fireEvent(ctx, "signIn", { user, account: identity.account, profile: identity.profile, isNewUser })
+  await sessionStrategy(ctx).create(ctx, {
+    user,
+    account: identity.account,
+    profile: identity.profile,
+    isNewUser,
+  })
+  await fireEvent(ctx, "signIn", {
+    user,
+    account: identity.account,
+    profile: identity.profile,
+    isNewUser,
+  })
 
   const callbackUrl = await resolveCallbackUrl(ctx)
   // The flow is over: the remembered callback URL must not steer a later sign-in.
-  if (ctx.request.cookies[ctx.cookieOptions.callbackUrl.name] !== undefined) ctx.cookies.push(expiredCookie(ctx.cookieOptions.callbackUrl))
+  if (ctx.request.cookies[ctx.cookieOptions.callbackUrl.name] !== undefined)
+    ctx.cookies.push(expiredCookie(ctx.cookieOptions.callbackUrl))
   if (isNewUser && config.pages.newUser) {
     const separator = config.pages.newUser.includes("?") ? "&" : "?"
-    return { redirect: `${config.pages.newUser}${separator}${new URLSearchParams({ callbackUrl })}`, cookies: ctx.cookies }
+    return {
+      redirect: `${config.pages.newUser}${separator}${new URLSearchParams({ callbackUrl })}`,
+      cookies: ctx.cookies,
+    }
   }
   return { redirect: callbackUrl, cookies: ctx.cookies }
 }

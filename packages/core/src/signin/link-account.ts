@@ -36,7 +36,11 @@ async function registered(ctx: RequestContext, user: AdapterUser): Promise<SignI
   return { user, isNewUser: true }
 }
 
-async function linkTo(ctx: RequestContext, user: AdapterUser, identity: ProviderIdentity): Promise<SignInUser> {
+async function linkTo(
+  ctx: RequestContext,
+  user: AdapterUser,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
   const account: AdapterAccount = { ...identity.account, userId: user.id } as AdapterAccount
   await callAdapter(ctx.config, "linkAccount", account)
   await fireEvent(ctx, "linkAccount", { user, account, profile: identity.user })
@@ -48,7 +52,10 @@ async function linkTo(ctx: RequestContext, user: AdapterUser, identity: Provider
  * sessions can point at it. Its e-mail must not belong to another stored user:
  * `authorize` vouches for its own user, not for whoever registered that address.
  */
-async function credentialsUser(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInUser> {
+async function credentialsUser(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
   const existing = await callAdapter(ctx.config, "getUser", identity.account.providerAccountId)
   if (existing) return { user: existing, isNewUser: false }
   const email = identity.user.email?.trim().toLowerCase()
@@ -68,11 +75,18 @@ async function emailUser(ctx: RequestContext, identity: ProviderIdentity): Promi
   const existing = await callAdapter(ctx.config, "getUserByEmail", email)
   if (existing) {
     if (existing.emailVerified) return { user: existing, isNewUser: false }
-    const user = await callAdapter(ctx.config, "updateUser", { id: existing.id, emailVerified: new Date() })
+    const user = await callAdapter(ctx.config, "updateUser", {
+      id: existing.id,
+      emailVerified: new Date(),
+    })
     await fireEvent(ctx, "updateUser", { user })
     return { user, isNewUser: false }
   }
-  const user = await callAdapter(ctx.config, "createUser", newUser({ ...identity, user: { ...identity.user, email } }, new Date()))
+  const user = await callAdapter(
+    ctx.config,
+    "createUser",
+    newUser({ ...identity, user: { ...identity.user, email } }, new Date()),
+  )
   return registered(ctx, user)
 }
 
@@ -94,9 +108,12 @@ async function providerUser(ctx: RequestContext, identity: ProviderIdentity): Pr
   const email = identity.user.email?.trim().toLowerCase()
   const byEmail = email ? await callAdapter(config, "getUserByEmail", email) : null
   if (byEmail) {
-    const settings = config.providersById.get(provider) as { allowDangerousEmailAccountLinking?: boolean } | undefined
+    const settings = config.providersById.get(provider) as
+      { allowDangerousEmailAccountLinking?: boolean } | undefined
     if (!settings?.allowDangerousEmailAccountLinking) {
-      throw new OAuthAccountNotLinked("Another user already has this e-mail address; sign in as them to link this account")
+      throw new OAuthAccountNotLinked(
+        "Another user already has this e-mail address; sign in as them to link this account",
+      )
     }
     return linkTo(ctx, byEmail, identity)
   }
@@ -106,7 +123,11 @@ async function providerUser(ctx: RequestContext, identity: ProviderIdentity): Pr
     const result = await callAdapter(config, "createUserAndAccount", user, account)
     if (!result.created) return { user: result.user, isNewUser: false }
     await fireEvent(ctx, "createUser", { user: result.user })
-    await fireEvent(ctx, "linkAccount", { user: result.user, account: result.account, profile: identity.user })
+    await fireEvent(ctx, "linkAccount", {
+      user: result.user,
+      account: result.account,
+      profile: identity.user,
+    })
     return { user: result.user, isNewUser: true }
   }
   return createThenLink(ctx, user, account, identity)
@@ -131,7 +152,9 @@ async function createThenLink(
     await callAdapter(config, "linkAccount", linked)
   } catch (error) {
     if (config.adapter?.deleteUser) {
-      await callAdapter(config, "deleteUser", created.id).catch((cleanup: Error) => config.logger.error(cleanup))
+      await callAdapter(config, "deleteUser", created.id).catch((cleanup: Error) =>
+        config.logger.error(cleanup),
+      )
     }
     throw error
   }
@@ -140,7 +163,10 @@ async function createThenLink(
   return { user: created, isNewUser: true }
 }
 
-export async function linkOrRegister(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInUser> {
+export async function linkOrRegister(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
   switch (identity.account.type) {
     case "credentials":
       return credentialsUser(ctx, identity)

@@ -25,11 +25,15 @@ export interface SignInUser {
   isNewUser: boolean
 }
 
-export async function persistSignIn(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInUser> {
+export async function persistSignIn(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
   const { adapter, session } = ctx.config
   if (!adapter) return { user: identity.user, isNewUser: false }
   // `authorize` owns its users. Only a database session needs a row to point at;
   // with JWT sessions credentials sign-ins leave the database alone, as in Auth.js.
-  if (identity.account.type === "credentials" && session.strategy === "jwt") return { user: identity.user, isNewUser: false }
+  if (identity.account.type === "credentials" && session.strategy === "jwt")
+    return { user: identity.user, isNewUser: false }
   return linkOrRegister(ctx, identity)
 }

@@ -32,7 +32,13 @@
   }
 
   function endpoint(form, path) {
-    return form.getAttribute("data-auth-url") + "/" + path + "/" + encodeURIComponent(form.getAttribute("data-webauthn-provider"))
+    return (
+      form.getAttribute("data-auth-url") +
+      "/" +
+      path +
+      "/" +
+      encodeURIComponent(form.getAttribute("data-webauthn-provider"))
+    )
   }
 
   function showError(form, text) {
@@ -54,7 +60,8 @@
       headers: { Accept: "application/json" },
     })
     var body = await readJson(response)
-    if (!response.ok || !body || !body.options) throw new PasskeyError((body && body.message) || messages.failed)
+    if (!response.ok || !body || !body.options)
+      throw new PasskeyError((body && body.message) || messages.failed)
     return body
   }
 
@@ -69,7 +76,10 @@
     var response = await fetch(endpoint(form, "callback"), {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Auth-Return-Redirect": "1" },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Auth-Return-Redirect": "1",
+      },
       body: body,
     })
     var answer = await readJson(response)
@@ -82,8 +92,10 @@
 
   function messageOf(error) {
     if (error instanceof PasskeyError) return error.message
-    if (error && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return messages.registered
-    if (error && (error.name === "NotAllowedError" || error.name === "AbortError")) return messages.cancelled
+    if (error && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
+      return messages.registered
+    if (error && (error.name === "NotAllowedError" || error.name === "AbortError"))
+      return messages.cancelled
     return messages.failed
   }
 
@@ -92,7 +104,13 @@
     var params = new URLSearchParams()
     for (var i = 0; i < form.elements.length; i++) {
       var element = form.elements[i]
-      if (element.tagName !== "INPUT" || !element.name || element.type === "hidden" || !element.value) continue
+      if (
+        element.tagName !== "INPUT" ||
+        !element.name ||
+        element.type === "hidden" ||
+        !element.value
+      )
+        continue
       params.set(element.name, element.value)
     }
     return params
@@ -120,10 +138,16 @@
       if (!(await lib.browserSupportsWebAuthnAutofill())) return
       var options = await fetchOptions(form, new URLSearchParams({ action: "authenticate" }))
       var life = Number(options.options.timeout) || 60000
-      rearmTimer = setTimeout(function () {
-        armAutofill(form)
-      }, Math.max(life - 15000, 10000))
-      var result = await lib.startAuthentication({ optionsJSON: options.options, useBrowserAutofill: true })
+      rearmTimer = setTimeout(
+        function () {
+          armAutofill(form)
+        },
+        Math.max(life - 15000, 10000),
+      )
+      var result = await lib.startAuthentication({
+        optionsJSON: options.options,
+        useBrowserAutofill: true,
+      })
       clearTimeout(rearmTimer)
       await finish(form, "authenticate", result)
     } catch (error) {

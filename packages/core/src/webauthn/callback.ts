@@ -42,13 +42,15 @@ function malformed(message: string): RequestError {
   return new RequestError(new InvalidRequest(message), 400)
 }
 
-const isB64 = (value: unknown): value is string => typeof value === "string" && value.length > 0 && B64URL.test(value)
+const isB64 = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0 && B64URL.test(value)
 
 /** The body as the contract says it is, or 400: nothing is looked up for a malformed one. */
 function parseBody(ctx: RequestContext): ParsedResponse {
   const body = ctx.request.body ?? {}
   const action = body.action
-  if (action !== "register" && action !== "authenticate") throw malformed('action must be "register" or "authenticate"')
+  if (action !== "register" && action !== "authenticate")
+    throw malformed('action must be "register" or "authenticate"')
   let data: unknown = body.data
   if (typeof data === "string") {
     try {
@@ -57,7 +59,8 @@ function parseBody(ctx: RequestContext): ParsedResponse {
       throw malformed("data is not valid JSON")
     }
   }
-  if (!data || typeof data !== "object" || Array.isArray(data)) throw malformed("data must be the JSON of the browser's WebAuthn response")
+  if (!data || typeof data !== "object" || Array.isArray(data))
+    throw malformed("data must be the JSON of the browser's WebAuthn response")
   const candidate = data as Record<string, any>
   const inner = candidate.response
   const shaped =
@@ -65,18 +68,34 @@ function parseBody(ctx: RequestContext): ParsedResponse {
     candidate.id.length <= MAX_CREDENTIAL_ID &&
     candidate.rawId === candidate.id &&
     candidate.type === "public-key" &&
-    inner && typeof inner === "object" &&
+    inner &&
+    typeof inner === "object" &&
     isB64(inner.clientDataJSON) &&
     (action === "register"
-      ? isB64(inner.attestationObject) && (inner.transports === undefined || (Array.isArray(inner.transports) && inner.transports.every((t: unknown) => typeof t === "string")))
-      : isB64(inner.authenticatorData) && isB64(inner.signature) && (inner.userHandle === undefined || inner.userHandle === null || typeof inner.userHandle === "string"))
-  if (!shaped) throw malformed(`data is not a WebAuthn ${action === "register" ? "registration" : "authentication"} response`)
+      ? isB64(inner.attestationObject) &&
+        (inner.transports === undefined ||
+          (Array.isArray(inner.transports) &&
+            inner.transports.every((t: unknown) => typeof t === "string")))
+      : isB64(inner.authenticatorData) &&
+        isB64(inner.signature) &&
+        (inner.userHandle === undefined ||
+          inner.userHandle === null ||
+          typeof inner.userHandle === "string"))
+  if (!shaped)
+    throw malformed(
+      `data is not a WebAuthn ${action === "register" ? "registration" : "authentication"} response`,
+    )
   if (candidate.clientExtensionResults === undefined) candidate.clientExtensionResults = {}
   return { action, response: candidate } as ParsedResponse
 }
 
 /** Type, challenge and origin of the client data, checked before anything else. */
-function checkClientData(clientDataJSON: string, action: WebAuthnAction, challenge: string, rp: RequestRelyingParty): void {
+function checkClientData(
+  clientDataJSON: string,
+  action: WebAuthnAction,
+  challenge: string,
+  rp: RequestRelyingParty,
+): void {
   let clientData: { type?: unknown; challenge?: unknown; origin?: unknown } | null
   try {
     clientData = JSON.parse(new TextDecoder().decode(fromBase64Url(clientDataJSON)))
@@ -88,12 +107,18 @@ function checkClientData(clientDataJSON: string, action: WebAuthnAction, challen
     throw new WebAuthnVerificationError("The passkey response's client data is not a JSON object")
   }
   const expectedType = action === "register" ? "webauthn.create" : "webauthn.get"
-  if (clientData.type !== expectedType) throw new WebAuthnVerificationError(`The passkey response is not a ${expectedType} response`)
-  if (typeof clientData.challenge !== "string" || !timingSafeEqual(clientData.challenge, challenge)) {
+  if (clientData.type !== expectedType)
+    throw new WebAuthnVerificationError(`The passkey response is not a ${expectedType} response`)
+  if (
+    typeof clientData.challenge !== "string" ||
+    !timingSafeEqual(clientData.challenge, challenge)
+  ) {
     throw new WebAuthnVerificationError("The passkey response answers another challenge")
   }
   if (typeof clientData.origin !== "string" || !rp.origins.includes(clientData.origin)) {
-    throw new WebAuthnVerificationError("The passkey response comes from an origin that is not allowed")
+    throw new WebAuthnVerificationError(
+      "The passkey response comes from an origin that is not allowed",
+    )
   }
 }
 
@@ -102,7 +127,9 @@ async function verified<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run()
   } catch (error) {
-    throw new WebAuthnVerificationError(`The passkey ${what} could not be verified`, { cause: { err: error } })
+    throw new WebAuthnVerificationError(`The passkey ${what} could not be verified`, {
+      cause: { err: error },
+    })
   }
 }
 
@@ -122,28 +149,43 @@ async function register(
       expectedRPID: rp.id,
     }),
   )
-  if (!result.verified) throw new WebAuthnVerificationError("The passkey registration could not be verified")
+  if (!result.verified)
+    throw new WebAuthnVerificationError("The passkey registration could not be verified")
   const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo
   // The library takes the id from the authenticator data; the one the browser reported must agree.
-  if (credential.id !== response.id) throw new WebAuthnVerificationError("The response's credential id does not match its authenticator data")
+  if (credential.id !== response.id)
+    throw new WebAuthnVerificationError(
+      "The response's credential id does not match its authenticator data",
+    )
   if (await callAdapter(ctx.config, "getAuthenticator", credential.id)) {
     throw new WebAuthnVerificationError("This passkey is registered already")
   }
-  if (!claims.userId) throw new WebAuthnVerificationError("The registration challenge names no user")
+  if (!claims.userId)
+    throw new WebAuthnVerificationError("The registration challenge names no user")
 
   let user: AdapterUser
   if (claims.signedIn) {
     // The passkey goes to the user who asked for the options, who must still be the one signed in.
     const currentId = await sessionStrategy(ctx).currentUserId(ctx)
-    if (currentId !== claims.userId) throw new WebAuthnVerificationError("The signed-in user changed during passkey registration")
+    if (currentId !== claims.userId)
+      throw new WebAuthnVerificationError("The signed-in user changed during passkey registration")
     const current = await callAdapter(ctx.config, "getUser", currentId)
     if (!current) throw new WebAuthnVerificationError("The signed-in user no longer exists")
     user = current
   } else {
-    if (!claims.email) throw new WebAuthnVerificationError("The registration challenge names no e-mail address")
-    user = { id: claims.userId, email: claims.email, name: claims.name ?? null, image: null, emailVerified: null }
+    if (!claims.email)
+      throw new WebAuthnVerificationError("The registration challenge names no e-mail address")
+    user = {
+      id: claims.userId,
+      email: claims.email,
+      name: claims.name ?? null,
+      image: null,
+      emailVerified: null,
+    }
   }
-  const transports = response.response.transports?.length ? response.response.transports.join(",") : null
+  const transports = response.response.transports?.length
+    ? response.response.transports.join(",")
+    : null
   rememberWebAuthnSignIn(ctx, {
     kind: "register",
     isNewUser: !claims.signedIn,
@@ -158,7 +200,10 @@ async function register(
       transports,
     },
   })
-  return completeSignIn(ctx, { user, account: { type: "webauthn", provider: provider.id, providerAccountId: credential.id } })
+  return completeSignIn(ctx, {
+    user,
+    account: { type: "webauthn", provider: provider.id, providerAccountId: credential.id },
+  })
 }
 
 async function authenticate(
@@ -181,24 +226,42 @@ async function authenticate(
         id: authenticator.credentialID,
         publicKey: fromBase64Url(authenticator.credentialPublicKey),
         counter: authenticator.counter,
-        ...(authenticator.transports ? { transports: authenticator.transports.split(",") as never } : {}),
+        ...(authenticator.transports
+          ? { transports: authenticator.transports.split(",") as never }
+          : {}),
       },
     }),
   )
-  if (!result.verified) throw new WebAuthnVerificationError("The passkey sign-in could not be verified")
+  if (!result.verified)
+    throw new WebAuthnVerificationError("The passkey sign-in could not be verified")
   // The library refused a counter that did not go up (a cloned authenticator);
   // authenticators that do not count report 0 every time and need no write.
   const { newCounter } = result.authenticationInfo
   if (newCounter !== authenticator.counter) {
-    await callAdapter(ctx.config, "updateAuthenticatorCounter", authenticator.credentialID, newCounter)
+    await callAdapter(
+      ctx.config,
+      "updateAuthenticatorCounter",
+      authenticator.credentialID,
+      newCounter,
+    )
   }
   const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
   if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
   rememberWebAuthnSignIn(ctx, { kind: "authenticate", user })
-  return completeSignIn(ctx, { user, account: { type: "webauthn", provider: provider.id, providerAccountId: authenticator.credentialID } })
+  return completeSignIn(ctx, {
+    user,
+    account: {
+      type: "webauthn",
+      provider: provider.id,
+      providerAccountId: authenticator.credentialID,
+    },
+  })
 }
 
-export async function webauthnCallback(ctx: RequestContext, internal: InternalProvider<"webauthn">): Promise<ResponseInternal> {
+export async function webauthnCallback(
+  ctx: RequestContext,
+  internal: InternalProvider<"webauthn">,
+): Promise<ResponseInternal> {
   const provider = internal as NormalizedWebAuthnProvider
   const parsed = parseBody(ctx)
   const claims = await consumeChallenge(ctx, provider, parsed.action)

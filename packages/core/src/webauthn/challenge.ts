@@ -57,8 +57,13 @@ async function readCookie(ctx: RequestContext): Promise<ChallengeClaims | undefi
   const value = ctx.request.cookies[webauthnChallenge.name]
   if (!value) return undefined
   try {
-    const claims = await decode<Partial<ChallengeClaims>>({ token: value, secret: [...ctx.config.secrets], salt: webauthnChallenge.name })
-    if (!claims || typeof claims.challenge !== "string" || typeof claims.provider !== "string") return undefined
+    const claims = await decode<Partial<ChallengeClaims>>({
+      token: value,
+      secret: [...ctx.config.secrets],
+      salt: webauthnChallenge.name,
+    })
+    if (!claims || typeof claims.challenge !== "string" || typeof claims.provider !== "string")
+      return undefined
     if (claims.action !== "register" && claims.action !== "authenticate") return undefined
     return claims as ChallengeClaims
   } catch {
@@ -76,7 +81,11 @@ async function consumeRecord(ctx: RequestContext, claims: ChallengeClaims): Prom
 }
 
 /** Records a new challenge and sets its cookie. `claims.challenge` must come from {@link newChallenge}. */
-export async function issueChallenge(ctx: RequestContext, provider: NormalizedWebAuthnProvider, claims: ChallengeClaims): Promise<void> {
+export async function issueChallenge(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+  claims: ChallengeClaims,
+): Promise<void> {
   const { webauthnChallenge } = ctx.cookieOptions
   const maxAge = provider.challengeMaxAge
   const previous = await readCookie(ctx)
@@ -86,11 +95,20 @@ export async function issueChallenge(ctx: RequestContext, provider: NormalizedWe
     token: await sha256Hex(claims.challenge),
     expires: new Date(Date.now() + maxAge * 1000),
   })
-  const value = await encode({ token: { ...claims }, secret: [...ctx.config.secrets], salt: webauthnChallenge.name, maxAge })
+  const value = await encode({
+    token: { ...claims },
+    secret: [...ctx.config.secrets],
+    salt: webauthnChallenge.name,
+    maxAge,
+  })
   ctx.cookies.push({
     ...webauthnChallenge,
     value,
-    options: { ...webauthnChallenge.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) },
+    options: {
+      ...webauthnChallenge.options,
+      maxAge,
+      expires: new Date(Date.now() + maxAge * 1000),
+    },
   })
 }
 
@@ -100,18 +118,31 @@ export async function issueChallenge(ctx: RequestContext, provider: NormalizedWe
  * `WebAuthnVerificationError` when there is none, it expired, it was for
  * something else, or it was used already.
  */
-export async function consumeChallenge(ctx: RequestContext, provider: NormalizedWebAuthnProvider, action: WebAuthnAction): Promise<ChallengeClaims> {
+export async function consumeChallenge(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+  action: WebAuthnAction,
+): Promise<ChallengeClaims> {
   const { webauthnChallenge } = ctx.cookieOptions
   const present = ctx.request.cookies[webauthnChallenge.name] !== undefined
   if (present) ctx.cookies.push(expiredCookie(webauthnChallenge))
   const claims = await readCookie(ctx)
   if (!claims) {
-    throw new WebAuthnVerificationError(present ? "The passkey challenge is invalid or expired" : "No passkey challenge: request webauthn-options first")
+    throw new WebAuthnVerificationError(
+      present
+        ? "The passkey challenge is invalid or expired"
+        : "No passkey challenge: request webauthn-options first",
+    )
   }
-  if (claims.provider !== provider.id) throw new WebAuthnVerificationError("The passkey challenge was issued for another provider")
+  if (claims.provider !== provider.id)
+    throw new WebAuthnVerificationError("The passkey challenge was issued for another provider")
   // Burn it before looking further: a mismatched or failed attempt must not leave it usable.
   const fresh = await consumeRecord(ctx, claims)
-  if (claims.action !== action) throw new WebAuthnVerificationError(`The passkey challenge was issued to ${claims.action}, not to ${action}`)
-  if (!fresh) throw new WebAuthnVerificationError("The passkey challenge was already used or has expired")
+  if (claims.action !== action)
+    throw new WebAuthnVerificationError(
+      `The passkey challenge was issued to ${claims.action}, not to ${action}`,
+    )
+  if (!fresh)
+    throw new WebAuthnVerificationError("The passkey challenge was already used or has expired")
   return claims
 }

@@ -10,5 +10,7 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 export function fromBase64Url(value: string): Uint8Array<ArrayBuffer> {
-  return base64url.decode(value.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")) as Uint8Array<ArrayBuffer>
+  return base64url.decode(
+    value.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+  ) as Uint8Array<ArrayBuffer>
 }

@@ -20,7 +20,12 @@ import { callAdapter } from "../lib/adapter.js"
 import type { WebAuthnUserInfo } from "../providers/webauthn.js"
 import { sessionStrategy } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
-import { issueChallenge, newChallenge, type ChallengeClaims, type WebAuthnAction } from "./challenge.js"
+import {
+  issueChallenge,
+  newChallenge,
+  type ChallengeClaims,
+  type WebAuthnAction,
+} from "./challenge.js"
 import type { NormalizedWebAuthnProvider } from "./normalize.js"
 import { relyingPartyFor } from "./relying-party.js"
 import { authenticationDefaults, registrationDefaults } from "./settings.js"
@@ -57,7 +62,10 @@ async function defaultUserInfo(ctx: RequestContext): Promise<WebAuthnUserInfo | 
   return { user: { email, name }, exists: !!existing }
 }
 
-async function userInfo(ctx: RequestContext, provider: NormalizedWebAuthnProvider): Promise<WebAuthnUserInfo | null> {
+async function userInfo(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+): Promise<WebAuthnUserInfo | null> {
   if (!provider.getUserInfo) return defaultUserInfo(ctx)
   const info = await provider.getUserInfo(provider, ctx.request)
   if (info && typeof info.user?.email === "string") {
@@ -83,19 +91,38 @@ async function registrationOptions(
     // excluded so the same authenticator is not registered twice.
     const name = current.email ?? current.name ?? current.id
     user = { id: current.id, name, displayName: current.name ?? name }
-    claims = { challenge, action: "register", provider: provider.id, userId: current.id, signedIn: true }
-    exclude = (await callAdapter(ctx.config, "listAuthenticatorsByUserId", current.id)).map((a) => ({
-      id: a.credentialID,
-      ...(a.transports ? { transports: a.transports.split(",") } : {}),
-    }))
+    claims = {
+      challenge,
+      action: "register",
+      provider: provider.id,
+      userId: current.id,
+      signedIn: true,
+    }
+    exclude = (await callAdapter(ctx.config, "listAuthenticatorsByUserId", current.id)).map(
+      (a) => ({
+        id: a.credentialID,
+        ...(a.transports ? { transports: a.transports.split(",") } : {}),
+      }),
+    )
   } else {
     const email = info?.user.email
     if (!info || !email) throw badRequest("An e-mail address is needed to register a passkey")
-    if (info.exists) throw badRequest("An account already uses this e-mail address: sign in to it to add a passkey", 409)
+    if (info.exists)
+      throw badRequest(
+        "An account already uses this e-mail address: sign in to it to add a passkey",
+        409,
+      )
     const id = crypto.randomUUID()
     const displayName = info.user.name ?? email
     user = { id, name: email, displayName }
-    claims = { challenge, action: "register", provider: provider.id, userId: id, email, ...(info.user.name ? { name: info.user.name } : {}) }
+    claims = {
+      challenge,
+      action: "register",
+      provider: provider.id,
+      userId: id,
+      email,
+      ...(info.user.name ? { name: info.user.name } : {}),
+    }
   }
   const rp = relyingPartyFor(ctx, provider)
   const options = await generateRegistrationOptions({
@@ -111,7 +138,11 @@ async function registrationOptions(
   return { options, claims }
 }
 
-async function authenticationOptions(ctx: RequestContext, provider: NormalizedWebAuthnProvider, challenge: string) {
+async function authenticationOptions(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+  challenge: string,
+) {
   // No allowCredentials: passkeys are discoverable, and listing a user's
   // credential ids would tell anyone which e-mail addresses have passkeys.
   const rp = relyingPartyFor(ctx, provider)
@@ -124,13 +155,17 @@ async function authenticationOptions(ctx: RequestContext, provider: NormalizedWe
   return { options, claims }
 }
 
-export async function webauthnOptions(ctx: RequestContext, internal: InternalProvider<"webauthn">): Promise<ResponseInternal> {
+export async function webauthnOptions(
+  ctx: RequestContext,
+  internal: InternalProvider<"webauthn">,
+): Promise<ResponseInternal> {
   const provider = internal as NormalizedWebAuthnProvider
   const requested = requestedAction(ctx.request.query.action)
   const current = requested === "authenticate" ? null : await signedInUser(ctx)
   // Who is asking matters only to a registration by someone not signed in.
   const info = current || requested === "authenticate" ? null : await userInfo(ctx, provider)
-  const action: WebAuthnAction = requested ?? (current || (info?.user.email && !info.exists) ? "register" : "authenticate")
+  const action: WebAuthnAction =
+    requested ?? (current || (info?.user.email && !info.exists) ? "register" : "authenticate")
   const challenge = newChallenge()
   const { options, claims } =
     action === "register"

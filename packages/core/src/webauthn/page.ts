@@ -18,16 +18,30 @@ import type { NormalizedWebAuthnProvider } from "./normalize.js"
 /** Built once: the script is constant and some 15 kB long. */
 const headScript = unsafeRaw(`<script>${webauthnClientScript}</script>`)
 
-function field(name: string, input: CredentialInput, id: string, prefill: string | undefined): SafeHtml {
+function field(
+  name: string,
+  input: CredentialInput,
+  id: string,
+  prefill: string | undefined,
+): SafeHtml {
   const { label, type = "text", value, placeholder, required, autocomplete } = input
   const shown = value ?? prefill
   return html`<label for="${id}">${label ?? name}</label><input id="${id}" name="${name}" type="${type}"${shown !== undefined ? html` value="${shown}"` : ""}${placeholder ? html` placeholder="${placeholder}"` : ""}${required ? html` required` : ""}${autocomplete ? html` autocomplete="${autocomplete}"` : ""}>`
 }
 
-export function webauthnSection(ctx: RequestContext, internal: InternalProvider<"webauthn">, params: SignInPageParams): SafeHtml {
+export function webauthnSection(
+  ctx: RequestContext,
+  internal: InternalProvider<"webauthn">,
+  params: SignInPageParams,
+): SafeHtml {
   const provider = internal as NormalizedWebAuthnProvider
   const fields = Object.entries(provider.formFields).map(([name, input]) =>
-    field(name, input, `input-${name}-for-${provider.id}-provider`, name === "email" ? params.email : undefined),
+    field(
+      name,
+      input,
+      `input-${name}-for-${provider.id}-provider`,
+      name === "email" ? params.email : undefined,
+    ),
   )
   return html`<form class="provider" action="${ctx.authUrl}/signin/${provider.id}" method="POST" data-webauthn-provider="${provider.id}" data-auth-url="${ctx.authUrl}"${provider.enableConditionalUI ? html` data-conditional-ui` : ""}><input type="hidden" name="csrfToken" value="${params.csrfToken}"><input type="hidden" name="callbackUrl" value="${params.callbackUrl}">${fields}<button type="submit">Sign in with ${provider.name}</button><p class="error" data-webauthn-error role="alert" hidden></p></form>`
 }

@@ -15,7 +15,12 @@ import { fireEvent } from "../lib/events.js"
 import type { ProviderIdentity, SignInUser } from "../signin/persist.js"
 
 export type PendingWebAuthnSignIn =
-  | { kind: "register"; isNewUser: boolean; user: AdapterUser; authenticator: Omit<AdapterAuthenticator, "userId"> }
+  | {
+      kind: "register"
+      isNewUser: boolean
+      user: AdapterUser
+      authenticator: Omit<AdapterAuthenticator, "userId">
+    }
   | { kind: "authenticate"; user: AdapterUser }
 
 const pending = new WeakMap<RequestContext, PendingWebAuthnSignIn>()
@@ -29,10 +34,16 @@ async function undo(ctx: RequestContext, run: () => Promise<unknown>): Promise<v
   await run().catch((error: Error) => ctx.config.logger.error(error))
 }
 
-async function newUserWithAccount(ctx: RequestContext, user: AdapterUser, account: AdapterAccount): Promise<AdapterUser> {
+async function newUserWithAccount(
+  ctx: RequestContext,
+  user: AdapterUser,
+  account: AdapterAccount,
+): Promise<AdapterUser> {
   const { config } = ctx
   if (await callAdapter(config, "getUserByEmail", user.email)) {
-    throw new WebAuthnVerificationError("An account with this e-mail address was created during passkey registration")
+    throw new WebAuthnVerificationError(
+      "An account with this e-mail address was created during passkey registration",
+    )
   }
   if (config.adapter?.createUserAndAccount) {
     const result = await callAdapter(config, "createUserAndAccount", user, account)
@@ -43,13 +54,18 @@ async function newUserWithAccount(ctx: RequestContext, user: AdapterUser, accoun
   try {
     await callAdapter(config, "linkAccount", { ...account, userId: created.id })
   } catch (error) {
-    if (config.adapter?.deleteUser) await undo(ctx, async () => callAdapter(config, "deleteUser", created.id))
+    if (config.adapter?.deleteUser)
+      await undo(ctx, async () => callAdapter(config, "deleteUser", created.id))
     throw error
   }
   return created
 }
 
-async function registerAuthenticator(ctx: RequestContext, identity: ProviderIdentity, entry: Extract<PendingWebAuthnSignIn, { kind: "register" }>): Promise<SignInUser> {
+async function registerAuthenticator(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+  entry: Extract<PendingWebAuthnSignIn, { kind: "register" }>,
+): Promise<SignInUser> {
   const { config } = ctx
   const account = { ...identity.account, userId: entry.user.id } as AdapterAccount
   const user = entry.isNewUser
@@ -60,8 +76,10 @@ async function registerAuthenticator(ctx: RequestContext, identity: ProviderIden
     await callAdapter(config, "createAuthenticator", { ...entry.authenticator, userId: user.id })
   } catch (error) {
     // Without its authenticator the new account is a dead end: take it back.
-    if (entry.isNewUser && config.adapter?.deleteUser) await undo(ctx, async () => callAdapter(config, "deleteUser", user.id))
-    else if (config.adapter?.unlinkAccount) await undo(ctx, async () => callAdapter(config, "unlinkAccount", linked))
+    if (entry.isNewUser && config.adapter?.deleteUser)
+      await undo(ctx, async () => callAdapter(config, "deleteUser", user.id))
+    else if (config.adapter?.unlinkAccount)
+      await undo(ctx, async () => callAdapter(config, "unlinkAccount", linked))
     throw error
   }
   if (entry.isNewUser) await fireEvent(ctx, "createUser", { user })
@@ -70,10 +88,16 @@ async function registerAuthenticator(ctx: RequestContext, identity: ProviderIden
 }
 
 /** The `webauthn` branch of `linkOrRegister`. */
-export async function webauthnUser(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInUser> {
+export async function webauthnUser(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
   const entry = pending.get(ctx)
   pending.delete(ctx)
-  if (!entry) throw new WebAuthnVerificationError("A webauthn account can only sign in through the passkey callback")
+  if (!entry)
+    throw new WebAuthnVerificationError(
+      "A webauthn account can only sign in through the passkey callback",
+    )
   if (entry.kind === "authenticate") return { user: entry.user, isNewUser: false }
   return registerAuthenticator(ctx, identity, entry)
 }

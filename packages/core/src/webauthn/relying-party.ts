@@ -14,7 +14,10 @@ export interface RequestRelyingParty {
   origins: string[]
 }
 
-export function relyingPartyFor(ctx: RequestContext, provider: NormalizedWebAuthnProvider): RequestRelyingParty {
+export function relyingPartyFor(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+): RequestRelyingParty {
   const configured = provider.relayingParty
   const id = configured.id ?? ctx.request.url.hostname
   return {

@@ -14,11 +14,29 @@ import type { NormalizedWebAuthnProvider } from "./normalize.js"
 type UserVerification = "required" | "preferred" | "discouraged"
 
 /** Keys Tessera sets itself; the same keys in provider options are ignored. */
-const controlledRegistrationKeys = new Set(["rpName", "rpID", "userName", "userID", "userDisplayName", "challenge", "excludeCredentials"])
+const controlledRegistrationKeys = new Set([
+  "rpName",
+  "rpID",
+  "userName",
+  "userID",
+  "userDisplayName",
+  "challenge",
+  "excludeCredentials",
+])
 const controlledAuthenticationKeys = new Set(["rpID", "challenge", "allowCredentials"])
-const controlledVerifyKeys = new Set(["response", "expectedChallenge", "expectedOrigin", "expectedRPID", "credential", "expectedType"])
+const controlledVerifyKeys = new Set([
+  "response",
+  "expectedChallenge",
+  "expectedOrigin",
+  "expectedRPID",
+  "credential",
+  "expectedType",
+])
 
-function without(options: Record<string, unknown> | undefined, controlled: Set<string>): Record<string, unknown> {
+function without(
+  options: Record<string, unknown> | undefined,
+  controlled: Set<string>,
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(options ?? {}).filter(([key]) => !controlled.has(key)))
 }
 
@@ -34,7 +52,11 @@ export function registrationDefaults(provider: NormalizedWebAuthnProvider) {
     timeout: Math.min(provider.challengeMaxAge, 300) * 1000,
     ...extra,
     // A fresh object each time: the library writes into it.
-    authenticatorSelection: { residentKey: "required", ...selection, userVerification: uvOf(selection.userVerification) } as {
+    authenticatorSelection: {
+      residentKey: "required",
+      ...selection,
+      userVerification: uvOf(selection.userVerification),
+    } as {
       residentKey?: "required" | "preferred" | "discouraged"
       userVerification: UserVerification
       authenticatorAttachment?: "platform" | "cross-platform"
@@ -55,7 +77,10 @@ export function authenticationDefaults(provider: NormalizedWebAuthnProvider) {
 /** Extra options for `verifyRegistrationResponse`. */
 export function registrationVerification(provider: NormalizedWebAuthnProvider) {
   const extra = without(provider.verifyRegistrationOptions, controlledVerifyKeys)
-  const { authenticatorSelection, supportedAlgorithmIDs } = registrationDefaults(provider) as { authenticatorSelection: { userVerification: UserVerification }; supportedAlgorithmIDs?: number[] }
+  const { authenticatorSelection, supportedAlgorithmIDs } = registrationDefaults(provider) as {
+    authenticatorSelection: { userVerification: UserVerification }
+    supportedAlgorithmIDs?: number[]
+  }
   return {
     requireUserVerification: authenticatorSelection.userVerification === "required",
     ...(supportedAlgorithmIDs ? { supportedAlgorithmIDs } : {}),

@@ -5,9 +5,11 @@
  */
 
 /** `options` of the components: where to go afterwards, plus any extra fields. */
-export type FormOptions = FormData | { redirectTo?: string; callbackUrl?: string; [field: string]: unknown }
+export type FormOptions =
+  FormData | { redirectTo?: string; callbackUrl?: string; [field: string]: unknown }
 
-export type AuthorizationParamsInput = string | string[][] | Record<string, string> | URLSearchParams
+export type AuthorizationParamsInput =
+  string | string[][] | Record<string, string> | URLSearchParams
 
 /** The prefix the `signIn` action reads authorization parameters from. */
 const AUTHORIZATION_PARAMS_PREFIX = "authorizationParams-"
@@ -39,11 +41,14 @@ export function formAction(page: string | undefined, fallback: string): string {
  */
 export function optionFields(options: FormOptions | undefined | null): [string, string][] {
   if (!options) return []
-  const entries: [string, unknown][] = options instanceof FormData ? [...options] : Object.entries(options)
+  const entries: [string, unknown][] =
+    options instanceof FormData ? [...options] : Object.entries(options)
   const fields = new Map<string, string>()
   for (const [key, value] of entries) {
-    if (key === "redirect" || key === "providerId" || key.startsWith(AUTHORIZATION_PARAMS_PREFIX)) continue
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") continue
+    if (key === "redirect" || key === "providerId" || key.startsWith(AUTHORIZATION_PARAMS_PREFIX))
+      continue
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")
+      continue
     const name = key === "callbackUrl" ? "redirectTo" : key
     if (name === "redirectTo" && fields.has(name) && key === "callbackUrl") continue
     fields.set(name, String(value))
@@ -52,7 +57,12 @@ export function optionFields(options: FormOptions | undefined | null): [string, 
 }
 
 /** Hidden `authorizationParams-<name>` fields. */
-export function authorizationParamFields(params: AuthorizationParamsInput | undefined | null): [string, string][] {
+export function authorizationParamFields(
+  params: AuthorizationParamsInput | undefined | null,
+): [string, string][] {
   if (!params) return []
-  return [...new URLSearchParams(params)].map(([key, value]) => [`${AUTHORIZATION_PARAMS_PREFIX}${key}`, value])
+  return [...new URLSearchParams(params)].map(([key, value]) => [
+    `${AUTHORIZATION_PARAMS_PREFIX}${key}`,
+    value,
+  ])
 }

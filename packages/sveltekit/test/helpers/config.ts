@@ -32,11 +32,15 @@ export function testConfig(overrides: Partial<SvelteKitAuthConfig> = {}): TestCo
     trustHost: true,
     providers: [
       Credentials({
-        credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
+        credentials: {
+          username: { label: "Username" },
+          password: { label: "Password", type: "password" },
+        },
         async authorize({ username, password }, request) {
           authorizeRequests.push(request)
           if (username === "mallory") throw new InvalidLogin()
-          if (username === "ada" && password === "lovelace") return { id: "1", name: "Ada", email: "ada@example.com" }
+          if (username === "ada" && password === "lovelace")
+            return { id: "1", name: "Ada", email: "ada@example.com" }
           return null
         },
       }),

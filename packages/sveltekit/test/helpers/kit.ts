@@ -24,7 +24,11 @@ export class CookieJar implements Cookies {
   ) {
     this.initial = parse(header ?? "") as Record<string, string>
     // SvelteKit's defaults for cookies.set.
-    this.defaults = { httpOnly: true, sameSite: "lax", secure: !(url.hostname === "localhost" && url.protocol === "http:") }
+    this.defaults = {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: !(url.hostname === "localhost" && url.protocol === "http:"),
+    }
   }
 
   get(name: string): string | undefined {
@@ -40,7 +44,8 @@ export class CookieJar implements Cookies {
   }
 
   set(name: string, value: string, options: SerializeOptions & { path: string }): void {
-    if (typeof options?.path !== "string") throw new Error("You must specify a `path` when setting cookies")
+    if (typeof options?.path !== "string")
+      throw new Error("You must specify a `path` when setting cookies")
     this.set_.push({ name, value, options: { ...this.defaults, ...options } })
   }
 
@@ -88,10 +93,18 @@ export function createEvent(request: Request): TestEvent {
 }
 
 /** A form POST, as a browser submits it. */
-export function formRequest(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Request {
+export function formRequest(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Request {
   return new Request(url, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin, ...headers },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: new URL(url).origin,
+      ...headers,
+    },
     body: new URLSearchParams(fields),
   })
 }
@@ -133,7 +146,10 @@ export class Browser {
 }
 
 /** Runs `handle` on `request`; `resolve` answers 200 "page" and records that it was called. */
-export async function runHandle(handle: Handle, event: TestEvent): Promise<{ response: Response; resolved: boolean }> {
+export async function runHandle(
+  handle: Handle,
+  event: TestEvent,
+): Promise<{ response: Response; resolved: boolean }> {
   let resolved = false
   const response = await handle({
     event,

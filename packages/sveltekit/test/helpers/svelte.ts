@@ -22,11 +22,17 @@ function compileFile(file: string): string {
   if (known) return known
   const out = join(outDir, `${basename(file, ".svelte")}-${counter++}.js`)
   compiled.set(file, out)
-  const { js, warnings } = compile(readFileSync(file, "utf8"), { generate: "server", filename: file })
-  if (warnings.length) throw new Error(`${file}: ${warnings.map((w) => w.message).join("; ")}`)
-  const code = js.code.replace(/(from\s+|import\s+)(["'])([^"']+)\2/g, (_match, keyword: string, quote: string, specifier: string) => {
-    return `${keyword}${quote}${rewrite(specifier, dirname(file))}${quote}`
+  const { js, warnings } = compile(readFileSync(file, "utf8"), {
+    generate: "server",
+    filename: file,
   })
+  if (warnings.length) throw new Error(`${file}: ${warnings.map((w) => w.message).join("; ")}`)
+  const code = js.code.replace(
+    /(from\s+|import\s+)(["'])([^"']+)\2/g,
+    (_match, keyword: string, quote: string, specifier: string) => {
+      return `${keyword}${quote}${rewrite(specifier, dirname(file))}${quote}`
+    },
+  )
   writeFileSync(out, code)
   return out
 }
@@ -43,7 +49,9 @@ function rewrite(specifier: string, from: string): string {
 }
 
 /** The component in `file`, ready for `render`. */
-export async function loadComponent<Props extends Record<string, any> = Record<string, any>>(file: string): Promise<Component<Props>> {
+export async function loadComponent<Props extends Record<string, any> = Record<string, any>>(
+  file: string,
+): Promise<Component<Props>> {
   const module = await import(/* @vite-ignore */ compileFile(resolve(file)))
   return module.default as Component<Props>
 }

@@ -19,10 +19,23 @@ export async function seedDemoAccounts(): Promise<void> {
   for (const account of DEMO_ACCOUNTS) {
     const user =
       (await adapter.getUserByEmail(account.email)) ??
-      (await adapter.createUser({ id: crypto.randomUUID(), name: account.name, email: account.email, emailVerified: null, image: null }))
-    const existing = await db.selectFrom("demo_passwords").select("user_id").where("user_id", "=", user.id).executeTakeFirst()
+      (await adapter.createUser({
+        id: crypto.randomUUID(),
+        name: account.name,
+        email: account.email,
+        emailVerified: null,
+        image: null,
+      }))
+    const existing = await db
+      .selectFrom("demo_passwords")
+      .select("user_id")
+      .where("user_id", "=", user.id)
+      .executeTakeFirst()
     if (!existing) {
-      await db.insertInto("demo_passwords").values({ user_id: user.id, password_hash: await hashPassword(account.password) }).execute()
+      await db
+        .insertInto("demo_passwords")
+        .values({ user_id: user.id, password_hash: await hashPassword(account.password) })
+        .execute()
     }
   }
   // Made now, not by the first unknown address: that one would otherwise cost
@@ -40,11 +53,18 @@ const MAX_FIELD_LENGTH = 256
  */
 export async function checkCredentials(email: unknown, password: unknown) {
   if (typeof email !== "string" || typeof password !== "string") return null
-  if (!email || !password || email.length > MAX_FIELD_LENGTH || password.length > MAX_FIELD_LENGTH) return null
+  if (!email || !password || email.length > MAX_FIELD_LENGTH || password.length > MAX_FIELD_LENGTH)
+    return null
   const row = await database()
     .selectFrom("users")
     .innerJoin("demo_passwords", "demo_passwords.user_id", "users.id")
-    .select(["users.id", "users.name", "users.email", "users.image", "demo_passwords.password_hash"])
+    .select([
+      "users.id",
+      "users.name",
+      "users.email",
+      "users.image",
+      "demo_passwords.password_hash",
+    ])
     .where("users.email", "=", email.trim().toLowerCase())
     .executeTakeFirst()
   const matches = await verifyPassword(password, row?.password_hash ?? (await decoyHash()))

@@ -42,7 +42,10 @@ export function authAdapter(): SqlAdapterInstance {
 
 /** Kysely on the same connection, typed with the demo's tables too. */
 export function database(): Kysely<DemoDatabase> {
-  return authAdapter().db.withTables<{ demo_passwords: PasswordsTable; demo_mailbox: MailboxTable }>()
+  return authAdapter().db.withTables<{
+    demo_passwords: PasswordsTable
+    demo_mailbox: MailboxTable
+  }>()
 }
 
 /** Applies Tessera's pending migrations, then creates the demo's own tables. Idempotent. */

@@ -38,7 +38,14 @@ export async function profileOf(userId: string): Promise<Profile | null> {
   const user = await db
     .selectFrom("users")
     .leftJoin("demo_passwords", "demo_passwords.user_id", "users.id")
-    .select(["users.id", "users.name", "users.email", "users.email_verified", "users.image", "demo_passwords.user_id as password_of"])
+    .select([
+      "users.id",
+      "users.name",
+      "users.email",
+      "users.email_verified",
+      "users.image",
+      "demo_passwords.user_id as password_of",
+    ])
     .where("users.id", "=", userId)
     .executeTakeFirst()
   if (!user) return null
@@ -62,7 +69,11 @@ export async function profileOf(userId: string): Promise<Profile | null> {
     emailVerified: user.email_verified === null ? null : new Date(user.email_verified),
     image: user.image,
     hasPassword: user.password_of !== null,
-    accounts: accounts.map((a) => ({ provider: a.provider, type: a.type, providerAccountId: a.provider_account_id })),
+    accounts: accounts.map((a) => ({
+      provider: a.provider,
+      type: a.type,
+      providerAccountId: a.provider_account_id,
+    })),
     passkeys: passkeys.map((p) => ({
       id: p.credential_id,
       label: `${p.credential_id.slice(0, 10)}…`,
@@ -91,7 +102,11 @@ export async function listUsers(): Promise<UserSummary[]> {
       "users.id",
       "users.name",
       "users.email",
-      eb.selectFrom("accounts").select(eb.fn.countAll<number>().as("n")).whereRef("accounts.user_id", "=", "users.id").as("accounts"),
+      eb
+        .selectFrom("accounts")
+        .select(eb.fn.countAll<number>().as("n"))
+        .whereRef("accounts.user_id", "=", "users.id")
+        .as("accounts"),
       eb
         .selectFrom("authenticators")
         .select(eb.fn.countAll<number>().as("n"))
@@ -106,5 +121,10 @@ export async function listUsers(): Promise<UserSummary[]> {
     ])
     .orderBy("users.email")
     .execute()
-  return rows.map((r) => ({ ...r, accounts: Number(r.accounts), passkeys: Number(r.passkeys), sessions: Number(r.sessions) }))
+  return rows.map((r) => ({
+    ...r,
+    accounts: Number(r.accounts),
+    passkeys: Number(r.passkeys),
+    sessions: Number(r.sessions),
+  }))
 }

@@ -20,16 +20,34 @@ export interface Mail {
 const KEEP = 50
 
 /** A `sendVerificationRequest` that delivers to the development mailbox. */
-export async function deliverToMailbox({ identifier, url, theme }: EmailSendVerificationRequestParams): Promise<void> {
+export async function deliverToMailbox({
+  identifier,
+  url,
+  theme,
+}: EmailSendVerificationRequestParams): Promise<void> {
   const { subject, text } = verificationMessage({ url, host: new URL(url).host, theme })
   const db = database()
-  await db.insertInto("demo_mailbox").values({ recipient: identifier, subject, text, url, sent_at: Date.now() }).execute()
-  const cutoff = await db.selectFrom("demo_mailbox").select("id").orderBy("id", "desc").offset(KEEP).limit(1).executeTakeFirst()
+  await db
+    .insertInto("demo_mailbox")
+    .values({ recipient: identifier, subject, text, url, sent_at: Date.now() })
+    .execute()
+  const cutoff = await db
+    .selectFrom("demo_mailbox")
+    .select("id")
+    .orderBy("id", "desc")
+    .offset(KEEP)
+    .limit(1)
+    .executeTakeFirst()
   if (cutoff) await db.deleteFrom("demo_mailbox").where("id", "<=", cutoff.id).execute()
 }
 
 /** The newest messages first. */
 export async function listMail(): Promise<Mail[]> {
-  const rows = await database().selectFrom("demo_mailbox").selectAll().orderBy("id", "desc").limit(KEEP).execute()
+  const rows = await database()
+    .selectFrom("demo_mailbox")
+    .selectAll()
+    .orderBy("id", "desc")
+    .limit(KEEP)
+    .execute()
   return rows.map(({ sent_at, ...mail }) => ({ ...mail, sentAt: new Date(sent_at) }))
 }

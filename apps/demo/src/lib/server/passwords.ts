@@ -12,12 +12,20 @@ const COST = { log2N: 17, r: 8, p: 1 }
 const KEY_LENGTH = 32
 const SALT_LENGTH = 16
 
-function derive(password: string, salt: Buffer, log2N: number, r: number, p: number): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  log2N: number,
+  r: number,
+  p: number,
+): Promise<Buffer> {
   const N = 2 ** log2N
   // scrypt needs 128 * N * r bytes; Node's default cap (32 MiB) is below OWASP's cost.
   const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r }
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)))
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    )
   })
 }
 
@@ -25,7 +33,14 @@ function derive(password: string, salt: Buffer, log2N: number, r: number, p: num
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH)
   const key = await derive(password, salt, COST.log2N, COST.r, COST.p)
-  return ["scrypt", COST.log2N, COST.r, COST.p, salt.toString("base64url"), key.toString("base64url")].join("$")
+  return [
+    "scrypt",
+    COST.log2N,
+    COST.r,
+    COST.p,
+    salt.toString("base64url"),
+    key.toString("base64url"),
+  ].join("$")
 }
 
 /**
@@ -36,7 +51,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, log2N, r, p, salt, hash] = stored.split("$")
   if (scheme !== "scrypt" || !log2N || !r || !p || !salt || !hash) return false
   const expected = Buffer.from(hash, "base64url")
-  const actual = await derive(password, Buffer.from(salt, "base64url"), Number(log2N), Number(r), Number(p))
+  const actual = await derive(
+    password,
+    Buffer.from(salt, "base64url"),
+    Number(log2N),
+    Number(r),
+    Number(p),
+  )
   return expected.length === actual.length && timingSafeEqual(expected, actual)
 }
 

@@ -29,16 +29,29 @@ export interface DemoSettings {
 }
 
 export function demoSettings(): DemoSettings {
-  const { DEMO_IDP_ISSUER, DEMO_IDP_CLIENT_ID, DEMO_IDP_CLIENT_SECRET, AUTH_VK_ID, AUTH_VK_SECRET } = env
+  const {
+    DEMO_IDP_ISSUER,
+    DEMO_IDP_CLIENT_ID,
+    DEMO_IDP_CLIENT_SECRET,
+    AUTH_VK_ID,
+    AUTH_VK_SECRET,
+  } = env
   return {
     database: env.DEMO_DATABASE || "data/demo.db",
     devDefaults: env.DEMO_DEV_DEFAULTS === "1",
     localIdp:
       DEMO_IDP_ISSUER && DEMO_IDP_CLIENT_ID && DEMO_IDP_CLIENT_SECRET
-        ? { issuer: DEMO_IDP_ISSUER, clientId: DEMO_IDP_CLIENT_ID, clientSecret: DEMO_IDP_CLIENT_SECRET }
+        ? {
+            issuer: DEMO_IDP_ISSUER,
+            clientId: DEMO_IDP_CLIENT_ID,
+            clientSecret: DEMO_IDP_CLIENT_SECRET,
+          }
         : undefined,
     emailServer: env.EMAIL_SERVER || undefined,
     emailFrom: env.EMAIL_FROM || undefined,
-    vk: AUTH_VK_ID && AUTH_VK_SECRET ? { clientId: AUTH_VK_ID, clientSecret: AUTH_VK_SECRET } : undefined,
+    vk:
+      AUTH_VK_ID && AUTH_VK_SECRET
+        ? { clientId: AUTH_VK_ID, clientSecret: AUTH_VK_SECRET }
+        : undefined,
   }
 }

@@ -1,5 +1,11 @@
 import { fail } from "@sveltejs/kit"
-import { AccessDenied, CredentialsSignin, EmailSignInError, OAuthAccountNotLinked, SignInError } from "@tessera/sveltekit"
+import {
+  AccessDenied,
+  CredentialsSignin,
+  EmailSignInError,
+  OAuthAccountNotLinked,
+  SignInError,
+} from "@tessera/sveltekit"
 import { DEMO_ACCOUNTS } from "$lib/server/accounts"
 import { demoSettings } from "$lib/server/settings"
 import { signIn } from "../../auth"
@@ -15,18 +21,27 @@ export const load: PageServerLoad = async ({ url }) => {
       localIdp: !!settings.localIdp,
       vk: !!settings.vk,
     },
-    demoAccounts: settings.devDefaults ? DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password })) : [],
+    demoAccounts: settings.devDefaults
+      ? DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password }))
+      : [],
   }
 }
 
 function safePath(value: FormDataEntryValue | null): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/"
+  return typeof value === "string" &&
+    value.startsWith("/") &&
+    !value.startsWith("//") &&
+    !value.startsWith("/\\")
+    ? value
+    : "/"
 }
 
 /** What the page says for a failed sign-in: never which of e-mail and password was wrong. */
 function messageFor(error: SignInError | AccessDenied): string {
-  if (error instanceof CredentialsSignin) return "That e-mail address and password do not match a demo account."
-  if (error instanceof EmailSignInError) return "The sign-in link could not be sent. Check the e-mail address."
+  if (error instanceof CredentialsSignin)
+    return "That e-mail address and password do not match a demo account."
+  if (error instanceof EmailSignInError)
+    return "The sign-in link could not be sent. Check the e-mail address."
   if (error instanceof OAuthAccountNotLinked) return "That account is linked to another user."
   if (error instanceof AccessDenied) return "You may not sign in with that account."
   return "Signing in did not work. Please try again."

@@ -13,5 +13,9 @@ function maskEmail(email: string | null): string | null {
 export const load: PageServerLoad = async ({ locals }) => {
   const me = (await locals.auth())?.user?.email
   const users = await listUsers()
-  return { users: users.map((user) => (user.email === me ? user : { ...user, email: maskEmail(user.email) })) }
+  return {
+    users: users.map((user) =>
+      user.email === me ? user : { ...user, email: maskEmail(user.email) },
+    ),
+  }
 }
