@@ -125,6 +125,17 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
   /** Turns the provider's profile into a user. Default: keeps id (`sub` or `id`), name, email, image (`picture`). */
   profile?: ProfileCallback<P>
   /**
+   * The e-mail address the provider itself has verified for this user, read from
+   * the provider's profile (before `profile` runs), or `null` when it vouches for
+   * none. Only an address reported here, and equal to the user's e-mail, counts as
+   * verified: an unverified address never identifies or links an existing user.
+   *
+   * Default: for `oidc`, `email` when the `email_verified` claim is `true`; for
+   * `oauth`, `null` (unknown). Built-in providers set this from their documented
+   * claims; override it only for a provider you know verifies addresses.
+   */
+  verifiedEmail?: (profile: P, tokens: TokenSet) => string | null | undefined
+  /**
    * Picks what the Account stores from the token response. Default: access_token,
    * id_token, refresh_token, expires_at, scope, token_type, session_state.
    * Returning nothing stores no tokens.
