@@ -5,7 +5,7 @@ import Credentials from "@tessera/core/providers/credentials"
 import Passkey from "@tessera/core/providers/passkey"
 import WebAuthn from "@tessera/core/providers/webauthn"
 import { renderClientScriptModule } from "../scripts/embed-webauthn-client.mjs"
-import { webauthnClientScript } from "../src/webauthn/client-script.generated.js"
+import { webauthnClientScript } from "../src/flows/webauthn/client-script.generated.js"
 import { webauthnClientScriptHash } from "@tessera/core/providers/webauthn"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
@@ -172,7 +172,7 @@ describe("the built-in sign-in page", () => {
 
   it("inlines a client script that is up to date with its sources", () => {
     const generated = readFileSync(
-      new URL("../src/webauthn/client-script.generated.ts", import.meta.url),
+      new URL("../src/flows/webauthn/client-script.generated.ts", import.meta.url),
       "utf8",
     )
     expect(generated).toBe(renderClientScriptModule())

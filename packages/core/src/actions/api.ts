@@ -3,7 +3,7 @@
  * @module
  */
 import { providerUrls, type RequestContext } from "../context.js"
-import { assertCsrf, ensureCsrfToken } from "../csrf.js"
+import { assertCsrf, ensureCsrfToken } from "../http/csrf.js"
 import { noStoreHeaders } from "../http/response.js"
 import { sessionStrategy } from "../session/index.js"
 import type { PublicProvider, ResponseInternal } from "../types.js"

@@ -4,7 +4,7 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
-import { ensureCsrfToken } from "../csrf.js"
+import { ensureCsrfToken } from "../http/csrf.js"
 import { resolveCallbackUrl, rememberCallbackUrl } from "../lib/callback-url.js"
 import { renderErrorPage } from "../pages/error.js"
 import { renderSignInPage } from "../pages/signin.js"

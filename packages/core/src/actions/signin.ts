@@ -4,11 +4,11 @@
  */
 import type { InternalProvider } from "../config/providers.js"
 import type { RequestContext } from "../context.js"
-import { assertCsrf } from "../csrf.js"
-import { credentialsCallback } from "../credentials/callback.js"
-import { startEmailSignIn } from "../email/signin.js"
+import { assertCsrf } from "../http/csrf.js"
+import { credentialsCallback } from "../flows/credentials/callback.js"
+import { startEmailSignIn } from "../flows/email/signin.js"
 import { resolveCallbackUrl, rememberCallbackUrl } from "../lib/callback-url.js"
-import { startOAuthSignIn } from "../oauth/authorization.js"
+import { startOAuthSignIn } from "../flows/oauth/authorization.js"
 import type { ResponseInternal } from "../types.js"
 import { signInPage } from "./pages.js"
 

@@ -1,5 +1,5 @@
 import type { RequestContext } from "../context.js"
-import { assertCsrf } from "../csrf.js"
+import { assertCsrf } from "../http/csrf.js"
 import { resolveCallbackUrl } from "../lib/callback-url.js"
 import { sessionStrategy } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"

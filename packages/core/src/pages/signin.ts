@@ -8,7 +8,7 @@ import type { CredentialInput } from "../providers/credentials.js"
 import { html, type SafeHtml } from "./html.js"
 import { cssColor, renderDocument } from "./layout.js"
 import { signInErrorMessages } from "./messages.js"
-import { webauthnSection, webauthnHead } from "../webauthn/page.js"
+import { webauthnSection, webauthnHead } from "../flows/webauthn/page.js"
 
 export interface SignInPageParams {
   csrfToken: string

@@ -24,7 +24,7 @@
  * - Everything else comes from the ID Token; there is no userinfo endpoint.
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import type { OIDCConfig, OIDCUserConfig, UserinfoRequestContext } from "./oauth.js"
 

@@ -16,7 +16,7 @@
  * The name is the display name (`global_name`), else the user name.
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
 
 /** The user from `GET /users/@me`. */

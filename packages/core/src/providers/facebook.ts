@@ -18,7 +18,7 @@
  * (pass versioned endpoint URLs to pin one).
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
 
 /** The user from `GET /me?fields=id,name,email,picture`. */

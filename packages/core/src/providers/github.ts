@@ -21,7 +21,7 @@
  *   turned into the 400 error response OAuth 2.0 specifies.
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import type { OAuthConfig, OAuthUserConfig, UserinfoRequestContext } from "./oauth.js"
 

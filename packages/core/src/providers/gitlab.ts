@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
 
 /** The user from `GET /api/v4/user`. */

@@ -18,7 +18,7 @@
  * to your organisation.
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
 
 /** The claims of Google's ID Token. */

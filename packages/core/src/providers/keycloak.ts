@@ -17,7 +17,7 @@
  * ```
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
 
 /** The claims of a Keycloak ID Token (standard client scopes). */

@@ -22,7 +22,7 @@
  * ```
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
 
 /** The claims of an Entra ID v2.0 ID Token. */

@@ -9,10 +9,10 @@
  * ```
  * @module
  */
-import { verificationMessage } from "../email/message.js"
+import { verificationMessage } from "../flows/email/message.js"
 import type { EmailConfig, EmailSendVerificationRequestParams, EmailUserConfig } from "./email.js"
 
-export { verificationMessage, type VerificationMessage } from "../email/message.js"
+export { verificationMessage, type VerificationMessage } from "../flows/email/message.js"
 
 /** `server` (a connection URL such as `smtp://user:pass@smtp.example:587`, or nodemailer transport options) is required. */
 export interface NodemailerConfig extends EmailConfig {}

@@ -19,7 +19,7 @@
  * - Client credentials go in the request body (`client_secret_post`).
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
 
 /** The claims of Twitch's ID Token (with the default `claims` request). */

@@ -30,7 +30,7 @@
  * - VK's OAuth does not implement PKCE, so the check is `state`.
  * @module
  */
-import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
+import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import type { OAuthConfig, OAuthUserConfig, TokenSet, UserinfoRequestContext } from "./oauth.js"
 

@@ -22,7 +22,7 @@ import type { CommonProviderOptions } from "./index.js"
  * The hash of the passkey script the built-in sign-in page inlines, for a
  * Content-Security-Policy: `script-src '<hash>'`.
  */
-export { webauthnClientScriptHash } from "../webauthn/client-script.generated.js"
+export { webauthnClientScriptHash } from "../flows/webauthn/client-script.generated.js"
 
 /** The relying party: the site the credential is bound to. Defaults come from the request URL. */
 export interface RelayingParty {

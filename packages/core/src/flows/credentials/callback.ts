@@ -1,0 +1,53 @@
+/**
+ * Credentials sign-in: `authorize(credentials, request)` decides.
+ * `null` -> `CredentialsSignin` (code `credentials`); a thrown `CredentialsSignin`
+ * keeps its own `code`; any other throw is a server problem (`CallbackRouteError`,
+ * shown as `error=Configuration`) so nothing about it reaches the URL.
+ * @module
+ */
+import type { RequestContext } from "../../context.js"
+import type { InternalProvider } from "../../config/providers.js"
+import { CallbackRouteError, CredentialsSignin } from "../../errors.js"
+import { completeSignIn } from "../sign-in/complete.js"
+import type { ResponseInternal, User } from "../../types.js"
+
+/** Fields Tessera adds to forms; never passed to `authorize`. */
+const RESERVED = new Set(["csrfToken", "callbackUrl", "redirectTo", "redirect", "json"])
+
+export async function credentialsCallback(
+  ctx: RequestContext,
+  provider: InternalProvider<"credentials">,
+): Promise<ResponseInternal> {
+  const submitted = Object.fromEntries(
+    Object.entries(ctx.request.body ?? {}).filter(([key]) => !RESERVED.has(key)),
+  )
+  // The original request's body has been read already; as Auth.js does, `authorize`
+  // gets a request it can still read, with the submitted fields as JSON.
+  const headers = new Headers(ctx.request.headers)
+  headers.set("content-type", "application/json")
+  headers.delete("content-length")
+  const request = new Request(ctx.request.url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(ctx.request.body ?? {}),
+  })
+  let user: User | null
+  try {
+    user = await provider.authorize(submitted, request)
+  } catch (error) {
+    if (error instanceof CredentialsSignin) throw error
+    throw new CallbackRouteError("The authorize callback threw", {
+      cause: { err: error, provider: provider.id },
+    })
+  }
+  if (!user) throw new CredentialsSignin("authorize returned null")
+  const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
+  return completeSignIn(
+    ctx,
+    {
+      user: { ...user, id },
+      account: { providerAccountId: id, type: "credentials", provider: provider.id },
+    },
+    { credentials: submitted },
+  )
+}

@@ -1,0 +1,94 @@
+/**
+ * GET callback/<email provider>?token=...&email=...: the link from the e-mail.
+ *
+ * The token is consumed by `useVerificationToken`, which returns and deletes
+ * the row in one step: of two clicks racing, exactly one gets it. A link that
+ * was used, has expired or never existed ends on the error page with
+ * `error=Verification`. A link that cannot be one of ours (no token, a
+ * malformed one) is answered 400 at once, with no database query.
+ * @module
+ */
+import type { InternalProvider } from "../../config/providers.js"
+import type { RequestContext } from "../../context.js"
+import { Verification } from "../../errors.js"
+import { noStoreHeaders } from "../../http/response.js"
+import { callAdapter } from "../../lib/adapter.js"
+import { renderErrorPage } from "../../pages/error.js"
+import { completeSignIn } from "../sign-in/complete.js"
+import type { ResponseInternal } from "../../types.js"
+import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
+
+/** An identifier from the link: what `normalizeIdentifier` could have produced, bounded. */
+const IDENTIFIER = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,320}$/
+
+/** The link's parameters, from the query (a GET from the mail) or a form body (an app's own confirm page). */
+function linkParams(ctx: RequestContext): { token: unknown; identifier: unknown } {
+  const { query, body } = ctx.request
+  return { token: query.token ?? body?.token, identifier: query.email ?? body?.email }
+}
+
+/** The built-in error page, answered directly with 400: a malformed link is a client error, not a server one. */
+function malformedLink(ctx: RequestContext): ResponseInternal {
+  ctx.config.logger.debug("Malformed e-mail sign-in link", { provider: ctx.provider?.id })
+  const signInUrl = ctx.config.pages.signIn
+    ? new URL(ctx.config.pages.signIn, ctx.origin).href
+    : `${ctx.authUrl}/signin`
+  const page = renderErrorPage(ctx.config.theme, signInUrl, "Verification")
+  return { status: 400, headers: noStoreHeaders, body: page.body, cookies: ctx.cookies }
+}
+
+/** Consumes the token, trying each secret it may have been hashed with (rotation). */
+async function consume(
+  ctx: RequestContext,
+  provider: InternalProvider<"email">,
+  identifier: string,
+  token: string,
+) {
+  for (const secret of tokenSecrets(ctx.config, provider)) {
+    const hashed = await hashVerificationToken(secret, token)
+    const found = await callAdapter(ctx.config, "useVerificationToken", {
+      identifier,
+      token: hashed,
+    })
+    if (found) return found
+  }
+  return null
+}
+
+export async function emailCallback(
+  ctx: RequestContext,
+  provider: InternalProvider<"email">,
+): Promise<ResponseInternal> {
+  const { token, identifier } = linkParams(ctx)
+  if (!isWellFormedToken(token) || typeof identifier !== "string" || !IDENTIFIER.test(identifier))
+    return malformedLink(ctx)
+
+  const invite = await consume(ctx, provider, identifier, token)
+  if (!invite)
+    throw new Verification("The sign-in link is unknown or was already used", {
+      cause: { provider: provider.id },
+    })
+  if (invite.expires.valueOf() <= Date.now()) {
+    throw new Verification("The sign-in link has expired", { cause: { provider: provider.id } })
+  }
+  // Cheap insurance against an adapter that matches loosely (case-folding collations).
+  if (invite.identifier !== identifier)
+    throw new Verification("The sign-in link does not match its address")
+
+  const user = (await callAdapter(ctx.config, "getUserByEmail", identifier)) ?? {
+    id: crypto.randomUUID(),
+    email: identifier,
+    emailVerified: null,
+  }
+  const result = await completeSignIn(ctx, {
+    user,
+    account: {
+      providerAccountId: identifier,
+      userId: user.id,
+      type: "email",
+      provider: provider.id,
+    },
+  })
+  // The URL held a credential: keep it out of caches and out of the next page's Referer.
+  return { ...result, headers: { ...noStoreHeaders, "Referrer-Policy": "no-referrer" } }
+}

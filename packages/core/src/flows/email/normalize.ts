@@ -1,0 +1,72 @@
+/**
+ * Resolution of e-mail providers: defaults filled in, and configurations that
+ * cannot work refused at start rather than on a user's first sign-in.
+ * @module
+ */
+import { AuthError, InvalidSecret, MissingAdapter, MissingAdapterMethods } from "../../errors.js"
+import type { InternalProvider, ProviderResolutionContext } from "../../config/providers.js"
+import type { EmailConfig } from "../../providers/email.js"
+import { sendWithNodemailer } from "../../providers/nodemailer.js"
+import { normalizeEmailAddress } from "./address.js"
+import { defaultVerificationToken } from "./token.js"
+
+const DAY = 24 * 60 * 60
+
+/** Methods the flow calls: tokens, and the user the address belongs to. */
+const REQUIRED = [
+  "createVerificationToken",
+  "useVerificationToken",
+  "getUserByEmail",
+  "createUser",
+  "getUser",
+  "updateUser",
+] as const
+
+/** E-mail sign-in stores single-use tokens and users, so it needs an adapter. */
+export function normalizeEmailProvider(
+  provider: EmailConfig,
+  context: ProviderResolutionContext,
+): InternalProvider<"email"> {
+  const { adapter } = context
+  if (!adapter)
+    throw new MissingAdapter(`E-mail provider "${provider.id}" needs a database adapter`)
+  const missing = REQUIRED.filter((method) => typeof adapter[method] !== "function")
+  if (missing.length) {
+    throw new MissingAdapterMethods(
+      `E-mail provider "${provider.id}" needs adapter methods: ${missing.join(", ")}`,
+    )
+  }
+  if (typeof provider.sendVerificationRequest !== "function") {
+    throw new AuthError(`E-mail provider "${provider.id}" needs a sendVerificationRequest function`)
+  }
+  if (provider.sendVerificationRequest === sendWithNodemailer && !provider.server) {
+    throw new AuthError(
+      `E-mail provider "${provider.id}" needs a \`server\` (nodemailer transport) or its own sendVerificationRequest`,
+    )
+  }
+  const maxAge = provider.maxAge ?? DAY
+  if (!Number.isFinite(maxAge) || maxAge <= 0) {
+    throw new AuthError(
+      `E-mail provider "${provider.id}": maxAge must be a positive number of seconds`,
+    )
+  }
+  for (const option of ["normalizeIdentifier", "generateVerificationToken"] as const) {
+    if (provider[option] !== undefined && typeof provider[option] !== "function") {
+      throw new AuthError(`E-mail provider "${provider.id}": ${option} must be a function`)
+    }
+  }
+  if (
+    provider.secret !== undefined &&
+    (typeof provider.secret !== "string" || provider.secret.length < 32)
+  ) {
+    throw new InvalidSecret(
+      `E-mail provider "${provider.id}": secret must be 32 or more characters`,
+    )
+  }
+  return {
+    ...provider,
+    maxAge,
+    normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
+    generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
+  } as InternalProvider<"email">
+}

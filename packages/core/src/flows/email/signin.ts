@@ -1,0 +1,108 @@
+/**
+ * POST signin/<email provider>: mails a single-use sign-in link.
+ *
+ * The address is normalized (and refused before anything else happens if it is
+ * not a plain address); the `signIn` callback is asked with
+ * `email.verificationRequest: true`, as in Auth.js, so an app can refuse to mail
+ * strangers; the token's keyed hash is stored *before* the mail goes out, so a
+ * database failure never leaves a user holding a dead link.
+ * @module
+ */
+import type { AdapterUser } from "../../adapters.js"
+import type { InternalProvider } from "../../config/providers.js"
+import type { RequestContext } from "../../context.js"
+import { AccessDenied, AuthError, EmailSignInError } from "../../errors.js"
+import { callAdapter } from "../../lib/adapter.js"
+import { resolveCallbackUrl } from "../../lib/callback-url.js"
+import type { EmailConfig } from "../../providers/email.js"
+import type { ResponseInternal } from "../../types.js"
+import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
+
+/** The provider's `normalizeIdentifier`, with any failure turned into `EmailSignInError` (never quoting the input). */
+export function normalizeIdentifier(provider: InternalProvider<"email">, input: unknown): string {
+  let identifier: unknown
+  try {
+    if (typeof input !== "string") throw new TypeError("The e-mail address is missing")
+    identifier = provider.normalizeIdentifier!(input)
+  } catch (error) {
+    throw new EmailSignInError("Invalid e-mail address", {
+      cause: { err: error, provider: provider.id },
+    })
+  }
+  if (typeof identifier !== "string" || identifier === "") {
+    throw new EmailSignInError("normalizeIdentifier did not return an address", {
+      cause: { provider: provider.id },
+    })
+  }
+  return identifier
+}
+
+export async function startEmailSignIn(
+  ctx: RequestContext,
+  provider: InternalProvider<"email">,
+): Promise<ResponseInternal> {
+  const { config } = ctx
+  const identifier = normalizeIdentifier(provider, ctx.request.body?.email)
+
+  const user: AdapterUser = (await callAdapter(config, "getUserByEmail", identifier)) ?? {
+    id: crypto.randomUUID(),
+    email: identifier,
+    emailVerified: null,
+  }
+  const account = {
+    providerAccountId: identifier,
+    userId: user.id,
+    type: "email" as const,
+    provider: provider.id,
+  }
+  const verdict = await config.callbacks.signIn({
+    user,
+    account,
+    email: { verificationRequest: true },
+  })
+  if (!verdict) throw new AccessDenied("The signIn callback refused to send a sign-in link")
+  // A URL from the callback may carry user input: it goes through `redirect`, as in completeSignIn.
+  if (typeof verdict === "string") {
+    return {
+      redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
+      cookies: ctx.cookies,
+    }
+  }
+
+  const token = await provider.generateVerificationToken!()
+  if (!isWellFormedToken(token)) {
+    throw new AuthError(
+      `generateVerificationToken of "${provider.id}" must return 1 to 512 printable ASCII characters`,
+    )
+  }
+  const expires = new Date(Date.now() + provider.maxAge! * 1000)
+  const hashed = await hashVerificationToken(tokenSecrets(config, provider)[0]!, token)
+  await callAdapter(config, "createVerificationToken", { identifier, token: hashed, expires })
+
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  const url = `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}?${new URLSearchParams({ callbackUrl, token, email: identifier })}`
+  const request =
+    ctx.original ?? new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers })
+  try {
+    await provider.sendVerificationRequest({
+      identifier,
+      token,
+      expires,
+      url,
+      provider: provider as EmailConfig,
+      theme: config.theme,
+      request,
+    })
+  } catch (error) {
+    // The link will never arrive: take the token out again (best effort; it expires anyway).
+    await Promise.resolve(
+      config.adapter!.useVerificationToken!({ identifier, token: hashed }),
+    ).catch(() => undefined)
+    throw new EmailSignInError("The sign-in e-mail could not be sent", {
+      cause: { err: error, provider: provider.id },
+    })
+  }
+
+  const params = new URLSearchParams({ provider: provider.id, type: provider.type })
+  return { redirect: `${ctx.authUrl}/verify-request?${params}`, cookies: ctx.cookies }
+}

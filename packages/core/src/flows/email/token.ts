@@ -1,0 +1,41 @@
+/**
+ * Verification tokens: the value in the e-mailed link is never stored. The
+ * adapter keeps HMAC-SHA-256(secret, token), so someone who reads the database
+ * (a backup, a replica, an injection elsewhere) holds nothing that signs anyone
+ * in, and cannot even test guesses without the secret.
+ * @module
+ */
+import type { ResolvedConfig } from "../../config/resolve.js"
+import type { InternalProvider } from "../../config/providers.js"
+import { hmacHex, randomHex } from "../../lib/crypto.js"
+
+/** 32 bytes (256 bits) from the CSPRNG, hex: far beyond guessing within a token's lifetime. */
+export function defaultVerificationToken(): string {
+  return randomHex(32)
+}
+
+/**
+ * The secrets a token may have been hashed with, newest first: the provider's
+ * own `secret`, or every configured secret so links mailed before a rotation
+ * keep working until they expire.
+ */
+export function tokenSecrets(
+  config: Pick<ResolvedConfig, "secrets">,
+  provider: InternalProvider<"email">,
+): readonly string[] {
+  return provider.secret ? [provider.secret] : config.secrets
+}
+
+/** What the adapter stores for `token`. Domain-separated, so the value is useless as any other MAC. */
+export function hashVerificationToken(secret: string, token: string): Promise<string> {
+  return hmacHex(secret, `tessera.verification-token:${token}`)
+}
+
+/**
+ * A token from the link is worth a database lookup only if it could be one we
+ * made: printable ASCII, no spaces, bounded length. (Custom generators may make
+ * short codes, so there is no lower bound beyond one character.)
+ */
+export function isWellFormedToken(value: unknown): value is string {
+  return typeof value === "string" && /^[\x21-\x7e]{1,512}$/.test(value)
+}

@@ -1,0 +1,121 @@
+/**
+ * POST signin/<oauth provider>: builds the authorization URL, stores the
+ * checks (PKCE verifier, state, nonce) in cookies, and redirects the browser
+ * to the provider.
+ *
+ * Parameters, later ones winning: the endpoint URL's own query, then
+ * `authorization.params`, then the query of the sign-in request (Auth.js's
+ * `signIn(provider, options, authorizationParams)`). The protocol parameters
+ * Tessera owns (`response_type`, `client_id`, `redirect_uri`, `state`,
+ * `nonce`, `code_challenge*`, ...) cannot be overridden from the request.
+ * @module
+ */
+import * as o from "oauth4webapi"
+import type { InternalProvider } from "../../config/providers.js"
+import type { RequestContext } from "../../context.js"
+import { OAuthSignInError } from "../../errors.js"
+import type { OAuthConfigInternal } from "../../providers/oauth.js"
+import type { ResponseInternal } from "../../types.js"
+import { crossSiteOptions, setCheckCookie } from "./checks.js"
+import { oauthClient } from "./client.js"
+import { authorizationServer } from "./discovery.js"
+import { signInFailure } from "./failures.js"
+import { isAllowedUrl } from "./http.js"
+import { proxiedState, redirectTarget } from "./redirect-proxy.js"
+
+/** Never taken from the sign-in request: they carry the protocol's guarantees. */
+const RESERVED = new Set([
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "response_mode",
+  "request",
+  "request_uri",
+  "callbackUrl",
+  "redirectTo",
+  "csrfToken",
+])
+
+const DEFAULT_OIDC_SCOPE = "openid profile email"
+
+function paramValue(value: unknown): string {
+  // `claims` and other structured parameters are JSON, as OIDC Core specifies.
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)
+}
+
+export async function startOAuthSignIn(
+  ctx: RequestContext,
+  internal: InternalProvider<"oauth" | "oidc">,
+): Promise<ResponseInternal> {
+  const provider = internal as OAuthConfigInternal<any>
+  const { client } = oauthClient(provider)
+  let as: o.AuthorizationServer
+  try {
+    as = await authorizationServer(provider)
+  } catch (error) {
+    throw signInFailure(provider.id, error)
+  }
+  if (!as.authorization_endpoint)
+    throw new OAuthSignInError(`Provider "${provider.id}" has no authorization endpoint`)
+  const url = new URL(as.authorization_endpoint)
+  if (!isAllowedUrl(provider, url))
+    throw new OAuthSignInError(`Provider "${provider.id}": the authorization endpoint is not https`)
+
+  for (const [key, value] of Object.entries(provider.authorization?.params ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(key, paramValue(value))
+  }
+  for (const [key, value] of Object.entries(ctx.request.query)) {
+    if (!RESERVED.has(key)) url.searchParams.set(key, value)
+  }
+  const { redirectUri, forwardTo } = redirectTarget(ctx, provider)
+  url.searchParams.set("response_type", "code")
+  url.searchParams.set("client_id", client.client_id)
+  url.searchParams.set("redirect_uri", redirectUri)
+  if (provider.type === "oidc" && !url.searchParams.has("scope"))
+    url.searchParams.set("scope", DEFAULT_OIDC_SCOPE)
+
+  const crossSite = url.searchParams.get("response_mode") === "form_post"
+  const { checks } = provider
+  if (checks.includes("pkce")) {
+    const verifier = o.generateRandomCodeVerifier()
+    url.searchParams.set("code_challenge", await o.calculatePKCECodeChallenge(verifier))
+    url.searchParams.set("code_challenge_method", "S256")
+    await setCheckCookie(ctx, "pkceCodeVerifier", verifier, crossSite)
+  }
+  if (checks.includes("state")) {
+    const state = forwardTo ? await proxiedState(ctx, forwardTo) : o.generateRandomState()
+    url.searchParams.set("state", state)
+    await setCheckCookie(ctx, "state", state, crossSite)
+  }
+  if (checks.includes("nonce")) {
+    const nonce = o.generateRandomNonce()
+    url.searchParams.set("nonce", nonce)
+    await setCheckCookie(ctx, "nonce", nonce, crossSite)
+  }
+  if (crossSite) keepCallbackUrlCrossSite(ctx)
+  ctx.config.logger.debug("oauth: redirecting to the authorization endpoint", {
+    provider: provider.id,
+    checks,
+  })
+  return { redirect: url.href, cookies: ctx.cookies }
+}
+
+/**
+ * A form_post callback is a cross-site POST, which carries no `SameSite=Lax`
+ * cookie: the remembered callback URL must be `SameSite=None` to survive it.
+ */
+function keepCallbackUrlCrossSite(ctx: RequestContext): void {
+  const option = ctx.cookieOptions.callbackUrl
+  const options = crossSiteOptions(option, true)
+  const pending = ctx.cookies.find((cookie) => cookie.name === option.name)
+  if (pending) {
+    pending.options = { ...pending.options, ...options }
+    return
+  }
+  const existing = ctx.request.cookies[option.name]
+  if (existing) ctx.cookies.push({ name: option.name, value: existing, options })
+}

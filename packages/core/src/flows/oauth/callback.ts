@@ -1,0 +1,101 @@
+/**
+ * GET (or, for `response_mode=form_post`, POST) callback/<oauth provider>.
+ *
+ * Order matters: the redirect proxy forwards before anything is checked (the
+ * cookies live on the deployment that started the sign-in); then every check
+ * cookie is read, and cleared, before the code is spent; then oauth4webapi
+ * validates the authorization response (`iss`, `state`, provider `error`),
+ * the token response and the ID Token; only then is a profile fetched and a
+ * session started. Any failure throws, and the handler sends the user to the
+ * sign-in page with `error=OAuthCallbackError` and no session.
+ *
+ * No CSRF token here: a form_post callback is a cross-site POST by design.
+ * State, PKCE and nonce are what tie the callback to this browser.
+ * @module
+ */
+import * as o from "oauth4webapi"
+import type { InternalProvider } from "../../config/providers.js"
+import type { RequestContext } from "../../context.js"
+import { InvalidCheck } from "../../errors.js"
+import { timingSafeEqual } from "../../lib/crypto.js"
+import type { OAuthConfigInternal } from "../../providers/oauth.js"
+import { completeSignIn } from "../sign-in/complete.js"
+import type { Profile, ResponseInternal } from "../../types.js"
+import { useCheckCookies, type CheckCookie } from "./checks.js"
+import { oauthClient } from "./client.js"
+import { authorizationServer, UNKNOWN_ISSUER } from "./discovery.js"
+import { callbackFailure } from "./failures.js"
+import { fetchProfile, toUserAndAccount } from "./profile.js"
+import { forwardingUrl, redirectTarget } from "./redirect-proxy.js"
+import { exchangeCode } from "./tokens.js"
+
+/** The authorization response: the query, or the form body of a form_post. */
+function callbackParameters(ctx: RequestContext): URLSearchParams {
+  const params = new URLSearchParams()
+  if (ctx.request.method === "POST" && ctx.request.body) {
+    for (const [key, value] of Object.entries(ctx.request.body))
+      if (typeof value === "string") params.set(key, value)
+  }
+  for (const [key, value] of ctx.request.url.searchParams)
+    if (!params.has(key)) params.set(key, value)
+  return params
+}
+
+export async function oauthCallback(
+  ctx: RequestContext,
+  internal: InternalProvider<"oauth" | "oidc">,
+): Promise<ResponseInternal> {
+  const provider = internal as OAuthConfigInternal<any>
+  const params = callbackParameters(ctx)
+  const forward = await forwardingUrl(ctx, provider, params)
+  if (forward) {
+    ctx.config.logger.debug("oauth: forwarding the callback through the redirect proxy", {
+      provider: provider.id,
+    })
+    return { redirect: forward, cookies: ctx.cookies }
+  }
+  let identity: Awaited<ReturnType<typeof toUserAndAccount>> & { profile: Profile }
+  try {
+    const oauth = oauthClient(provider)
+    const as = await authorizationServer(provider)
+    const { checks } = provider
+
+    // Every check cookie is read (and cleared) before anything else, pass or fail.
+    const wanted: CheckCookie[] = []
+    if (checks.includes("state")) wanted.push("state")
+    if (checks.includes("pkce")) wanted.push("pkceCodeVerifier")
+    if (checks.includes("nonce")) wanted.push("nonce")
+    const { state, pkceCodeVerifier: codeVerifier, nonce } = await useCheckCookies(ctx, wanted)
+    if (state !== undefined) {
+      const returned = params.get("state")
+      if (!returned) throw new InvalidCheck("The authorization response has no state")
+      if (!timingSafeEqual(returned, state))
+        throw new InvalidCheck("The state does not match the one this browser started with")
+    }
+
+    const response = new URLSearchParams(params)
+    // With no known issuer (endpoints configured by hand) there is nothing to compare `iss` with.
+    if (as.issuer === UNKNOWN_ISSUER) response.delete("iss")
+    const grant = o.validateAuthResponse(as, oauth.client, response, state ?? o.skipStateCheck)
+
+    const { redirectUri } = redirectTarget(ctx, provider)
+    const { tokens, claims } = await exchangeCode({
+      provider,
+      as,
+      oauth,
+      grant,
+      params,
+      redirectUri,
+      codeVerifier,
+      state,
+      nonce,
+    })
+    const profile = await fetchProfile({ provider, as, oauth, tokens, claims, params })
+    identity = { ...(await toUserAndAccount(provider, profile, tokens)), profile }
+  } catch (error) {
+    throw callbackFailure(provider.id, error)
+  }
+  ctx.config.logger.debug("oauth: callback checks passed", { provider: provider.id })
+  // The signIn callback, users and accounts, the session: shared with every other sign-in.
+  return completeSignIn(ctx, identity)
+}

@@ -1,0 +1,110 @@
+/**
+ * The PKCE code verifier, state and nonce travel from the sign-in request to
+ * the callback in their own cookies: encrypted (jwt.ts, the cookie name as
+ * salt, so one cannot be swapped for another), HttpOnly, 15 minutes. A cookie
+ * is cleared as soon as the callback reads it, whatever the outcome: each
+ * value serves one authorization response only.
+ * @module
+ */
+import type { RequestContext } from "../../context.js"
+import { InvalidCheck } from "../../errors.js"
+import { expiredCookie } from "../../http/cookies.js"
+import { decode, encode } from "../../jwt.js"
+import type { CookieOption } from "../../types.js"
+
+export type CheckCookie = "pkceCodeVerifier" | "state" | "nonce"
+
+const LABELS: Record<CheckCookie, string> = {
+  pkceCodeVerifier: "PKCE code verifier",
+  state: "state",
+  nonce: "nonce",
+}
+const DEFAULT_MAX_AGE = 15 * 60
+
+/**
+ * Sets the cookie carrying `value`. `crossSite` is for `response_mode=form_post`:
+ * the provider's page POSTs the callback cross-site, and only `SameSite=None`
+ * (which browsers require to be `Secure`) cookies go with such a request.
+ */
+export async function setCheckCookie(
+  ctx: RequestContext,
+  check: CheckCookie,
+  value: string,
+  crossSite: boolean,
+): Promise<void> {
+  const option = ctx.cookieOptions[check]
+  const maxAge = option.options.maxAge ?? DEFAULT_MAX_AGE
+  const token = await encode({
+    secret: [...ctx.config.secrets],
+    salt: option.name,
+    maxAge,
+    token: { value },
+  })
+  ctx.cookies.push({
+    name: option.name,
+    value: token,
+    options: {
+      ...crossSiteOptions(option, crossSite),
+      maxAge,
+      expires: new Date(Date.now() + maxAge * 1000),
+    },
+  })
+}
+
+export function crossSiteOptions(
+  option: CookieOption,
+  crossSite: boolean,
+): CookieOption["options"] {
+  return crossSite ? { ...option.options, sameSite: "none", secure: true } : option.options
+}
+
+/**
+ * The value stored by `setCheckCookie`, and the cookie cleared. Throws
+ * `InvalidCheck` when the cookie is missing, forged, or expired.
+ */
+export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): Promise<string> {
+  const option = ctx.cookieOptions[check]
+  const raw = ctx.request.cookies[option.name]
+  if (!raw)
+    throw new InvalidCheck(
+      `The ${LABELS[check]} cookie is missing (expired, or the sign-in started in another browser)`,
+    )
+  ctx.cookies.push(expiredCookie(option))
+  let payload: { value?: unknown } | null
+  try {
+    payload = await decode<{ value?: unknown }>({
+      secret: [...ctx.config.secrets],
+      salt: option.name,
+      token: raw,
+    })
+  } catch {
+    throw new InvalidCheck(
+      `The ${LABELS[check]} cookie could not be read (tampered with or expired)`,
+    )
+  }
+  if (typeof payload?.value !== "string" || payload.value === "") {
+    throw new InvalidCheck(`The ${LABELS[check]} cookie has no value`)
+  }
+  return payload.value
+}
+
+/**
+ * Reads all the `wanted` check cookies, clearing every one present before
+ * reporting the first that fails: a refused callback leaves none behind.
+ */
+export async function useCheckCookies(
+  ctx: RequestContext,
+  wanted: CheckCookie[],
+): Promise<Partial<Record<CheckCookie, string>>> {
+  const values: Partial<Record<CheckCookie, string>> = {}
+  let failure: unknown
+  for (const check of wanted) {
+    try {
+      values[check] = await useCheckCookie(ctx, check)
+    } catch (error) {
+      failure ??= error
+    }
+  }
+  if (failure) throw failure
+  return values
+}

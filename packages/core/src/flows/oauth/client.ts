@@ -1,0 +1,56 @@
+/**
+ * The OAuth client (oauth4webapi `Client`) a provider signs in as, and how it
+ * authenticates at the token endpoint.
+ * @module
+ */
+import * as o from "oauth4webapi"
+import { OAuthSignInError } from "../../errors.js"
+import type { OAuthConfigInternal } from "../../providers/oauth.js"
+
+type Provider = OAuthConfigInternal<any>
+
+export interface OAuthClient {
+  client: o.Client
+  clientAuth: o.ClientAuth
+}
+
+const clients = new WeakMap<Provider, OAuthClient>()
+
+/**
+ * `client_secret_basic` by default (RFC 6749's preferred method), `none` for
+ * public clients without a secret; `client.token_endpoint_auth_method` overrides.
+ */
+export function oauthClient(provider: Provider): OAuthClient {
+  let entry = clients.get(provider)
+  if (entry) return entry
+  if (!provider.clientId) {
+    const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_ID`
+    throw new OAuthSignInError(
+      `Provider "${provider.id}" has no clientId (set clientId or ${variable})`,
+    )
+  }
+  const { token_endpoint_auth_method: configured, ...metadata } = provider.client ?? {}
+  const method = configured ?? (provider.clientSecret ? "client_secret_basic" : "none")
+  const client: o.Client = { ...metadata, client_id: provider.clientId }
+  entry = { client, clientAuth: clientAuthentication(provider, method) }
+  clients.set(provider, entry)
+  return entry
+}
+
+function clientAuthentication(provider: Provider, method: string): o.ClientAuth {
+  if (method === "none") return o.None()
+  if (method !== "client_secret_basic" && method !== "client_secret_post") {
+    throw new OAuthSignInError(
+      `Provider "${provider.id}": unsupported token_endpoint_auth_method "${method}"`,
+    )
+  }
+  if (!provider.clientSecret) {
+    const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_SECRET`
+    throw new OAuthSignInError(
+      `Provider "${provider.id}" has no clientSecret (set clientSecret or ${variable})`,
+    )
+  }
+  return method === "client_secret_post"
+    ? o.ClientSecretPost(provider.clientSecret)
+    : o.ClientSecretBasic(provider.clientSecret)
+}

@@ -1,0 +1,156 @@
+/**
+ * Resolution of `oauth`/`oidc` providers: endpoint strings become endpoint
+ * objects, checks and the default `profile`/`account` callbacks are filled in,
+ * and configurations that cannot work are rejected at start, not on a user's
+ * first sign-in: unparsable URLs, `http:` URLs without the explicit opt-in,
+ * unknown checks, an OIDC provider with no issuer.
+ * @module
+ */
+import { AuthError, InvalidEndpoints } from "../../errors.js"
+import type { InternalProvider, ProviderResolutionContext } from "../../config/providers.js"
+import type {
+  EndpointHandler,
+  OAuthChecks,
+  OAuthConfig,
+  OAuthConfigInternal,
+} from "../../providers/oauth.js"
+import type { Profile, TokenSet, User } from "../../types.js"
+
+const KNOWN_CHECKS = new Set(["pkce", "state", "nonce", "none"])
+const ACCOUNT_FIELDS = [
+  "access_token",
+  "id_token",
+  "refresh_token",
+  "expires_at",
+  "scope",
+  "token_type",
+  "session_state",
+]
+
+/** Keeps id, name, email and image (picture), as Auth.js does. */
+export function defaultProfile(profile: Profile): User {
+  return {
+    id: String(profile.sub ?? profile.id ?? ""),
+    name: (profile.name ?? profile.nickname ?? profile.preferred_username ?? null) as string | null,
+    email: (profile.email ?? null) as string | null,
+    image: (profile.picture ?? null) as string | null,
+  }
+}
+
+/** Keeps the token fields an Account stores. */
+export function defaultAccount(tokens: TokenSet): TokenSet {
+  const account: TokenSet = {}
+  for (const key of ACCOUNT_FIELDS) if (tokens[key] !== undefined) account[key] = tokens[key]
+  return account
+}
+
+function toEndpoint(
+  value: unknown,
+  label: string,
+  providerId: string,
+): EndpointHandler<any> | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value === "string") return { url: value }
+  if (typeof value === "object") return { ...(value as EndpointHandler<any>) }
+  throw new InvalidEndpoints(
+    `Provider "${providerId}": \`${label}\` must be a URL or an endpoint object`,
+  )
+}
+
+/**
+ * Every URL Tessera fetches or sends the browser to must parse and, unless the
+ * provider opts in, be https: an http issuer lets anyone on the path mint tokens.
+ */
+function checkUrl(
+  value: string | undefined,
+  label: string,
+  providerId: string,
+  allowHttp: boolean,
+): void {
+  if (value === undefined) return
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidEndpoints(`Provider "${providerId}": \`${label}\` is not a valid URL`)
+  }
+  if (url.protocol === "https:") return
+  if (url.protocol === "http:" && allowHttp) return
+  if (url.protocol === "http:") {
+    throw new InvalidEndpoints(
+      `Provider "${providerId}": \`${label}\` uses http:. Use https, or set dangerouslyAllowInsecureHttpRequests: true for a loopback test provider`,
+    )
+  }
+  throw new InvalidEndpoints(`Provider "${providerId}": \`${label}\` must be an https URL`)
+}
+
+function resolveChecks(provider: OAuthConfig<any>, proxied: boolean): OAuthChecks {
+  const given = provider.checks ?? (provider.type === "oidc" ? ["pkce", "nonce"] : ["pkce"])
+  if (!Array.isArray(given))
+    throw new AuthError(`Provider "${provider.id}": \`checks\` must be an array`)
+  for (const check of given) {
+    if (!KNOWN_CHECKS.has(check))
+      throw new AuthError(`Provider "${provider.id}": unknown check "${String(check)}"`)
+  }
+  // A copy: the user's array must not change under them.
+  const checks = [...new Set(given)] as OAuthChecks
+  // Behind a redirect proxy the state carries the origin to forward to.
+  if (proxied && !checks.includes("state")) checks.push("state")
+  const effective = checks.filter((c) => c !== "none")
+  return effective.length ? effective : ["none"]
+}
+
+export function normalizeOAuthProvider(
+  provider: OAuthConfig<any>,
+  context: ProviderResolutionContext,
+): InternalProvider<"oauth" | "oidc"> {
+  const { id } = provider
+  const allowHttp = provider.dangerouslyAllowInsecureHttpRequests === true
+  const authorization = toEndpoint(provider.authorization, "authorization", id)
+  const token = toEndpoint(provider.token, "token", id)
+  const userinfo = toEndpoint(provider.userinfo, "userinfo", id)
+  checkUrl(provider.issuer, "issuer", id, allowHttp)
+  checkUrl(provider.wellKnown, "wellKnown", id, allowHttp)
+  checkUrl(provider.jwks_endpoint, "jwks_endpoint", id, allowHttp)
+  checkUrl(authorization?.url, "authorization", id, allowHttp)
+  checkUrl(token?.url, "token", id, allowHttp)
+  checkUrl(userinfo?.url, "userinfo", id, allowHttp)
+
+  const discoverable = !!(provider.issuer || provider.wellKnown)
+  if (!discoverable && (!authorization?.url || !(token?.url || token?.request))) {
+    throw new InvalidEndpoints(
+      `Provider "${id}" needs an issuer, a wellKnown URL, or authorization and token endpoints`,
+    )
+  }
+  if (provider.type === "oidc" && !discoverable) {
+    // Without an issuer there is nothing to check an ID Token's `iss` against.
+    throw new InvalidEndpoints(`OIDC provider "${id}" needs an issuer or a wellKnown URL`)
+  }
+  const redirectProxyUrl = provider.redirectProxyUrl ?? context.redirectProxyUrl
+  if (redirectProxyUrl !== undefined) {
+    try {
+      new URL(redirectProxyUrl)
+    } catch {
+      throw new InvalidEndpoints(`Provider "${id}": redirectProxyUrl is not a valid URL`)
+    }
+  }
+  if (provider.profile !== undefined && typeof provider.profile !== "function") {
+    throw new AuthError(`Provider "${id}": \`profile\` must be a function`)
+  }
+  if (provider.account !== undefined && typeof provider.account !== "function") {
+    throw new AuthError(`Provider "${id}": \`account\` must be a function`)
+  }
+  if (allowHttp) context.logger.warn("insecure-issuer")
+
+  const resolved = {
+    ...provider,
+    authorization,
+    token,
+    userinfo,
+    checks: resolveChecks(provider, redirectProxyUrl !== undefined),
+    redirectProxyUrl,
+    profile: provider.profile ?? defaultProfile,
+    account: provider.account ?? defaultAccount,
+  } as OAuthConfigInternal<any>
+  return resolved as InternalProvider<"oauth" | "oidc">
+}

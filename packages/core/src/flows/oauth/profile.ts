@@ -1,0 +1,137 @@
+/**
+ * The provider's profile of the user, and the User and Account made from it.
+ *
+ * OIDC providers: the validated ID Token claims (or, with `idToken: false`,
+ * the userinfo response, whose `sub` must match the ID Token's). OAuth 2
+ * providers: the userinfo endpoint's JSON, or the provider's own
+ * `userinfo.request`.
+ * @module
+ */
+import * as o from "oauth4webapi"
+import { OAuthCallbackError, OAuthProfileParseError } from "../../errors.js"
+import type { OAuthConfigInternal } from "../../providers/oauth.js"
+import type { Account, Profile, TokenSet, User } from "../../types.js"
+import type { OAuthClient } from "./client.js"
+import { httpOptions, providerFetch } from "./http.js"
+
+type Provider = OAuthConfigInternal<any>
+
+export interface ProfileRequest {
+  provider: Provider
+  as: o.AuthorizationServer
+  oauth: OAuthClient
+  tokens: TokenSet
+  claims: Profile | undefined
+  params: URLSearchParams
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
+  const { provider, as, oauth, tokens, claims } = request
+  if (provider.type === "oidc" && provider.idToken !== false) return claims!
+
+  const custom = provider.userinfo?.request
+  if (custom) {
+    const profile = await custom({
+      tokens,
+      provider,
+      params: Object.fromEntries(request.params),
+      claims,
+      fetch: providerFetch(provider),
+    })
+    if (!isObject(profile))
+      throw new OAuthProfileParseError(
+        `Provider "${provider.id}": userinfo.request returned no profile object`,
+      )
+    return profile as Profile
+  }
+  if (!as.userinfo_endpoint) {
+    // An OAuth 2 provider that sent an ID Token but has no userinfo endpoint.
+    if (claims) return claims
+    throw new OAuthCallbackError(
+      `Provider "${provider.id}" has no userinfo endpoint to read the profile from`,
+    )
+  }
+  if (typeof tokens.access_token !== "string")
+    throw new OAuthCallbackError(
+      `Provider "${provider.id}": no access token to read the profile with`,
+    )
+  const url = new URL(as.userinfo_endpoint)
+  for (const [key, value] of Object.entries(provider.userinfo?.params ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(key, String(value))
+  }
+  let response = await o.userInfoRequest(
+    { ...as, userinfo_endpoint: url.href },
+    oauth.client,
+    tokens.access_token,
+    httpOptions(provider),
+  )
+  const conform = provider.userinfo?.conform
+  if (conform) response = (await conform(response.clone())) ?? response
+
+  if (provider.type === "oidc") {
+    // The userinfo must describe the user the ID Token names (OIDC Core 5.3.2).
+    return (await o.processUserInfoResponse(
+      as,
+      oauth.client,
+      String(claims!.sub),
+      response,
+    )) as Profile
+  }
+  if (response.status !== 200)
+    throw new OAuthCallbackError(
+      `Provider "${provider.id}": the userinfo endpoint answered ${response.status}`,
+    )
+  let body: unknown
+  try {
+    body = await response.json()
+  } catch {
+    throw new OAuthProfileParseError(`Provider "${provider.id}": the userinfo response is not JSON`)
+  }
+  if (!isObject(body))
+    throw new OAuthProfileParseError(
+      `Provider "${provider.id}": the userinfo response is not an object`,
+    )
+  return body as Profile
+}
+
+/**
+ * Runs the provider's `profile` and `account` callbacks. The Account's
+ * `providerAccountId` is the profile's id as a string; its token fields are
+ * what `account(tokens)` returns (the default keeps the usual ones).
+ */
+export async function toUserAndAccount(
+  provider: Provider,
+  profile: Profile,
+  tokens: TokenSet,
+): Promise<{ user: User; account: Account }> {
+  let user: User
+  try {
+    user = await provider.profile(profile, tokens)
+  } catch (error) {
+    throw new OAuthProfileParseError(`Provider "${provider.id}": the profile callback threw`, {
+      cause: { err: error },
+    })
+  }
+  if (!isObject(user))
+    throw new OAuthProfileParseError(
+      `Provider "${provider.id}": the profile callback returned no user`,
+    )
+  const id = user.id === undefined || user.id === null ? "" : String(user.id)
+  if (id === "")
+    throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
+
+  const fields = provider.account(tokens) ?? {}
+  const account: Account = {
+    ...fields,
+    provider: provider.id,
+    type: provider.type,
+    providerAccountId: id,
+  }
+  if (typeof account.token_type === "string")
+    account.token_type = account.token_type.toLowerCase() as Lowercase<string>
+  return { user: { ...user, id }, account }
+}

@@ -1,0 +1,71 @@
+/**
+ * The last steps every sign-in shares, whatever proved the user's identity:
+ * the `signIn` callback, persisting the user, starting the session, the
+ * `signIn` event, and the redirect.
+ * @module
+ */
+import type { RequestContext } from "../../context.js"
+import { AccessDenied } from "../../errors.js"
+import { expiredCookie } from "../../http/cookies.js"
+import { resolveCallbackUrl } from "../../lib/callback-url.js"
+import { fireEvent } from "../../lib/events.js"
+import { sessionStrategy } from "../../session/index.js"
+import type { ResponseInternal } from "../../types.js"
+import { persistSignIn, type ProviderIdentity } from "./persist.js"
+
+export interface CompleteSignInOptions {
+  /** The submitted credentials, for the `signIn` callback. */
+  credentials?: Record<string, unknown>
+  /** Set for e-mail sign-ins, as Auth.js does. */
+  email?: { verificationRequest?: boolean }
+}
+
+export async function completeSignIn(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+  options: CompleteSignInOptions = {},
+): Promise<ResponseInternal> {
+  const { config } = ctx
+  const verdict = await config.callbacks.signIn({
+    user: identity.user,
+    account: identity.account,
+    profile: identity.profile,
+    ...options,
+  })
+  // Any falsy answer refuses, as in Auth.js: a callback that forgets to return must not let everyone in.
+  if (!verdict) throw new AccessDenied("The signIn callback refused the sign-in")
+  // A URL from the callback may carry user input: it goes through `redirect` like any other.
+  if (typeof verdict === "string") {
+    return {
+      redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
+      cookies: ctx.cookies,
+    }
+  }
+
+  const { user, isNewUser } = await persistSignIn(ctx, identity)
+  await sessionStrategy(ctx).create(ctx, {
+    user,
+    account: identity.account,
+    profile: identity.profile,
+    isNewUser,
+  })
+  await fireEvent(ctx, "signIn", {
+    user,
+    account: identity.account,
+    profile: identity.profile,
+    isNewUser,
+  })
+
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  // The flow is over: the remembered callback URL must not steer a later sign-in.
+  if (ctx.request.cookies[ctx.cookieOptions.callbackUrl.name] !== undefined)
+    ctx.cookies.push(expiredCookie(ctx.cookieOptions.callbackUrl))
+  if (isNewUser && config.pages.newUser) {
+    const separator = config.pages.newUser.includes("?") ? "&" : "?"
+    return {
+      redirect: `${config.pages.newUser}${separator}${new URLSearchParams({ callbackUrl })}`,
+      cookies: ctx.cookies,
+    }
+  }
+  return { redirect: callbackUrl, cookies: ctx.cookies }
+}

@@ -1,0 +1,273 @@
+/**
+ * POST callback/<provider>: verifies what the browser's authenticator answered.
+ *
+ * Body fields: `action` ("register" or "authenticate"), `data` (the JSON of
+ * `startRegistration`/`startAuthentication`'s result), `csrfToken` (checked by
+ * the callback action) and optionally `callbackUrl`. Every refusal is a
+ * `WebAuthnVerificationError`: logged, no session, the user lands on the
+ * sign-in page with `error=Callback` (or gets that URL as JSON).
+ *
+ * Before @simplewebauthn/server sees the response, the client data is checked
+ * here (type, challenge in constant time, origin) so that these refusals have
+ * their own messages and no challenge ends up in a log line.
+ * @module
+ */
+import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
+import type { AdapterUser } from "../../adapters.js"
+import type { InternalProvider } from "../../config/providers.js"
+import type { RequestContext } from "../../context.js"
+import { InvalidRequest, WebAuthnVerificationError } from "../../errors.js"
+import { RequestError } from "../../http/request.js"
+import { callAdapter } from "../../lib/adapter.js"
+import { timingSafeEqual } from "../../lib/crypto.js"
+import { sessionStrategy } from "../../session/index.js"
+import { completeSignIn } from "../sign-in/complete.js"
+import type { ResponseInternal } from "../../types.js"
+import { consumeChallenge, type ChallengeClaims, type WebAuthnAction } from "./challenge.js"
+import { fromBase64Url, toBase64Url } from "./encoding.js"
+import type { NormalizedWebAuthnProvider } from "./normalize.js"
+import { rememberWebAuthnSignIn } from "./persist.js"
+import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
+import { authenticationVerification, registrationVerification } from "./settings.js"
+
+const B64URL = /^[A-Za-z0-9_-]+={0,2}$/
+const MAX_CREDENTIAL_ID = 1366 // 1023 bytes, the WebAuthn limit, in base64url
+
+type ParsedResponse =
+  | { action: "register"; response: RegistrationResponseJSON }
+  | { action: "authenticate"; response: AuthenticationResponseJSON }
+
+function malformed(message: string): RequestError {
+  return new RequestError(new InvalidRequest(message), 400)
+}
+
+const isB64 = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0 && B64URL.test(value)
+
+/** The body as the contract says it is, or 400: nothing is looked up for a malformed one. */
+function parseBody(ctx: RequestContext): ParsedResponse {
+  const body = ctx.request.body ?? {}
+  const action = body.action
+  if (action !== "register" && action !== "authenticate")
+    throw malformed('action must be "register" or "authenticate"')
+  let data: unknown = body.data
+  if (typeof data === "string") {
+    try {
+      data = JSON.parse(data)
+    } catch {
+      throw malformed("data is not valid JSON")
+    }
+  }
+  if (!data || typeof data !== "object" || Array.isArray(data))
+    throw malformed("data must be the JSON of the browser's WebAuthn response")
+  const candidate = data as Record<string, any>
+  const inner = candidate.response
+  const shaped =
+    isB64(candidate.id) &&
+    candidate.id.length <= MAX_CREDENTIAL_ID &&
+    candidate.rawId === candidate.id &&
+    candidate.type === "public-key" &&
+    inner &&
+    typeof inner === "object" &&
+    isB64(inner.clientDataJSON) &&
+    (action === "register"
+      ? isB64(inner.attestationObject) &&
+        (inner.transports === undefined ||
+          (Array.isArray(inner.transports) &&
+            inner.transports.every((t: unknown) => typeof t === "string")))
+      : isB64(inner.authenticatorData) &&
+        isB64(inner.signature) &&
+        (inner.userHandle === undefined ||
+          inner.userHandle === null ||
+          typeof inner.userHandle === "string"))
+  if (!shaped)
+    throw malformed(
+      `data is not a WebAuthn ${action === "register" ? "registration" : "authentication"} response`,
+    )
+  if (candidate.clientExtensionResults === undefined) candidate.clientExtensionResults = {}
+  return { action, response: candidate } as ParsedResponse
+}
+
+/** Type, challenge and origin of the client data, checked before anything else. */
+function checkClientData(
+  clientDataJSON: string,
+  action: WebAuthnAction,
+  challenge: string,
+  rp: RequestRelyingParty,
+): void {
+  let clientData: { type?: unknown; challenge?: unknown; origin?: unknown } | null
+  try {
+    clientData = JSON.parse(new TextDecoder().decode(fromBase64Url(clientDataJSON)))
+  } catch {
+    throw new WebAuthnVerificationError("The passkey response's client data is not JSON")
+  }
+  // `null` parses too, and reading a field of it would throw a TypeError (a 500).
+  if (typeof clientData !== "object" || clientData === null) {
+    throw new WebAuthnVerificationError("The passkey response's client data is not a JSON object")
+  }
+  const expectedType = action === "register" ? "webauthn.create" : "webauthn.get"
+  if (clientData.type !== expectedType)
+    throw new WebAuthnVerificationError(`The passkey response is not a ${expectedType} response`)
+  if (
+    typeof clientData.challenge !== "string" ||
+    !timingSafeEqual(clientData.challenge, challenge)
+  ) {
+    throw new WebAuthnVerificationError("The passkey response answers another challenge")
+  }
+  if (typeof clientData.origin !== "string" || !rp.origins.includes(clientData.origin)) {
+    throw new WebAuthnVerificationError(
+      "The passkey response comes from an origin that is not allowed",
+    )
+  }
+}
+
+/** The library's own checks (rp id, flags, signature, counter, attestation) as one error type. */
+async function verified<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw new WebAuthnVerificationError(`The passkey ${what} could not be verified`, {
+      cause: { err: error },
+    })
+  }
+}
+
+async function register(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+  response: RegistrationResponseJSON,
+  claims: ChallengeClaims,
+  rp: RequestRelyingParty,
+): Promise<ResponseInternal> {
+  const result = await verified("registration", () =>
+    verifyRegistrationResponse({
+      ...registrationVerification(provider),
+      response,
+      expectedChallenge: claims.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.id,
+    }),
+  )
+  if (!result.verified)
+    throw new WebAuthnVerificationError("The passkey registration could not be verified")
+  const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo
+  // The library takes the id from the authenticator data; the one the browser reported must agree.
+  if (credential.id !== response.id)
+    throw new WebAuthnVerificationError(
+      "The response's credential id does not match its authenticator data",
+    )
+  if (await callAdapter(ctx.config, "getAuthenticator", credential.id)) {
+    throw new WebAuthnVerificationError("This passkey is registered already")
+  }
+  if (!claims.userId)
+    throw new WebAuthnVerificationError("The registration challenge names no user")
+
+  let user: AdapterUser
+  if (claims.signedIn) {
+    // The passkey goes to the user who asked for the options, who must still be the one signed in.
+    const currentId = await sessionStrategy(ctx).currentUserId(ctx)
+    if (currentId !== claims.userId)
+      throw new WebAuthnVerificationError("The signed-in user changed during passkey registration")
+    const current = await callAdapter(ctx.config, "getUser", currentId)
+    if (!current) throw new WebAuthnVerificationError("The signed-in user no longer exists")
+    user = current
+  } else {
+    if (!claims.email)
+      throw new WebAuthnVerificationError("The registration challenge names no e-mail address")
+    user = {
+      id: claims.userId,
+      email: claims.email,
+      name: claims.name ?? null,
+      image: null,
+      emailVerified: null,
+    }
+  }
+  const transports = response.response.transports?.length
+    ? response.response.transports.join(",")
+    : null
+  rememberWebAuthnSignIn(ctx, {
+    kind: "register",
+    isNewUser: !claims.signedIn,
+    user,
+    authenticator: {
+      credentialID: credential.id,
+      providerAccountId: credential.id,
+      credentialPublicKey: toBase64Url(credential.publicKey),
+      counter: credential.counter,
+      credentialDeviceType,
+      credentialBackedUp,
+      transports,
+    },
+  })
+  return completeSignIn(ctx, {
+    user,
+    account: { type: "webauthn", provider: provider.id, providerAccountId: credential.id },
+  })
+}
+
+async function authenticate(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+  response: AuthenticationResponseJSON,
+  claims: ChallengeClaims,
+  rp: RequestRelyingParty,
+): Promise<ResponseInternal> {
+  const authenticator = await callAdapter(ctx.config, "getAuthenticator", response.id)
+  if (!authenticator) throw new WebAuthnVerificationError("The passkey is not registered here")
+  const result = await verified("sign-in", () =>
+    verifyAuthenticationResponse({
+      ...authenticationVerification(provider),
+      response,
+      expectedChallenge: claims.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.id,
+      credential: {
+        id: authenticator.credentialID,
+        publicKey: fromBase64Url(authenticator.credentialPublicKey),
+        counter: authenticator.counter,
+        ...(authenticator.transports
+          ? { transports: authenticator.transports.split(",") as never }
+          : {}),
+      },
+    }),
+  )
+  if (!result.verified)
+    throw new WebAuthnVerificationError("The passkey sign-in could not be verified")
+  // The library refused a counter that did not go up (a cloned authenticator);
+  // authenticators that do not count report 0 every time and need no write.
+  const { newCounter } = result.authenticationInfo
+  if (newCounter !== authenticator.counter) {
+    await callAdapter(
+      ctx.config,
+      "updateAuthenticatorCounter",
+      authenticator.credentialID,
+      newCounter,
+    )
+  }
+  const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
+  if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
+  rememberWebAuthnSignIn(ctx, { kind: "authenticate", user })
+  return completeSignIn(ctx, {
+    user,
+    account: {
+      type: "webauthn",
+      provider: provider.id,
+      providerAccountId: authenticator.credentialID,
+    },
+  })
+}
+
+export async function webauthnCallback(
+  ctx: RequestContext,
+  internal: InternalProvider<"webauthn">,
+): Promise<ResponseInternal> {
+  const provider = internal as NormalizedWebAuthnProvider
+  const parsed = parseBody(ctx)
+  const claims = await consumeChallenge(ctx, provider, parsed.action)
+  const rp = relyingPartyFor(ctx, provider)
+  checkClientData(parsed.response.response.clientDataJSON, parsed.action, claims.challenge, rp)
+  return parsed.action === "register"
+    ? register(ctx, provider, parsed.response, claims, rp)
+    : authenticate(ctx, provider, parsed.response, claims, rp)
+}

@@ -1,0 +1,176 @@
+/**
+ * GET webauthn-options/<provider>: the options the browser passes to
+ * `startRegistration` / `startAuthentication` of @simplewebauthn/browser.
+ *
+ * Answers `{ action, options }`. `?action=register|authenticate` picks the
+ * ceremony; without it: a signed-in user registers (adds a passkey), an
+ * `email` of no known user registers (a new account), anything else
+ * authenticates. The challenge is set in the `webauthnChallenge` cookie.
+ * @module
+ */
+import { base64url } from "jose"
+import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
+import type { AdapterUser } from "../../adapters.js"
+import type { InternalProvider } from "../../config/providers.js"
+import type { RequestContext } from "../../context.js"
+import { InvalidRequest } from "../../errors.js"
+import { RequestError } from "../../http/request.js"
+import { noStoreHeaders } from "../../http/response.js"
+import { callAdapter } from "../../lib/adapter.js"
+import type { WebAuthnUserInfo } from "../../providers/webauthn.js"
+import { sessionStrategy } from "../../session/index.js"
+import type { ResponseInternal } from "../../types.js"
+import {
+  issueChallenge,
+  newChallenge,
+  type ChallengeClaims,
+  type WebAuthnAction,
+} from "./challenge.js"
+import type { NormalizedWebAuthnProvider } from "./normalize.js"
+import { relyingPartyFor } from "./relying-party.js"
+import { authenticationDefaults, registrationDefaults } from "./settings.js"
+import { userHandleOf } from "./user-handle.js"
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+const MAX_EMAIL = 320
+const MAX_NAME = 200
+
+function badRequest(message: string, status = 400): RequestError {
+  return new RequestError(new InvalidRequest(message), status)
+}
+
+function requestedAction(value: string | undefined): WebAuthnAction | undefined {
+  if (value === undefined || value === "") return undefined
+  if (value === "register" || value === "authenticate") return value
+  throw badRequest('action must be "register" or "authenticate"')
+}
+
+/** The signed-in user, if the session names one the adapter knows. */
+async function signedInUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  const id = await sessionStrategy(ctx).currentUserId(ctx)
+  return id ? await callAdapter(ctx.config, "getUser", id) : null
+}
+
+/** Default `getUserInfo`: `email` (and `name`) from the query. */
+async function defaultUserInfo(ctx: RequestContext): Promise<WebAuthnUserInfo | null> {
+  const raw = ctx.request.query.email?.trim()
+  if (!raw) return null
+  const email = raw.toLowerCase()
+  if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw badRequest("Malformed e-mail address")
+  const name = ctx.request.query.name?.trim().slice(0, MAX_NAME) || null
+  const existing = await callAdapter(ctx.config, "getUserByEmail", email)
+  return { user: { email, name }, exists: !!existing }
+}
+
+async function userInfo(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+): Promise<WebAuthnUserInfo | null> {
+  if (!provider.getUserInfo) return defaultUserInfo(ctx)
+  const info = await provider.getUserInfo(provider, ctx.request)
+  if (info && typeof info.user?.email === "string") {
+    const email = info.user.email.trim().toLowerCase()
+    if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw badRequest("Malformed e-mail address")
+    return { user: { ...info.user, email }, exists: !!info.exists }
+  }
+  return info ?? null
+}
+
+async function registrationOptions(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+  challenge: string,
+  current: AdapterUser | null,
+  info: WebAuthnUserInfo | null,
+) {
+  let claims: ChallengeClaims
+  let user: { id: string; name: string; displayName: string }
+  let exclude: { id: string; transports?: string[] }[] = []
+  if (current) {
+    // Adding a passkey to the signed-in user. Their existing credentials are
+    // excluded so the same authenticator is not registered twice.
+    const name = current.email ?? current.name ?? current.id
+    user = { id: current.id, name, displayName: current.name ?? name }
+    claims = {
+      challenge,
+      action: "register",
+      provider: provider.id,
+      userId: current.id,
+      signedIn: true,
+    }
+    exclude = (await callAdapter(ctx.config, "listAuthenticatorsByUserId", current.id)).map(
+      (a) => ({
+        id: a.credentialID,
+        ...(a.transports ? { transports: a.transports.split(",") } : {}),
+      }),
+    )
+  } else {
+    const email = info?.user.email
+    if (!info || !email) throw badRequest("An e-mail address is needed to register a passkey")
+    if (info.exists)
+      throw badRequest(
+        "An account already uses this e-mail address: sign in to it to add a passkey",
+        409,
+      )
+    const id = crypto.randomUUID()
+    const displayName = info.user.name ?? email
+    user = { id, name: email, displayName }
+    claims = {
+      challenge,
+      action: "register",
+      provider: provider.id,
+      userId: id,
+      email,
+      ...(info.user.name ? { name: info.user.name } : {}),
+    }
+  }
+  const rp = relyingPartyFor(ctx, provider)
+  const options = await generateRegistrationOptions({
+    ...registrationDefaults(provider),
+    rpName: rp.name,
+    rpID: rp.id,
+    userID: await userHandleOf(user.id),
+    userName: user.name,
+    userDisplayName: user.displayName,
+    challenge: base64url.decode(challenge) as Uint8Array<ArrayBuffer>,
+    excludeCredentials: exclude,
+  } as Parameters<typeof generateRegistrationOptions>[0])
+  return { options, claims }
+}
+
+async function authenticationOptions(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+  challenge: string,
+) {
+  // No allowCredentials: passkeys are discoverable, and listing a user's
+  // credential ids would tell anyone which e-mail addresses have passkeys.
+  const rp = relyingPartyFor(ctx, provider)
+  const options = await generateAuthenticationOptions({
+    ...authenticationDefaults(provider),
+    rpID: rp.id,
+    challenge: base64url.decode(challenge) as Uint8Array<ArrayBuffer>,
+  } as Parameters<typeof generateAuthenticationOptions>[0])
+  const claims: ChallengeClaims = { challenge, action: "authenticate", provider: provider.id }
+  return { options, claims }
+}
+
+export async function webauthnOptions(
+  ctx: RequestContext,
+  internal: InternalProvider<"webauthn">,
+): Promise<ResponseInternal> {
+  const provider = internal as NormalizedWebAuthnProvider
+  const requested = requestedAction(ctx.request.query.action)
+  const current = requested === "authenticate" ? null : await signedInUser(ctx)
+  // Who is asking matters only to a registration by someone not signed in.
+  const info = current || requested === "authenticate" ? null : await userInfo(ctx, provider)
+  const action: WebAuthnAction =
+    requested ?? (current || (info?.user.email && !info.exists) ? "register" : "authenticate")
+  const challenge = newChallenge()
+  const { options, claims } =
+    action === "register"
+      ? await registrationOptions(ctx, provider, challenge, current, info)
+      : await authenticationOptions(ctx, provider, challenge)
+  await issueChallenge(ctx, provider, claims)
+  return { headers: noStoreHeaders, body: { action, options }, cookies: ctx.cookies }
+}

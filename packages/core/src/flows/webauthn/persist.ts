@@ -1,0 +1,103 @@
+/**
+ * The database side of a passkey sign-in, called from `signin/link-account.ts`
+ * once the `signIn` callback has agreed, so a refused sign-in writes nothing.
+ *
+ * The callback verified the response and left here what to store: for a
+ * registration, the new authenticator and its user (new, or the signed-in one);
+ * for an authentication, the user the passkey belongs to.
+ * @module
+ */
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../../adapters.js"
+import type { RequestContext } from "../../context.js"
+import { WebAuthnVerificationError } from "../../errors.js"
+import { callAdapter } from "../../lib/adapter.js"
+import { fireEvent } from "../../lib/events.js"
+import type { ProviderIdentity, SignInUser } from "../sign-in/persist.js"
+
+export type PendingWebAuthnSignIn =
+  | {
+      kind: "register"
+      isNewUser: boolean
+      user: AdapterUser
+      authenticator: Omit<AdapterAuthenticator, "userId">
+    }
+  | { kind: "authenticate"; user: AdapterUser }
+
+const pending = new WeakMap<RequestContext, PendingWebAuthnSignIn>()
+
+export function rememberWebAuthnSignIn(ctx: RequestContext, value: PendingWebAuthnSignIn): void {
+  pending.set(ctx, value)
+}
+
+/** Undoes a write whose follow-up failed; a failure to undo is logged, the original error wins. */
+async function undo(ctx: RequestContext, run: () => Promise<unknown>): Promise<void> {
+  await run().catch((error: Error) => ctx.config.logger.error(error))
+}
+
+async function newUserWithAccount(
+  ctx: RequestContext,
+  user: AdapterUser,
+  account: AdapterAccount,
+): Promise<AdapterUser> {
+  const { config } = ctx
+  if (await callAdapter(config, "getUserByEmail", user.email)) {
+    throw new WebAuthnVerificationError(
+      "An account with this e-mail address was created during passkey registration",
+    )
+  }
+  if (config.adapter?.createUserAndAccount) {
+    const result = await callAdapter(config, "createUserAndAccount", user, account)
+    if (!result.created) throw new WebAuthnVerificationError("This passkey is registered already")
+    return result.user
+  }
+  const created = await callAdapter(config, "createUser", user)
+  try {
+    await callAdapter(config, "linkAccount", { ...account, userId: created.id })
+  } catch (error) {
+    if (config.adapter?.deleteUser)
+      await undo(ctx, async () => callAdapter(config, "deleteUser", created.id))
+    throw error
+  }
+  return created
+}
+
+async function registerAuthenticator(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+  entry: Extract<PendingWebAuthnSignIn, { kind: "register" }>,
+): Promise<SignInUser> {
+  const { config } = ctx
+  const account = { ...identity.account, userId: entry.user.id } as AdapterAccount
+  const user = entry.isNewUser
+    ? await newUserWithAccount(ctx, entry.user, account)
+    : (await callAdapter(config, "linkAccount", account), entry.user)
+  const linked = { ...account, userId: user.id }
+  try {
+    await callAdapter(config, "createAuthenticator", { ...entry.authenticator, userId: user.id })
+  } catch (error) {
+    // Without its authenticator the new account is a dead end: take it back.
+    if (entry.isNewUser && config.adapter?.deleteUser)
+      await undo(ctx, async () => callAdapter(config, "deleteUser", user.id))
+    else if (config.adapter?.unlinkAccount)
+      await undo(ctx, async () => callAdapter(config, "unlinkAccount", linked))
+    throw error
+  }
+  if (entry.isNewUser) await fireEvent(ctx, "createUser", { user })
+  await fireEvent(ctx, "linkAccount", { user, account: linked, profile: user })
+  return { user, isNewUser: entry.isNewUser }
+}
+
+/** The `webauthn` branch of `linkOrRegister`. */
+export async function webauthnUser(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
+  const entry = pending.get(ctx)
+  pending.delete(ctx)
+  if (!entry)
+    throw new WebAuthnVerificationError(
+      "A webauthn account can only sign in through the passkey callback",
+    )
+  if (entry.kind === "authenticate") return { user: entry.user, isNewUser: false }
+  return registerAuthenticator(ctx, identity, entry)
+}

@@ -1,0 +1,28 @@
+/**
+ * The relying party of one request: configured values, else the request URL's
+ * (as the client used it, proxies included). A credential is bound to the rp id,
+ * and responses are only accepted from the listed origins.
+ * @module
+ */
+import type { RequestContext } from "../../context.js"
+import type { NormalizedWebAuthnProvider } from "./normalize.js"
+
+export interface RequestRelyingParty {
+  id: string
+  name: string
+  /** Every origin a response may come from. */
+  origins: string[]
+}
+
+export function relyingPartyFor(
+  ctx: RequestContext,
+  provider: NormalizedWebAuthnProvider,
+): RequestRelyingParty {
+  const configured = provider.relayingParty
+  const id = configured.id ?? ctx.request.url.hostname
+  return {
+    id,
+    name: configured.name ?? id,
+    origins: configured.origin ?? [ctx.origin],
+  }
+}
