@@ -1,6 +1,6 @@
 /**
  * Configuration types of OAuth 2.0 (`type: "oauth"`) and OpenID Connect
- * (`type: "oidc"`) providers. The flow itself lives in `src/oauth/`.
+ * (`type: "oidc"`) providers. The flow itself lives in `src/flows/oauth/`.
  * @module
  */
 import type * as oauth from "oauth4webapi"

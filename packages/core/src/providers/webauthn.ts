@@ -1,6 +1,6 @@
 /**
  * WebAuthn providers (`type: "webauthn"`): sign-in with passkeys and security
- * keys. The flow lives in `src/webauthn/`; `Passkey` (`./passkey`) is this
+ * keys. The flow lives in `src/flows/webauthn/`; `Passkey` (`./passkey`) is this
  * provider with passkey-friendly defaults.
  *
  * Needs an adapter with the authenticator methods (`getAuthenticator`,
