@@ -1,10 +1,12 @@
 /**
  * The per-request state an action works with. The resolved configuration is
- * shared and immutable; everything request-specific lives here.
+ * shared and immutable; everything request-specific lives here, and every step
+ * of a request (policies, the action, its flow) appends the cookies it sets to
+ * `cookies`, which the handler puts on the response once.
  * @module
  */
 import type { ResolvedConfig } from "./config/resolve.js"
-import type { InternalProvider } from "./config/providers.js"
+import type { ProviderFlow } from "./flows/types.js"
 import type { Cookie, CookiesOptions, RequestInternal } from "./types.js"
 
 export interface RequestContext {
@@ -12,14 +14,14 @@ export interface RequestContext {
   readonly request: RequestInternal
   /** The original request, as given to `Auth()` (passed to `authorize`, `sendVerificationRequest`). */
   readonly original: Request | undefined
-  /** The application's origin, e.g. `https://app.example`. */
+  /** The application's origin, e.g. `https://app.example`: the only origin URLs are built on. */
   readonly origin: string
   /** Origin + basePath: the root of every action URL. */
   readonly authUrl: string
   /** The cookie names and options for this request (secure on https). */
   readonly cookieOptions: CookiesOptions
-  /** The provider named in the URL, when there is one and it exists. */
-  readonly provider: InternalProvider | undefined
+  /** The provider named in the URL, bound to its flow, when there is one and it exists. */
+  readonly flow: ProviderFlow | undefined
   /** Cookies to set on the response, appended to by every step. */
   readonly cookies: Cookie[]
 }
@@ -38,15 +40,7 @@ export function createContext(
     origin,
     authUrl: `${origin}${config.basePath}`,
     cookieOptions: secure ? config.cookies.secure : config.cookies.insecure,
-    provider: request.providerId ? config.providersById.get(request.providerId) : undefined,
+    flow: request.providerId ? config.flows.get(request.providerId) : undefined,
     cookies: [],
-  }
-}
-
-/** The public URLs of a provider, as listed by the `providers` action. */
-export function providerUrls(ctx: RequestContext, provider: InternalProvider) {
-  return {
-    signinUrl: `${ctx.authUrl}/signin/${provider.id}`,
-    callbackUrl: `${ctx.authUrl}/callback/${provider.id}`,
   }
 }

@@ -23,12 +23,14 @@ export type ErrorType =
   | "CredentialsSignin"
   | "DuplicateConditionalUI"
   | "DuplicateProviderId"
+  | "EmailDeliveryError"
   | "EmailSignInError"
   | "ErrorPageLoop"
   | "EventError"
   | "ExperimentalFeatureNotEnabled"
   | "InvalidCallbackUrl"
   | "InvalidCheck"
+  | "InvalidConfiguration"
   | "InvalidEndpoints"
   | "InvalidProviderType"
   | "InvalidRequest"
@@ -43,6 +45,7 @@ export type ErrorType =
   | "OAuthAccountNotLinked"
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
+  | "OAuthProviderError"
   | "OAuthSignInError"
   | "SessionTokenError"
   | "SignOutError"
@@ -147,6 +150,16 @@ export class CredentialsSignin extends SignInError {
   code = "credentials"
 }
 
+/**
+ * An option of the configuration cannot work: a malformed `basePath`, a
+ * provider option of the wrong kind, an invalid relying party. Found once, when
+ * the configuration is first resolved; every request then answers with the
+ * `Configuration` error. (Tessera addition.)
+ */
+export class InvalidConfiguration extends AuthError {
+  static override type: ErrorType = "InvalidConfiguration"
+}
+
 /** The provider's endpoints are missing or not valid URLs. */
 export class InvalidEndpoints extends AuthError {
   static override type: ErrorType = "InvalidEndpoints"
@@ -202,6 +215,16 @@ export class OAuthCallbackError extends SignInError {
   static override type: ErrorType = "OAuthCallbackError"
 }
 
+/**
+ * The provider misbehaved after the user came back: the token endpoint
+ * refused the code exchange (other than a spent code), an ID Token or userinfo
+ * response failed validation, the provider could not be reached. The user sees
+ * `error=OAuthCallbackError`; the log sees a server fault. (Tessera addition.)
+ */
+export class OAuthProviderError extends OAuthCallbackError {
+  static override type: ErrorType = "OAuthProviderError"
+}
+
 /** The provider's profile could not be turned into a user. */
 export class OAuthProfileParseError extends AuthError {
   static override type: ErrorType = "OAuthProfileParseError"
@@ -220,6 +243,14 @@ export class OAuthSignInError extends SignInError {
 /** Starting an e-mail sign-in failed: bad address, or the message could not be sent. */
 export class EmailSignInError extends SignInError {
   static override type: ErrorType = "EmailSignInError"
+}
+
+/**
+ * The sign-in e-mail could not be sent: the mail server or API refused it.
+ * The user sees `error=EmailSignin`; the log sees a server fault. (Tessera addition.)
+ */
+export class EmailDeliveryError extends EmailSignInError {
+  static override type: ErrorType = "EmailDeliveryError"
 }
 
 /** Sign-out failed. */
@@ -289,11 +320,13 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
 
 /**
  * The value of the `error` query parameter the user sees for each error type,
- * from the spec's list: sign-in page `Signin`, `OAuthSignin`, `OAuthCallbackError`,
- * `OAuthCreateAccount`, `EmailCreateAccount`, `Callback`, `OAuthAccountNotLinked`,
- * `EmailSignin`, `CredentialsSignin`, `SessionRequired`; error page
- * `Configuration`, `AccessDenied`, `Verification`. Anything not listed is a
- * server-side problem and shows as `Configuration`, so no detail leaks.
+ * and the page it lands on, from the spec's list: sign-in page `Signin`,
+ * `OAuthSignin`, `OAuthCallbackError`, `OAuthCreateAccount`,
+ * `EmailCreateAccount`, `Callback`, `OAuthAccountNotLinked`, `EmailSignin`,
+ * `CredentialsSignin`, `SessionRequired`; error page `Configuration`,
+ * `AccessDenied`, `Verification`. Anything not listed shows as `Configuration`,
+ * so no detail leaks. (This table, not `kind`, decides where a user lands:
+ * `kind` keeps Auth.js's values for compatibility.)
  */
 const publicErrorValues: Partial<Record<ErrorType, { page: ErrorKind; value: string }>> = {
   AccessDenied: { page: "error", value: "AccessDenied" },
@@ -302,12 +335,37 @@ const publicErrorValues: Partial<Record<ErrorType, { page: ErrorKind; value: str
   OAuthAccountNotLinked: { page: "signIn", value: "OAuthAccountNotLinked" },
   AccountNotLinked: { page: "signIn", value: "OAuthAccountNotLinked" },
   OAuthCallbackError: { page: "signIn", value: "OAuthCallbackError" },
+  OAuthProviderError: { page: "signIn", value: "OAuthCallbackError" },
   InvalidCheck: { page: "signIn", value: "OAuthCallbackError" },
   OAuthSignInError: { page: "signIn", value: "OAuthSignin" },
   EmailSignInError: { page: "signIn", value: "EmailSignin" },
+  EmailDeliveryError: { page: "signIn", value: "EmailSignin" },
   MissingCSRF: { page: "signIn", value: "Signin" },
   WebAuthnVerificationError: { page: "signIn", value: "Callback" },
 }
+
+/**
+ * Failures the client's request caused: a bad or forged request, a wrong
+ * password, a used link, a refused check, a sign-in the app or the user
+ * declined. Logged at debug level and answered 4xx; every other error is a
+ * server fault (configuration, database, a provider misbehaving), logged at
+ * error level.
+ */
+const clientErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "AccessDenied",
+  "AccountNotLinked",
+  "CredentialsSignin",
+  "EmailSignInError",
+  "InvalidCheck",
+  "InvalidRequest",
+  "MissingCSRF",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "UnknownAction",
+  "UntrustedHost",
+  "Verification",
+  "WebAuthnVerificationError",
+])
 
 /** Where an error sends the user and with which `error` value. */
 export function publicErrorOf(error: unknown): { page: ErrorKind; value: string } {
@@ -318,7 +376,7 @@ export function publicErrorOf(error: unknown): { page: ErrorKind; value: string 
   return { page: "error", value: "Configuration" }
 }
 
-/** True for errors caused by the user or the client (safe to show), false for server-side problems. */
+/** True for errors the client caused (safe to show, logged at debug), false for server faults. */
 export function isClientError(error: unknown): error is AuthError {
-  return error instanceof AuthError && error.type in publicErrorValues
+  return error instanceof AuthError && clientErrorTypes.has(error.type)
 }

@@ -1,11 +1,16 @@
 /**
- * `Auth()`: Request -> parse -> resolved config -> action -> internal result -> Response.
+ * `Auth()`: the whole pipeline, run once per request:
+ *
+ *   Request -> resolved config (validated once) -> trusted URL -> route (method,
+ *   provider) -> parsed request -> the route's policies (CSRF) -> the action or
+ *   its flow -> internal result + the context's cookies -> Response.
+ *
  * Every failure ends here as a response the user can act on; nothing throws past
  * this point except, in raw mode, configuration errors and `AuthError`s (sign-in
- * and adapter failures alike), which the framework shows or handles.
+ * and adapter failures alike), which the framework shows or handles. Failures a
+ * client caused are logged at debug level, server faults at error level.
  * @module
  */
-import { route } from "./actions/index.js"
 import type { AuthConfig } from "./config/auth-config.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
@@ -13,17 +18,18 @@ import {
   AuthError,
   CredentialsSignin,
   MissingCSRF,
+  UnknownAction,
   isClientError,
   publicErrorOf,
 } from "./errors.js"
-import { parseActionPath, RequestError, toInternalRequest } from "./http/request.js"
+import { assertCsrf } from "./http/csrf.js"
+import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
 import { toResponse } from "./http/response.js"
+import { appPageUrl } from "./http/urls.js"
 import { renderErrorPage } from "./pages/error.js"
+import { isAuthAction, matchRoute, routes, type RouteMatch } from "./routes.js"
 import { raw } from "./symbols.js"
-import type { AuthAction, LoggerInstance, RequestInternal, ResponseInternal } from "./types.js"
-
-/** Actions that answer JSON to scripts; the others end on a page. */
-const apiActions = new Set<AuthAction>(["csrf", "providers", "session", "webauthn-options"])
+import type { LoggerInstance, ResponseInternal } from "./types.js"
 
 const configurationMessage =
   "There is a problem with the server configuration. Check the server logs for more information."
@@ -42,26 +48,27 @@ export async function Auth(
   const finish = (result: ResponseInternal) =>
     isRaw ? result : toResponse(result, returnRedirectAsJson)
 
-  const resolution = resolveConfig(config)
+  const pending = resolveConfig(config)
+  const resolution = pending instanceof Promise ? await pending : pending
   if (!resolution.ok) {
-    resolution.logger.error(resolution.error)
+    // Logged once, when the configuration was resolved.
     if (isRaw) throw resolution.error
     return finish(configurationErrorResult(request, config?.basePath, config?.pages?.error))
   }
   const resolved = resolution.config
-  let internal: RequestInternal | undefined
+  let match: RouteMatch | undefined
   let ctx: RequestContext | undefined
   try {
-    internal = await toInternalRequest(request, resolved)
-    ctx = createContext(resolved, internal, request)
-    return finish(await route(ctx))
+    const url = effectiveUrl(request, resolved)
+    match = matchRoute(url.pathname, resolved.basePath, request.method.toUpperCase())
+    ctx = createContext(resolved, await toInternalRequest(request, url, match), request)
+    const result = await run(ctx, match)
+    return finish({ ...result, cookies: [...ctx.cookies, ...(result.cookies ?? [])] })
   } catch (error) {
     if (error instanceof RequestError) {
-      const log =
-        error.status >= 500 ? resolved.logger.error : (e: Error) => resolved.logger.debug(e.message)
-      log(error.error)
-      // A server-side refusal (UntrustedHost) on a page a browser shows: the error page, not JSON.
-      if (error.status >= 500 && !isApiPath(request, resolved.basePath)) {
+      logFailure(resolved.logger, error.error, error.status < 500)
+      // A server-side refusal on a page a browser shows: the error page, not JSON.
+      if (error.status >= 500 && !answersJson(request, resolved.basePath)) {
         return finish(configurationErrorResult(request, resolved.basePath, resolved.pages.error))
       }
       return finish({
@@ -70,28 +77,58 @@ export async function Auth(
         body: { error: error.error.type, message: error.error.message },
       })
     }
-    resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+    const failure = error instanceof Error ? error : new Error(String(error))
+    logFailure(resolved.logger, failure, isClientError(failure))
     if (isRaw && error instanceof AuthError && !returnRedirectAsJson) throw error
-    if (!internal)
+    if (!ctx || !match) {
       return finish({
         status: 400,
         body: { error: "InvalidRequest", message: "The request could not be read" },
       })
+    }
     // A failed flow still clears what it meant to clear (used PKCE/state/challenge cookies),
     // but nothing it was about to set (a session) survives the failure.
-    const clears = ctx?.cookies.filter((cookie) => cookie.options.maxAge === 0) ?? []
-    return finish({ ...errorResult(resolved, internal, error), cookies: clears })
+    const clears = ctx.cookies.filter((cookie) => cookie.options.maxAge === 0)
+    return finish({ ...errorResult(ctx, match, error), cookies: clears })
   }
 }
 
-/** Where a failed flow sends the user: the sign-in or error page with a documented `error` value. */
-function errorResult(
-  config: ResolvedConfig,
-  request: RequestInternal,
-  error: unknown,
-): ResponseInternal {
+/** The route's policies, then its handler. */
+async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
+  const { flow } = ctx
+  if (providerId !== undefined && !flow) {
+    throw new RequestError(new UnknownAction("Unknown provider"), 404)
+  }
+  const method = ctx.request.method
+  if (route.methodsFromFlow && !flow!.callback.methods.includes(method)) {
+    throw new RequestError(
+      new UnknownAction(`This provider's callback does not answer ${method}`),
+      405,
+      { Allow: flow!.callback.methods.join(", ") },
+    )
+  }
+  const endpoint = route[method]!
+  if (endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))) {
+    await assertCsrf(ctx)
+  }
+  return endpoint.handler(ctx)
+}
+
+/**
+ * Client mistakes (a bad request, a wrong password, a used link) are the
+ * client's business: debug level, no stack. Server faults go to `error`.
+ */
+function logFailure(logger: LoggerInstance, error: Error, client: boolean): void {
+  if (!client) return logger.error(error)
+  const type = error instanceof AuthError ? error.type : error.name
+  logger.debug(`${type}: ${error.message}`, { type, error })
+}
+
+/** Where a failed action sends the user: the sign-in or error page with a documented `error` value. */
+function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): ResponseInternal {
+  const { config, request } = ctx
   const { page, value } = publicErrorOf(error)
-  if (apiActions.has(request.action)) {
+  if (match.route.answers === "json") {
     if (request.action === "session" && request.method === "POST")
       return { status: 400, body: null }
     const status = error instanceof MissingCSRF ? 403 : isClientError(error) ? 400 : 500
@@ -100,28 +137,26 @@ function errorResult(
       body: { error: value, message: status === 500 ? configurationMessage : undefined },
     }
   }
-  const params = new URLSearchParams({ error: value })
-  if (error instanceof CredentialsSignin) params.set("code", error.code)
   if (request.action === "error") {
     // The error page itself failed: render the built-in one rather than loop.
     const rendered = renderErrorPage(config.theme, undefined, value)
     return { status: rendered.status, body: rendered.body }
   }
+  const params: Record<string, string> = { error: value }
+  if (error instanceof CredentialsSignin) params.code = error.code
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
   const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
-  const url = new URL(path, request.url.origin)
-  for (const [key, v] of params) url.searchParams.set(key, v)
-  return { redirect: url.href }
+  return { redirect: appPageUrl(ctx, path, params) }
 }
 
-/** True when the request is for one of the JSON actions (by path alone: the request may not parse). */
-function isApiPath(request: Request, basePath: string | undefined): boolean {
+/** True when the request is for a JSON route (by path alone: the request may not parse). */
+function answersJson(request: Request, basePath: string | undefined): boolean {
   try {
-    const { action } = parseActionPath(
-      new URL(request.url).pathname,
-      (basePath ?? "/auth").replace(/\/+$/, ""),
-    )
-    return apiActions.has(action)
+    const base = (basePath ?? "/auth").replace(/\/+$/, "")
+    const { pathname } = new URL(request.url)
+    if (!pathname.startsWith(`${base}/`)) return false
+    const action = pathname.slice(base.length + 1).split("/")[0] ?? ""
+    return isAuthAction(action) && routes[action].answers === "json"
   } catch {
     return false
   }
@@ -137,7 +172,7 @@ function configurationErrorResult(
   basePath: string | undefined,
   errorPage: unknown,
 ): ResponseInternal {
-  if (isApiPath(request, basePath)) {
+  if (answersJson(request, basePath)) {
     return { status: 500, body: { error: "Configuration", message: configurationMessage } }
   }
   if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {
@@ -147,4 +182,4 @@ function configurationErrorResult(
   return { status: 500, body: page.body }
 }
 
-export type { LoggerInstance }
+export type { LoggerInstance, ResolvedConfig }

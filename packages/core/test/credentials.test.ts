@@ -98,12 +98,14 @@ describe("authorize", () => {
   })
 
   test("null -> sign-in page with error=CredentialsSignin&code=credentials, no session, logged", async () => {
-    const { config, log } = makeConfig()
+    const { config, log } = makeConfig({ debug: true })
     const { response, location } = await submit(config, { username: "ada", password: "wrong" })
     expect(response.status).toBe(302)
     expect(location).toBe(`${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`)
     expect(setCookie(response, SESSION)).toBeUndefined()
-    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(["CredentialsSignin"])
+    // A wrong password is the client's doing: logged at debug level, never as a server error.
+    expect(log.errors).toEqual([])
+    expect(log.refusals.map((e) => (e as { type?: string }).type)).toEqual(["CredentialsSignin"])
   })
 
   test("a thrown CredentialsSignin subclass -> its code", async () => {

@@ -99,14 +99,32 @@ describe("error classes", () => {
     expect(error).toBeInstanceOf(CredentialsSignin)
   })
 
+  const tesseraAdditions = [
+    "DuplicateProviderId",
+    "EmailDeliveryError",
+    "InvalidConfiguration",
+    "InvalidRequest",
+    "InvalidSecret",
+    "OAuthProviderError",
+  ]
+
+  test.each([
+    ["EmailDeliveryError", "EmailSignInError"],
+    ["OAuthProviderError", "OAuthCallbackError"],
+  ] as const)("%s is a %s with its own type (same page, a server fault)", (name, parent) => {
+    const error = new errors[name]("x")
+    expect(error).toBeInstanceOf(errors[parent])
+    expect(error.type).toBe(name)
+    expect(errors.publicErrorOf(error)).toEqual(errors.publicErrorOf(new errors[parent]("x")))
+    expect(errors.isClientError(error)).toBe(false)
+    expect(errors.isClientError(new errors[parent]("x"))).toBe(true)
+  })
+
   test("every exported error class is in the table (no class without a test)", () => {
     const exported = Object.entries(errors)
       .filter(([, v]) => typeof v === "function" && (v as Function).prototype instanceof AuthError)
       .map(([k]) => k)
       .filter((k) => k !== "SignInError")
-    // InvalidRequest, InvalidSecret and DuplicateProviderId are Tessera additions.
-    expect(exported.sort()).toEqual(
-      [...Object.keys(expected), "DuplicateProviderId", "InvalidRequest", "InvalidSecret"].sort(),
-    )
+    expect(exported.sort()).toEqual([...Object.keys(expected), ...tesseraAdditions].sort())
   })
 })

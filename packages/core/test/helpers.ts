@@ -18,12 +18,18 @@ export function recordingLogger() {
   const errors: Error[] = []
   const warnings: string[] = []
   const debug: string[] = []
+  /** Refusals the client caused: logged at debug level, so only with `debug: true`. */
+  const refusals: Error[] = []
   const logger: LoggerInstance = {
     error: (error) => void errors.push(error),
     warn: (code) => void warnings.push(code),
-    debug: (message) => void debug.push(message),
+    debug: (message, metadata) => {
+      debug.push(message)
+      const error = (metadata as { error?: unknown } | undefined)?.error
+      if (error instanceof Error) refusals.push(error)
+    },
   }
-  return { logger, errors, warnings, debug }
+  return { logger, errors, warnings, debug, refusals }
 }
 
 export const ADA: User = {

@@ -7,6 +7,7 @@ import { hkdfSync } from "node:crypto"
 import { afterEach, describe, expect, test, vi } from "vitest"
 import { CompactEncrypt, EncryptJWT, base64url, decodeProtectedHeader, jwtDecrypt } from "jose"
 import { decode, deriveEncryptionKey, encode, getToken } from "@tessera/core/jwt"
+import { Auth } from "@tessera/core"
 import { OTHER_SECRET, SECRET } from "./helpers.js"
 
 const salt = "tessera.session-token"
@@ -91,13 +92,25 @@ describe("encode / decode", () => {
     await expect(decode({ token: old, secret: [SECRET], salt })).rejects.toThrow(/key id/)
   })
 
-  test("keys are derived once per secret and salt, then cached", async () => {
-    const secret = `fresh-${crypto.randomUUID()}-${crypto.randomUUID()}`
+  test("inside Auth(), keys are derived once per configuration, secret and salt", async () => {
+    const config = {
+      secret: `fresh-${crypto.randomUUID()}-${crypto.randomUUID()}`,
+      trustHost: true,
+      providers: [],
+    }
+    const token = await encode({
+      token: claims,
+      secret: config.secret,
+      salt: "tessera.session-token",
+    })
     const deriveBits = vi.spyOn(crypto.subtle, "deriveBits")
-    const token = await encode({ token: claims, secret, salt })
+    const request = () =>
+      new Request("http://localhost:3000/auth/session", {
+        headers: { cookie: `tessera.session-token=${token}` },
+      })
     for (let i = 0; i < 20; i++) {
-      await decode({ token, secret, salt })
-      await encode({ token: claims, secret, salt })
+      const session = await (await Auth(request(), config)).json()
+      expect(session.user.name).toBe(claims.name)
     }
     expect(deriveBits).toHaveBeenCalledTimes(1)
   })

@@ -28,6 +28,8 @@ function setup() {
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
+    // Client refusals are logged at debug level.
+    debug: true,
     logger: recorder.logger,
     providers: [
       {
@@ -53,7 +55,7 @@ async function flow(config: AuthConfig, accountId = "ada") {
   return { browser, url: back.url, cookies: new Map(browser.jar) }
 }
 
-function expectRefused(response: Response, errors: Error[], type: string, url: URL) {
+function expectRefused(response: Response, refusals: Error[], type: string, url: URL) {
   expect(response.status).toBe(302)
   expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
   expect(setsSession(response)).toBe(false)
@@ -61,7 +63,7 @@ function expectRefused(response: Response, errors: Error[], type: string, url: U
   for (const cookie of parseSetCookies(response)) {
     expect(cookie.attributes["max-age"], cookie.name).toBe("0")
   }
-  const logged = errors.at(-1)
+  const logged = refusals.at(-1)
   expect(logged?.name).toBe(type)
   // The logged error and its cause name the failure but carry no code, state or token.
   const text = JSON.stringify({
@@ -76,18 +78,18 @@ function expectRefused(response: Response, errors: Error[], type: string, url: U
 
 describe("refused callbacks (oidc-provider)", () => {
   test("state cookie missing", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     browser.jar.delete("tessera.state")
-    expectRefused(await browser.request(url.href), errors, "InvalidCheck", url)
+    expectRefused(await browser.request(url.href), refusals, "InvalidCheck", url)
   })
 
   test("a missing check cookie does not leave the others behind", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     browser.jar.delete("tessera.state")
     const response = await browser.request(url.href)
-    expectRefused(response, errors, "InvalidCheck", url)
+    expectRefused(response, refusals, "InvalidCheck", url)
     expect(
       parseSetCookies(response)
         .map((c) => c.name)
@@ -96,12 +98,12 @@ describe("refused callbacks (oidc-provider)", () => {
   })
 
   test("a refused callback clears the check cookies it read", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     const forged = new URL(url)
     forged.searchParams.set("state", "forged")
     const response = await browser.request(forged.href)
-    expectRefused(response, errors, "InvalidCheck", url)
+    expectRefused(response, refusals, "InvalidCheck", url)
     const cleared = parseSetCookies(response).map((c) => c.name)
     expect(cleared).toEqual(
       expect.arrayContaining(["tessera.state", "tessera.pkce.code_verifier", "tessera.nonce"]),
@@ -109,85 +111,85 @@ describe("refused callbacks (oidc-provider)", () => {
   })
 
   test("state parameter changed", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     const forged = new URL(url)
     forged.searchParams.set("state", `${url.searchParams.get("state")!.slice(0, -2)}AA`)
-    expectRefused(await browser.request(forged.href), errors, "InvalidCheck", url)
+    expectRefused(await browser.request(forged.href), refusals, "InvalidCheck", url)
   })
 
   test("state parameter missing", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     const stripped = new URL(url)
     stripped.searchParams.delete("state")
-    expectRefused(await browser.request(stripped.href), errors, "InvalidCheck", url)
+    expectRefused(await browser.request(stripped.href), refusals, "InvalidCheck", url)
   })
 
   test("state from another browser's sign-in (login CSRF)", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const attacker = await flow(config, "mallory")
     const victim = new AppBrowser(config)
     await victim.startSignIn("local")
     // The victim is lured to the attacker's callback URL: the victim's cookies do not match it.
-    expectRefused(await victim.request(attacker.url.href), errors, "InvalidCheck", attacker.url)
+    expectRefused(await victim.request(attacker.url.href), refusals, "InvalidCheck", attacker.url)
   })
 
   test("PKCE verifier cookie missing", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     browser.jar.delete("tessera.pkce.code_verifier")
-    expectRefused(await browser.request(url.href), errors, "InvalidCheck", url)
+    expectRefused(await browser.request(url.href), refusals, "InvalidCheck", url)
   })
 
   test("PKCE verifier of another sign-in: the provider refuses the code", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const a = await flow(config)
     const b = new AppBrowser(config)
     await b.startSignIn("local")
     a.browser.jar.set("tessera.pkce.code_verifier", b.jar.get("tessera.pkce.code_verifier")!)
     const response = await a.browser.request(a.url.href)
-    expectRefused(response, errors, "OAuthCallbackError", a.url)
-    expect(errors.at(-1)?.message).toContain("invalid_grant")
+    expectRefused(response, refusals, "OAuthCallbackError", a.url)
+    expect(refusals.at(-1)?.message).toContain("invalid_grant")
   })
 
   test("PKCE verifier cookie tampered with", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     const value = browser.jar.get("tessera.pkce.code_verifier")!
     browser.jar.set(
       "tessera.pkce.code_verifier",
       `${value.slice(0, -4)}${value.endsWith("AAAA") ? "BBBB" : "AAAA"}`,
     )
-    expectRefused(await browser.request(url.href), errors, "InvalidCheck", url)
+    expectRefused(await browser.request(url.href), refusals, "InvalidCheck", url)
   })
 
   test("one check cookie cannot stand in for another (the cookie name is part of the key)", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     browser.jar.set("tessera.pkce.code_verifier", browser.jar.get("tessera.nonce")!)
-    expectRefused(await browser.request(url.href), errors, "InvalidCheck", url)
+    expectRefused(await browser.request(url.href), refusals, "InvalidCheck", url)
   })
 
   test("nonce cookie missing", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     browser.jar.delete("tessera.nonce")
-    expectRefused(await browser.request(url.href), errors, "InvalidCheck", url)
+    expectRefused(await browser.request(url.href), refusals, "InvalidCheck", url)
   })
 
   test("nonce of another sign-in: the ID Token's nonce does not match", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const a = await flow(config)
     const b = new AppBrowser(config)
     await b.startSignIn("local")
     a.browser.jar.set("tessera.nonce", b.jar.get("tessera.nonce")!)
-    expectRefused(await a.browser.request(a.url.href), errors, "InvalidCheck", a.url)
-    expect(errors.at(-1)?.message).toContain("nonce")
+    expectRefused(await a.browser.request(a.url.href), refusals, "InvalidCheck", a.url)
+    expect(refusals.at(-1)?.message).toContain("nonce")
   })
 
   test("a replayed authorization code is refused", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url, cookies } = await flow(config)
     const first = await browser.request(url.href)
     expect(setsSession(first)).toBe(true)
@@ -195,15 +197,15 @@ describe("refused callbacks (oidc-provider)", () => {
     const replay = new AppBrowser(config)
     for (const [k, v] of cookies) replay.jar.set(k, v)
     const response = await replay.request(url.href)
-    expectRefused(response, errors, "OAuthCallbackError", url)
-    expect(errors.at(-1)?.message).toContain("invalid_grant")
+    expectRefused(response, refusals, "OAuthCallbackError", url)
+    expect(refusals.at(-1)?.message).toContain("invalid_grant")
   })
 
   test("the check cookies are cleared by the first callback, so a second visit fails on them", async () => {
-    const { config, errors } = setup()
+    const { config, refusals } = setup()
     const { browser, url } = await flow(config)
     expect(setsSession(await browser.request(url.href))).toBe(true)
     const again = await browser.request(url.href)
-    expectRefused(again, errors, "InvalidCheck", url)
+    expectRefused(again, refusals, "InvalidCheck", url)
   })
 })

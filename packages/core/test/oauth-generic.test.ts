@@ -97,6 +97,7 @@ function configOf(provider: Record<string, unknown>, extra: Partial<AuthConfig> 
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
+    debug: true,
     logger: recorder.logger,
     providers: [provider as any],
     callbacks: {
@@ -328,7 +329,7 @@ describe("OAuth 2 providers", () => {
   })
 
   test("a provider error on the callback is OAuthCallbackError, with the code logged", async () => {
-    const { config, errors } = configOf(oauth2(basic))
+    const { config, refusals } = configOf(oauth2(basic))
     const browser = new AppBrowser(config)
     await browser.startSignIn("acme")
     const done = await browser.request(
@@ -336,7 +337,8 @@ describe("OAuth 2 providers", () => {
     )
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
     expect(setsSession(done)).toBe(false)
-    const logged = errors.at(-1) as any
+    // The user's (or provider's) refusal is a client-side outcome: logged at debug level.
+    const logged = refusals.at(-1) as any
     expect(logged.message).toContain("access_denied")
     expect(logged.cause.error_description).toBe("The user said no [forged log line]")
   })
@@ -591,13 +593,13 @@ describe("redirect proxy", () => {
 
   test("the proxy does not forward a state it did not encrypt", async () => {
     const { stable } = proxied()
-    const { logger, errors } = recordingLogger()
-    const browser = new AppBrowser({ ...stable, logger }, STABLE)
+    const { logger, refusals } = recordingLogger()
+    const browser = new AppBrowser({ ...stable, logger, debug: true }, STABLE)
     const response = await browser.request(
       `/auth/callback/acme?code=stolen&state=${encodeURIComponent("https://evil.example/auth/callback/acme")}`,
     )
     expect(response.headers.get("location")).toBe(`${STABLE}/auth/signin?error=OAuthCallbackError`)
-    expect(errors.at(-1)?.name).toBe("InvalidCheck")
+    expect(refusals.at(-1)?.name).toBe("InvalidCheck")
   })
 
   test("sign-ins started on the stable deployment use its own callback", async () => {

@@ -123,13 +123,19 @@ export const SECRET = "a-test-secret-that-is-long-enough-0123456789"
 export function recordingLogger() {
   const errors: Error[] = []
   const warnings: string[] = []
+  /** Refusals the client caused, logged at debug level (configs need `debug: true` to see them). */
+  const refusals: Error[] = []
   return {
     errors,
     warnings,
+    refusals,
     logger: {
       error: (e: Error) => void errors.push(e),
       warn: (code: string) => void warnings.push(code),
-      debug: () => {},
+      debug: (_message: string, metadata?: unknown) => {
+        const error = (metadata as { error?: unknown } | undefined)?.error
+        if (error instanceof Error) refusals.push(error)
+      },
     },
   }
 }

@@ -332,10 +332,11 @@ describe("sign-in through oidc-provider", () => {
 
 describe("refusals through oidc-provider", () => {
   test("the user cancels at the provider: access_denied -> OAuthCallbackError, logged, no session", async () => {
-    const { logger, errors } = recordingLogger()
+    const { logger, refusals } = recordingLogger()
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
+      debug: true,
       logger,
       providers: [local(idp, "local")],
     }
@@ -347,8 +348,8 @@ describe("refusals through oidc-provider", () => {
     expect(done.status).toBe(302)
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
     expect(setsSession(done)).toBe(false)
-    expect(errors.at(-1)?.name).toBe("OAuthCallbackError")
-    expect(errors.at(-1)?.message).toContain("access_denied")
+    expect(refusals.at(-1)?.name).toBe("OAuthCallbackError")
+    expect(refusals.at(-1)?.message).toContain("access_denied")
   })
 
   test("the signIn callback refuses: AccessDenied on the error page, no session", async () => {

@@ -34,6 +34,7 @@ function configOf(provider: any) {
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
+    debug: true,
     logger: recorder.logger,
     providers: [provider],
     callbacks: {

@@ -42,6 +42,7 @@ function configOf(provider: any, extra: Partial<AuthConfig> = {}) {
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
+    debug: true,
     logger: recorder.logger,
     providers: [provider],
     callbacks: {

@@ -66,6 +66,7 @@ function config(provider: ReturnType<typeof VK>, extra: Partial<AuthConfig> = {}
   const cfg: AuthConfig = {
     secret: SECRET,
     trustHost: true,
+    debug: true,
     logger: recorder.logger,
     providers: [provider],
     callbacks: {

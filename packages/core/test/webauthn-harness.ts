@@ -19,16 +19,21 @@ export interface Logged {
 export function passkeyConfig(overrides: Partial<AuthConfig> = {}) {
   const adapter = MemoryAdapter()
   const errors: Logged[] = []
+  const record = (error: Error & { type?: string; cause?: any }) =>
+    void errors.push({ type: error.type, message: error.message, cause: error.cause?.err?.message })
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
     adapter,
     providers: [Passkey()],
+    // Refusals are logged at debug level: record them with the server errors, as "what was logged".
+    debug: true,
     logger: {
-      error(error: Error & { type?: string; cause?: any }) {
-        errors.push({ type: error.type, message: error.message, cause: error.cause?.err?.message })
-      },
+      error: record,
       warn() {},
+      debug(_message: string, metadata?: { error?: unknown }) {
+        if (metadata?.error instanceof Error) record(metadata.error)
+      },
     },
     ...overrides,
   }

@@ -28,6 +28,20 @@ function printError(error: Error): void {
   else if (error.stack) console.error(error.stack)
 }
 
+/** Metadata as the default logger prints it: errors by type and message, never with a stack. */
+function printable(metadata: unknown): unknown {
+  if (metadata === undefined) return ""
+  if (typeof metadata !== "object" || metadata === null) return metadata
+  return Object.fromEntries(
+    Object.entries(metadata).map(([key, value]) => [
+      key,
+      value instanceof Error
+        ? `${(value as AuthError).type ?? value.name}: ${value.message}`
+        : value,
+    ]),
+  )
+}
+
 export function createLogger(
   debug: boolean,
   overrides: Partial<LoggerInstance> | undefined,
@@ -35,7 +49,7 @@ export function createLogger(
   const logger: LoggerInstance = {
     error: printError,
     warn: (code) => console.warn(`[tessera][warn][${code}] ${warnings[code] ?? ""}`),
-    debug: (message, metadata) => console.debug(`[tessera][debug] ${message}`, metadata ?? ""),
+    debug: (message, metadata) => console.debug(`[tessera][debug] ${message}`, printable(metadata)),
   }
   if (overrides?.error) logger.error = overrides.error.bind(overrides)
   if (overrides?.warn) logger.warn = overrides.warn.bind(overrides)

@@ -1,71 +1,62 @@
 /**
- * Turns the `providers` option into validated internal providers: factories are
- * called, user options merged over the factory's defaults, and each type's own
+ * Turns the `providers` option into resolved providers, each bound to its
+ * flow: factories are called, user options merged over the factory's
+ * defaults, the flows of the types present are loaded, and each flow's
  * normalizer fills defaults and rejects what cannot work.
  * @module
  */
 import { DuplicateProviderId, InvalidProviderType } from "../errors.js"
-import type { Adapter } from "../adapters.js"
-import type { Provider, ProviderConfig, ProviderType } from "../providers/index.js"
-import { normalizeCredentialsProvider } from "../flows/credentials/normalize.js"
-import { normalizeEmailProvider } from "../flows/email/normalize.js"
-import { normalizeOAuthProvider } from "../flows/oauth/normalize.js"
-import { normalizeWebAuthnProvider } from "../flows/webauthn/normalize.js"
+import { isProviderType, loadFlows } from "../flows/index.js"
+import {
+  bindFlow,
+  type ProviderFlow,
+  type ProviderResolutionContext,
+  type ResolvedProvider,
+} from "../flows/types.js"
+import type { Provider, ProviderConfig } from "../providers/index.js"
 import { merge } from "./merge.js"
-import type { LoggerInstance } from "../types.js"
 
-/** What a provider normalizer may consult: the rest of the configuration, already validated. */
-export interface ProviderResolutionContext {
-  adapter: Adapter | undefined
-  logger: LoggerInstance
-  redirectProxyUrl: string | undefined
-  sessionStrategy: "jwt" | "database"
+export interface ResolvedProviders {
+  providers: ResolvedProvider[]
+  /** Each provider's flow, by provider id. */
+  flows: Map<string, ProviderFlow>
 }
 
-export type InternalProvider<T extends ProviderType = ProviderType> = Extract<
-  ProviderConfig,
-  { type: T }
-> & {
-  id: string
-  name: string
-  type: T
+/** The provider a `providers` entry describes: a config, or a factory called with no options. */
+function made(entry: Provider, index: number, seen: Set<string>): ProviderConfig {
+  const value = typeof entry === "function" ? (entry as () => ProviderConfig)() : entry
+  const { options, ...defaults } = value as ProviderConfig & { options?: object }
+  const provider = merge(defaults, options) as ProviderConfig
+  if (typeof provider.id !== "string" || !/^[A-Za-z0-9_-]+$/.test(provider.id)) {
+    throw new InvalidProviderType(
+      `Provider #${index + 1} has no valid id (letters, digits, "-" and "_")`,
+    )
+  }
+  if (seen.has(provider.id)) {
+    throw new DuplicateProviderId(`Two providers have the id "${provider.id}"; ids must be unique`)
+  }
+  seen.add(provider.id)
+  if (!isProviderType(provider.type)) {
+    throw new InvalidProviderType(
+      `Provider "${provider.id}" has unknown type "${String(provider.type)}"`,
+    )
+  }
+  return { ...provider, name: provider.name ?? provider.id }
 }
 
-const normalizers: {
-  [T in ProviderType]: (provider: any, context: ProviderResolutionContext) => InternalProvider<T>
-} = {
-  oauth: normalizeOAuthProvider as any,
-  oidc: normalizeOAuthProvider as any,
-  email: normalizeEmailProvider as any,
-  credentials: normalizeCredentialsProvider as any,
-  webauthn: normalizeWebAuthnProvider as any,
-}
-
-export function resolveProviders(
-  providers: Provider[],
+export async function resolveProviders(
+  list: Provider[],
   context: ProviderResolutionContext,
-): InternalProvider[] {
+): Promise<ResolvedProviders> {
   const seen = new Set<string>()
-  return providers.map((entry, index) => {
-    const made =
-      typeof entry === "function" ? (entry as () => ProviderConfig & { options?: object })() : entry
-    const { options, ...defaults } = made as ProviderConfig & { options?: object }
-    const provider = merge(defaults, options) as ProviderConfig
-    if (typeof provider.id !== "string" || !/^[A-Za-z0-9_-]+$/.test(provider.id)) {
-      throw new InvalidProviderType(
-        `Provider #${index + 1} has no valid id (letters, digits, "-" and "_")`,
-      )
-    }
-    if (seen.has(provider.id))
-      throw new DuplicateProviderId(
-        `Two providers have the id "${provider.id}"; ids must be unique`,
-      )
-    seen.add(provider.id)
-    const normalize = normalizers[provider.type as ProviderType]
-    if (!normalize)
-      throw new InvalidProviderType(
-        `Provider "${provider.id}" has unknown type "${String(provider.type)}"`,
-      )
-    return normalize({ ...provider, name: provider.name ?? provider.id }, context)
+  const configs = list.map((entry, index) => made(entry, index, seen))
+  const byType = await loadFlows(configs.map((provider) => provider.type))
+  const flows = new Map<string, ProviderFlow>()
+  const providers = configs.map((config) => {
+    const flow = byType.get(config.type)!
+    const provider = flow.normalize(config, context)
+    flows.set(provider.id, bindFlow(flow, provider))
+    return provider
   })
+  return { providers, flows }
 }

@@ -1,33 +1,51 @@
 /**
  * Resolves and validates an `AuthConfig` once. The result (or the configuration
- * error) is cached per config object, so requests never redo this work.
+ * error) is cached per config object, so requests never redo this work, and a
+ * configuration error is logged once, when it is found, not on every request.
+ *
+ * The resolved configuration owns what is derived from it: the key ring of its
+ * secrets, each provider's flow and that flow's caches (OAuth clients and
+ * metadata, mail transports). Nothing of it lives in module-level maps.
  * @module
  */
 import type { Adapter } from "../adapters.js"
-import { AuthError, InvalidSecret, MissingAdapter, MissingSecret } from "../errors.js"
-import { decode, encode, type JWTOptions } from "../jwt.js"
+import {
+  AuthError,
+  InvalidConfiguration,
+  InvalidSecret,
+  MissingAdapter,
+  MissingSecret,
+} from "../errors.js"
+import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
+import type { JWTOptions } from "../jwt.js"
+import { decrypt, encrypt } from "../jwt/codec.js"
+import { KeyRing } from "../jwt/keys.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   CallbacksOptions,
   CookiesOptions,
   EventCallbacks,
+  JWT,
   LoggerInstance,
   PagesOptions,
   SessionOptions,
   Theme,
 } from "../types.js"
 import type { AuthConfig } from "./auth-config.js"
+import { defaultCallbacks } from "./callbacks.js"
 import { defaultCookies, mergeCookies } from "./cookies.js"
 import { createLogger } from "./logger.js"
-import { resolveProviders, type InternalProvider } from "./providers.js"
-import { defaultCallbacks } from "./callbacks.js"
+import { resolveProviders } from "./providers.js"
 
 export interface ResolvedConfig {
   readonly basePath: string
   /** Non-empty; the first encodes, all decode. */
   readonly secrets: readonly string[]
-  readonly providers: readonly InternalProvider[]
-  readonly providersById: ReadonlyMap<string, InternalProvider>
+  /** Keys derived from `secrets`, derived once. */
+  readonly keys: KeyRing
+  readonly providers: readonly ResolvedProvider[]
+  /** Each provider's flow, by provider id. */
+  readonly flows: ReadonlyMap<string, ProviderFlow>
   readonly adapter: Adapter | undefined
   readonly session: Readonly<SessionOptions>
   readonly jwt: Readonly<JWTOptions>
@@ -51,38 +69,47 @@ export interface ResolvedConfig {
 const DAY = 24 * 60 * 60
 const MIN_SECRET_LENGTH = 32
 
-type Resolution =
+export type Resolution =
   { ok: true; config: ResolvedConfig } | { ok: false; error: AuthError; logger: LoggerInstance }
-const resolutions = new WeakMap<AuthConfig, Resolution>()
+
+const resolutions = new WeakMap<AuthConfig, Resolution | Promise<Resolution>>()
 
 /**
  * The resolved configuration, or the configuration error, for `config`.
- * Computed on first sight of the object and cached.
+ * Computed on first sight of the object (asynchronously: the flows its
+ * providers need are loaded then) and cached; later calls answer synchronously.
  */
-export function resolveConfig(config: AuthConfig): Resolution {
+export function resolveConfig(config: AuthConfig): Resolution | Promise<Resolution> {
   // Not an object (a JavaScript caller forgot it): nothing to cache it under.
   if (config === null || typeof config !== "object") {
-    return {
-      ok: false,
-      error: new AuthError("Auth() needs a configuration object"),
-      logger: createLogger(false, undefined),
-    }
+    const error = new InvalidConfiguration("Auth() needs a configuration object")
+    const logger = createLogger(false, undefined)
+    logger.error(error)
+    return { ok: false, error, logger }
   }
-  let resolution = resolutions.get(config)
-  if (!resolution) {
-    const logger = createLogger(!!config.debug, config.logger)
-    try {
-      resolution = { ok: true, config: Object.freeze(resolve(config, logger)) }
-    } catch (error) {
-      const authError =
-        error instanceof AuthError
-          ? error
-          : new AuthError("Invalid configuration", { cause: { err: error } })
-      resolution = { ok: false, error: authError, logger }
-    }
+  const cached = resolutions.get(config)
+  if (cached) return cached
+  const pending = resolveOnce(config).then((resolution) => {
     resolutions.set(config, resolution)
+    return resolution
+  })
+  resolutions.set(config, pending)
+  return pending
+}
+
+async function resolveOnce(config: AuthConfig): Promise<Resolution> {
+  const logger = createLogger(!!config.debug, config.logger)
+  try {
+    return { ok: true, config: Object.freeze(await resolve(config, logger)) }
+  } catch (thrown) {
+    const error =
+      thrown instanceof AuthError
+        ? thrown
+        : new InvalidConfiguration("Invalid configuration", { cause: { err: thrown } })
+    // Once per configuration object: every later request gets the cached failure.
+    logger.error(error)
+    return { ok: false, error, logger }
   }
-  return resolution
 }
 
 function resolveSecrets(secret: AuthConfig["secret"]): string[] {
@@ -107,58 +134,86 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
 
 function resolveBasePath(basePath: string | undefined): string {
   const path = basePath ?? "/auth"
-  if (!path.startsWith("/") || /[?#\s]/.test(path))
-    throw new AuthError(`basePath must be a path starting with "/", got "${path}"`)
+  if (typeof path !== "string" || !path.startsWith("/") || /[?#\s]/.test(path)) {
+    throw new InvalidConfiguration(`basePath must be a path starting with "/", got "${path}"`)
+  }
   return path.replace(/\/+$/, "")
 }
 
-function resolve(config: AuthConfig, logger: LoggerInstance): ResolvedConfig {
-  if (!config || typeof config !== "object")
-    throw new AuthError("Auth() needs a configuration object")
-  // Read once: a getter must not see a second, possibly different, value.
-  const providerList = config.providers
-  if (!Array.isArray(providerList)) throw new AuthError("`providers` must be an array")
-  const secrets = resolveSecrets(config.secret)
-  const adapter = config.adapter
+function resolveSession(config: AuthConfig, adapter: Adapter | undefined): SessionOptions {
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
   if (strategy === "database") {
     if (!adapter) throw new MissingAdapter('session.strategy "database" needs an adapter')
     const missing = (
       ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
     ).filter((m) => typeof adapter[m] !== "function")
-    if (missing.length)
+    if (missing.length) {
       throw new MissingAdapter(`Database sessions need adapter methods: ${missing.join(", ")}`)
+    }
   }
-  const session: SessionOptions = {
+  return {
     strategy,
     maxAge: config.session?.maxAge ?? 30 * DAY,
     updateAge: config.session?.updateAge ?? DAY,
     generateSessionToken: config.session?.generateSessionToken ?? defaultSessionToken,
   }
-  const jwt: JWTOptions = {
+}
+
+/**
+ * `encode`/`decode` unless the app brought its own: the codec with this
+ * configuration's key ring, so keys are derived once for the configuration.
+ */
+function resolveJwt(config: AuthConfig, session: SessionOptions, keys: KeyRing): JWTOptions {
+  return {
     maxAge: config.jwt?.maxAge ?? session.maxAge,
-    encode: config.jwt?.encode ?? encode,
-    decode: config.jwt?.decode ?? decode,
+    encode:
+      config.jwt?.encode ??
+      ((params) =>
+        encrypt(
+          KeyRing.for(params.secret, keys),
+          params.salt,
+          (params.token ?? {}) as Record<string, unknown>,
+          params.maxAge ?? session.maxAge,
+        )),
+    decode:
+      config.jwt?.decode ??
+      (async (params) =>
+        params.token
+          ? ((await decrypt(KeyRing.for(params.secret, keys), params.salt, params.token)) as JWT)
+          : null),
   }
+}
+
+async function resolve(config: AuthConfig, logger: LoggerInstance): Promise<ResolvedConfig> {
+  // Read once: a getter must not see a second, possibly different, value.
+  const providerList = config.providers
+  if (!Array.isArray(providerList)) throw new InvalidConfiguration("`providers` must be an array")
+  const secrets = resolveSecrets(config.secret)
+  const keys = new KeyRing(secrets)
+  const adapter = config.adapter
+  const session = resolveSession(config, adapter)
   const redirectProxyUrl = config.redirectProxyUrl
-  const providers = resolveProviders(providerList, {
+  const basePath = resolveBasePath(config.basePath)
+  const { providers, flows } = await resolveProviders(providerList, {
     adapter,
     logger,
     redirectProxyUrl,
-    sessionStrategy: strategy,
+    sessionStrategy: session.strategy,
   })
   if (config.debug) logger.warn("debug-enabled")
   const skip = config.skipCSRFCheck === skipCSRFCheck
   // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.
   if (skip && config.raw !== raw) logger.warn("csrf-disabled")
+  const cookieOverrides = config.cookies as Partial<CookiesOptions> | undefined
   return {
-    basePath: resolveBasePath(config.basePath),
+    basePath,
     secrets,
+    keys,
     providers,
-    providersById: new Map(providers.map((p) => [p.id, p])),
+    flows,
     adapter,
     session,
-    jwt,
+    jwt: resolveJwt(config, session, keys),
     callbacks: { ...defaultCallbacks, ...config.callbacks },
     events: config.events ?? {},
     pages: config.pages ?? {},
@@ -170,8 +225,8 @@ function resolve(config: AuthConfig, logger: LoggerInstance): ResolvedConfig {
     raw: config.raw === raw,
     useSecureCookies: config.useSecureCookies,
     cookies: {
-      secure: mergeCookies(defaultCookies(true), config.cookies as Partial<CookiesOptions>),
-      insecure: mergeCookies(defaultCookies(false), config.cookies as Partial<CookiesOptions>),
+      secure: mergeCookies(defaultCookies(true), cookieOverrides),
+      insecure: mergeCookies(defaultCookies(false), cookieOverrides),
     },
     redirectProxyUrl,
     source: config,

@@ -9,24 +9,6 @@ import type { ResolvedConfig } from "../config/resolve.js"
 import type { AuthAction, RequestInternal } from "../types.js"
 import { parseCookieHeader } from "./cookies.js"
 
-/** The methods each action answers to, from the spec's endpoint table. */
-export const actionMethods: Readonly<Record<AuthAction, readonly ("GET" | "POST")[]>> = {
-  callback: ["GET", "POST"],
-  csrf: ["GET"],
-  error: ["GET"],
-  providers: ["GET"],
-  session: ["GET", "POST"],
-  signin: ["GET", "POST"],
-  signout: ["GET", "POST"],
-  "verify-request": ["GET"],
-  "webauthn-options": ["GET"],
-}
-
-/** True if `action` is one of the nine actions. */
-export function isAuthAction(action: string): action is AuthAction {
-  return Object.hasOwn(actionMethods, action)
-}
-
 /** Bodies larger than this are refused: no sign-in form needs more. */
 export const MAX_BODY_BYTES = 64 * 1024
 
@@ -86,34 +68,6 @@ export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "tru
 function firstValue(header: string | null): string | undefined {
   const value = header?.split(",")[0]?.trim()
   return value ? value : undefined
-}
-
-/** Splits `<basePath>/<action>[/<providerId>]`. */
-export function parseActionPath(
-  pathname: string,
-  basePath: string,
-): { action: AuthAction; providerId?: string } {
-  if (!pathname.startsWith(`${basePath}/`)) {
-    throw new RequestError(
-      new UnknownAction(`Not an auth route: paths start with ${basePath}/`),
-      404,
-    )
-  }
-  const segments = pathname.slice(basePath.length + 1).split("/")
-  const [action, provider, ...rest] = segments
-  if (!action || !isAuthAction(action) || rest.length > 0) {
-    throw new RequestError(new UnknownAction("Unknown action"), 404)
-  }
-  if (provider === undefined || provider === "") return { action }
-  let providerId: string
-  try {
-    providerId = decodeURIComponent(provider)
-  } catch {
-    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
-  }
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(providerId))
-    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
-  return { action, providerId }
 }
 
 async function readBody(request: Request): Promise<Record<string, any> | undefined> {
@@ -183,33 +137,19 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
 }
 
+/** The parsed request, once the route is known (see `matchRoute` in routes.ts). */
 export async function toInternalRequest(
   request: Request,
-  config: ResolvedConfig,
+  url: URL,
+  match: { action: AuthAction; providerId?: string },
 ): Promise<RequestInternal> {
-  const url = effectiveUrl(request, config)
-  const { action, providerId } = parseActionPath(url.pathname, config.basePath)
-  const method = request.method.toUpperCase()
-  const allowed = actionMethods[action]
-  if (method !== "GET" && method !== "POST") {
-    throw new RequestError(new UnknownAction(`${method} is not supported`), 405, {
-      Allow: allowed.join(", "),
-    })
-  }
-  if (!allowed.includes(method)) {
-    throw new RequestError(
-      new UnknownAction(`The ${action} action does not answer ${method}`),
-      405,
-      { Allow: allowed.join(", ") },
-    )
-  }
   // Most requests (every session check) have no query: skip building URLSearchParams.
   const query: Record<string, string> = url.search ? Object.fromEntries(url.searchParams) : {}
   return {
     url,
-    method,
-    action,
-    providerId,
+    method: request.method.toUpperCase() as "GET" | "POST",
+    action: match.action,
+    providerId: match.providerId,
     headers: request.headers,
     cookies: parseCookieHeader(request.headers.get("cookie")),
     query,

@@ -28,11 +28,10 @@ export async function getSession(
   input: GetSessionInput,
   config: AuthConfig,
 ): Promise<{ session: Session | null; cookies: Cookie[] }> {
-  const resolution = resolveConfig(config)
-  if (!resolution.ok) {
-    resolution.logger.error(resolution.error)
-    throw resolution.error
-  }
+  const pending = resolveConfig(config)
+  const resolution = pending instanceof Promise ? await pending : pending
+  // Logged once, when the configuration was resolved.
+  if (!resolution.ok) throw resolution.error
   const cookies =
     typeof input.cookies === "string" || input.cookies === null
       ? parseCookieHeader(input.cookies)

@@ -23,7 +23,7 @@ async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | null | un
   try {
     return await ctx.config.jwt.decode({
       token: value,
-      secret: [...ctx.config.secrets],
+      secret: ctx.config.secrets,
       salt: sessionToken.name,
     })
   } catch (error) {
@@ -40,7 +40,7 @@ async function writeToken(ctx: RequestContext, token: JWT): Promise<number> {
   const { iat, exp, jti, ...claims } = token
   const encoded = await config.jwt.encode({
     token: claims,
-    secret: [...config.secrets],
+    secret: config.secrets,
     salt: sessionToken.name,
     maxAge: config.jwt.maxAge,
   })

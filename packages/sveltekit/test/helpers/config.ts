@@ -20,6 +20,8 @@ export interface TestConfig extends SvelteKitAuthConfig {
   authorizeRequests: Request[]
   /** Errors core logged. */
   loggedErrors: Error[]
+  /** Refusals the client caused, which core logs at debug level (with `debug: true`). */
+  loggedRefusals: Error[]
 }
 
 /** Signs in "ada"/"lovelace"; "mallory" gets `InvalidLogin`; anyone else `null` (code `credentials`). */
@@ -27,6 +29,7 @@ export function testConfig(overrides: Partial<SvelteKitAuthConfig> = {}): TestCo
   const decodes = { count: 0 }
   const authorizeRequests: Request[] = []
   const loggedErrors: Error[] = []
+  const loggedRefusals: Error[] = []
   return {
     secret: SECRET,
     trustHost: true,
@@ -51,11 +54,18 @@ export function testConfig(overrides: Partial<SvelteKitAuthConfig> = {}): TestCo
         return decode(params)
       },
     },
-    logger: { error: (error) => void loggedErrors.push(error) },
+    logger: {
+      error: (error) => void loggedErrors.push(error),
+      debug: (_message, metadata) => {
+        const error = (metadata as { error?: unknown } | undefined)?.error
+        if (error instanceof Error) loggedRefusals.push(error)
+      },
+    },
     ...overrides,
     decodes,
     authorizeRequests,
     loggedErrors,
+    loggedRefusals,
   }
 }
 

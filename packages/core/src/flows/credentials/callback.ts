@@ -6,17 +6,18 @@
  * @module
  */
 import type { RequestContext } from "../../context.js"
-import type { InternalProvider } from "../../config/providers.js"
 import { CallbackRouteError, CredentialsSignin } from "../../errors.js"
 import { completeSignIn } from "../sign-in/complete.js"
+import { persistCredentials } from "./persist.js"
 import type { ResponseInternal, User } from "../../types.js"
+import type { ResolvedCredentialsProvider } from "../types.js"
 
 /** Fields Tessera adds to forms; never passed to `authorize`. */
 const RESERVED = new Set(["csrfToken", "callbackUrl", "redirectTo", "redirect", "json"])
 
 export async function credentialsCallback(
   ctx: RequestContext,
-  provider: InternalProvider<"credentials">,
+  provider: ResolvedCredentialsProvider,
 ): Promise<ResponseInternal> {
   const submitted = Object.fromEntries(
     Object.entries(ctx.request.body ?? {}).filter(([key]) => !RESERVED.has(key)),
@@ -48,6 +49,7 @@ export async function credentialsCallback(
       user: { ...user, id },
       account: { providerAccountId: id, type: "credentials", provider: provider.id },
     },
+    persistCredentials,
     { credentials: submitted },
   )
 }

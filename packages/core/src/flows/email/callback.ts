@@ -8,13 +8,15 @@
  * malformed one) is answered 400 at once, with no database query.
  * @module
  */
-import type { InternalProvider } from "../../config/providers.js"
+import type { ResolvedEmailProvider } from "../types.js"
 import type { RequestContext } from "../../context.js"
 import { Verification } from "../../errors.js"
 import { noStoreHeaders } from "../../http/response.js"
+import { signInPageUrl } from "../../http/urls.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { renderErrorPage } from "../../pages/error.js"
 import { completeSignIn } from "../sign-in/complete.js"
+import { persistEmail } from "./persist.js"
 import type { ResponseInternal } from "../../types.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
 
@@ -29,18 +31,16 @@ function linkParams(ctx: RequestContext): { token: unknown; identifier: unknown 
 
 /** The built-in error page, answered directly with 400: a malformed link is a client error, not a server one. */
 function malformedLink(ctx: RequestContext): ResponseInternal {
-  ctx.config.logger.debug("Malformed e-mail sign-in link", { provider: ctx.provider?.id })
-  const signInUrl = ctx.config.pages.signIn
-    ? new URL(ctx.config.pages.signIn, ctx.origin).href
-    : `${ctx.authUrl}/signin`
+  ctx.config.logger.debug("Malformed e-mail sign-in link", { provider: ctx.flow?.provider.id })
+  const signInUrl = signInPageUrl(ctx)
   const page = renderErrorPage(ctx.config.theme, signInUrl, "Verification")
-  return { status: 400, headers: noStoreHeaders, body: page.body, cookies: ctx.cookies }
+  return { status: 400, headers: noStoreHeaders, body: page.body }
 }
 
 /** Consumes the token, trying each secret it may have been hashed with (rotation). */
 async function consume(
   ctx: RequestContext,
-  provider: InternalProvider<"email">,
+  provider: ResolvedEmailProvider,
   identifier: string,
   token: string,
 ) {
@@ -57,7 +57,7 @@ async function consume(
 
 export async function emailCallback(
   ctx: RequestContext,
-  provider: InternalProvider<"email">,
+  provider: ResolvedEmailProvider,
 ): Promise<ResponseInternal> {
   const { token, identifier } = linkParams(ctx)
   if (!isWellFormedToken(token) || typeof identifier !== "string" || !IDENTIFIER.test(identifier))
@@ -80,15 +80,19 @@ export async function emailCallback(
     email: identifier,
     emailVerified: null,
   }
-  const result = await completeSignIn(ctx, {
-    user,
-    account: {
-      providerAccountId: identifier,
-      userId: user.id,
-      type: "email",
-      provider: provider.id,
+  const result = await completeSignIn(
+    ctx,
+    {
+      user,
+      account: {
+        providerAccountId: identifier,
+        userId: user.id,
+        type: "email",
+        provider: provider.id,
+      },
     },
-  })
+    persistEmail,
+  )
   // The URL held a credential: keep it out of caches and out of the next page's Referer.
   return { ...result, headers: { ...noStoreHeaders, "Referrer-Policy": "no-referrer" } }
 }

@@ -3,8 +3,13 @@
  * cannot work refused at start rather than on a user's first sign-in.
  * @module
  */
-import { AuthError, InvalidSecret, MissingAdapter, MissingAdapterMethods } from "../../errors.js"
-import type { InternalProvider, ProviderResolutionContext } from "../../config/providers.js"
+import type { ProviderResolutionContext, ResolvedEmailProvider } from "../types.js"
+import {
+  InvalidConfiguration,
+  InvalidSecret,
+  MissingAdapter,
+  MissingAdapterMethods,
+} from "../../errors.js"
 import type { EmailConfig } from "../../providers/email.js"
 import { sendWithNodemailer } from "../../providers/nodemailer.js"
 import { normalizeEmailAddress } from "./address.js"
@@ -26,7 +31,7 @@ const REQUIRED = [
 export function normalizeEmailProvider(
   provider: EmailConfig,
   context: ProviderResolutionContext,
-): InternalProvider<"email"> {
+): ResolvedEmailProvider {
   const { adapter } = context
   if (!adapter)
     throw new MissingAdapter(`E-mail provider "${provider.id}" needs a database adapter`)
@@ -37,22 +42,26 @@ export function normalizeEmailProvider(
     )
   }
   if (typeof provider.sendVerificationRequest !== "function") {
-    throw new AuthError(`E-mail provider "${provider.id}" needs a sendVerificationRequest function`)
+    throw new InvalidConfiguration(
+      `E-mail provider "${provider.id}" needs a sendVerificationRequest function`,
+    )
   }
   if (provider.sendVerificationRequest === sendWithNodemailer && !provider.server) {
-    throw new AuthError(
+    throw new InvalidConfiguration(
       `E-mail provider "${provider.id}" needs a \`server\` (nodemailer transport) or its own sendVerificationRequest`,
     )
   }
   const maxAge = provider.maxAge ?? DAY
   if (!Number.isFinite(maxAge) || maxAge <= 0) {
-    throw new AuthError(
+    throw new InvalidConfiguration(
       `E-mail provider "${provider.id}": maxAge must be a positive number of seconds`,
     )
   }
   for (const option of ["normalizeIdentifier", "generateVerificationToken"] as const) {
     if (provider[option] !== undefined && typeof provider[option] !== "function") {
-      throw new AuthError(`E-mail provider "${provider.id}": ${option} must be a function`)
+      throw new InvalidConfiguration(
+        `E-mail provider "${provider.id}": ${option} must be a function`,
+      )
     }
   }
   if (
@@ -68,5 +77,5 @@ export function normalizeEmailProvider(
     maxAge,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
     generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
-  } as InternalProvider<"email">
+  } as ResolvedEmailProvider
 }

@@ -8,10 +8,15 @@
  * database failure never leaves a user holding a dead link.
  * @module
  */
+import type { ResolvedEmailProvider } from "../types.js"
 import type { AdapterUser } from "../../adapters.js"
-import type { InternalProvider } from "../../config/providers.js"
 import type { RequestContext } from "../../context.js"
-import { AccessDenied, AuthError, EmailSignInError } from "../../errors.js"
+import {
+  AccessDenied,
+  EmailDeliveryError,
+  EmailSignInError,
+  InvalidConfiguration,
+} from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import type { EmailConfig } from "../../providers/email.js"
@@ -19,7 +24,7 @@ import type { ResponseInternal } from "../../types.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
 
 /** The provider's `normalizeIdentifier`, with any failure turned into `EmailSignInError` (never quoting the input). */
-export function normalizeIdentifier(provider: InternalProvider<"email">, input: unknown): string {
+export function normalizeIdentifier(provider: ResolvedEmailProvider, input: unknown): string {
   let identifier: unknown
   try {
     if (typeof input !== "string") throw new TypeError("The e-mail address is missing")
@@ -39,7 +44,7 @@ export function normalizeIdentifier(provider: InternalProvider<"email">, input: 
 
 export async function startEmailSignIn(
   ctx: RequestContext,
-  provider: InternalProvider<"email">,
+  provider: ResolvedEmailProvider,
 ): Promise<ResponseInternal> {
   const { config } = ctx
   const identifier = normalizeIdentifier(provider, ctx.request.body?.email)
@@ -65,13 +70,12 @@ export async function startEmailSignIn(
   if (typeof verdict === "string") {
     return {
       redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
-      cookies: ctx.cookies,
     }
   }
 
   const token = await provider.generateVerificationToken!()
   if (!isWellFormedToken(token)) {
-    throw new AuthError(
+    throw new InvalidConfiguration(
       `generateVerificationToken of "${provider.id}" must return 1 to 512 printable ASCII characters`,
     )
   }
@@ -98,11 +102,11 @@ export async function startEmailSignIn(
     await Promise.resolve(
       config.adapter!.useVerificationToken!({ identifier, token: hashed }),
     ).catch(() => undefined)
-    throw new EmailSignInError("The sign-in e-mail could not be sent", {
+    throw new EmailDeliveryError("The sign-in e-mail could not be sent", {
       cause: { err: error, provider: provider.id },
     })
   }
 
   const params = new URLSearchParams({ provider: provider.id, type: provider.type })
-  return { redirect: `${ctx.authUrl}/verify-request?${params}`, cookies: ctx.cookies }
+  return { redirect: `${ctx.authUrl}/verify-request?${params}` }
 }

@@ -5,8 +5,8 @@
  * in, and cannot even test guesses without the secret.
  * @module
  */
+import type { ResolvedEmailProvider } from "../types.js"
 import type { ResolvedConfig } from "../../config/resolve.js"
-import type { InternalProvider } from "../../config/providers.js"
 import { hmacHex, randomHex } from "../../lib/crypto.js"
 
 /** 32 bytes (256 bits) from the CSPRNG, hex: far beyond guessing within a token's lifetime. */
@@ -21,7 +21,7 @@ export function defaultVerificationToken(): string {
  */
 export function tokenSecrets(
   config: Pick<ResolvedConfig, "secrets">,
-  provider: InternalProvider<"email">,
+  provider: ResolvedEmailProvider,
 ): readonly string[] {
   return provider.secret ? [provider.secret] : config.secrets
 }

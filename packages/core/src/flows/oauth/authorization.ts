@@ -11,10 +11,8 @@
  * @module
  */
 import * as o from "oauth4webapi"
-import type { InternalProvider } from "../../config/providers.js"
 import type { RequestContext } from "../../context.js"
 import { OAuthSignInError } from "../../errors.js"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
 import type { ResponseInternal } from "../../types.js"
 import { crossSiteOptions, setCheckCookie } from "./checks.js"
 import { oauthClient } from "./client.js"
@@ -22,6 +20,7 @@ import { authorizationServer } from "./discovery.js"
 import { signInFailure } from "./failures.js"
 import { isAllowedUrl } from "./http.js"
 import { proxiedState, redirectTarget } from "./redirect-proxy.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
 /** Never taken from the sign-in request: they carry the protocol's guarantees. */
 const RESERVED = new Set([
@@ -49,9 +48,8 @@ function paramValue(value: unknown): string {
 
 export async function startOAuthSignIn(
   ctx: RequestContext,
-  internal: InternalProvider<"oauth" | "oidc">,
+  provider: ResolvedOAuthProvider,
 ): Promise<ResponseInternal> {
-  const provider = internal as OAuthConfigInternal<any>
   const { client } = oauthClient(provider)
   let as: o.AuthorizationServer
   try {
@@ -101,7 +99,7 @@ export async function startOAuthSignIn(
     provider: provider.id,
     checks,
   })
-  return { redirect: url.href, cookies: ctx.cookies }
+  return { redirect: url.href }
 }
 
 /**

@@ -14,11 +14,9 @@
  * @module
  */
 import * as o from "oauth4webapi"
-import type { InternalProvider } from "../../config/providers.js"
 import type { RequestContext } from "../../context.js"
 import { InvalidCheck } from "../../errors.js"
 import { timingSafeEqual } from "../../lib/crypto.js"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import type { Profile, ResponseInternal } from "../../types.js"
 import { useCheckCookies, type CheckCookie } from "./checks.js"
@@ -27,7 +25,9 @@ import { authorizationServer, UNKNOWN_ISSUER } from "./discovery.js"
 import { callbackFailure } from "./failures.js"
 import { fetchProfile, toUserAndAccount } from "./profile.js"
 import { forwardingUrl, redirectTarget } from "./redirect-proxy.js"
+import { persistOAuth } from "./persist.js"
 import { exchangeCode } from "./tokens.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
 /** The authorization response: the query, or the form body of a form_post. */
 function callbackParameters(ctx: RequestContext): URLSearchParams {
@@ -43,16 +43,15 @@ function callbackParameters(ctx: RequestContext): URLSearchParams {
 
 export async function oauthCallback(
   ctx: RequestContext,
-  internal: InternalProvider<"oauth" | "oidc">,
+  provider: ResolvedOAuthProvider,
 ): Promise<ResponseInternal> {
-  const provider = internal as OAuthConfigInternal<any>
   const params = callbackParameters(ctx)
   const forward = await forwardingUrl(ctx, provider, params)
   if (forward) {
     ctx.config.logger.debug("oauth: forwarding the callback through the redirect proxy", {
       provider: provider.id,
     })
-    return { redirect: forward, cookies: ctx.cookies }
+    return { redirect: forward }
   }
   let identity: Awaited<ReturnType<typeof toUserAndAccount>> & { profile: Profile }
   try {
@@ -97,5 +96,5 @@ export async function oauthCallback(
   }
   ctx.config.logger.debug("oauth: callback checks passed", { provider: provider.id })
   // The signIn callback, users and accounts, the session: shared with every other sign-in.
-  return completeSignIn(ctx, identity)
+  return completeSignIn(ctx, identity, persistOAuth)
 }

@@ -9,7 +9,7 @@
 import type { RequestContext } from "../../context.js"
 import { InvalidCheck } from "../../errors.js"
 import { expiredCookie } from "../../http/cookies.js"
-import { decode, encode } from "../../jwt.js"
+import { decrypt, encrypt } from "../../jwt/codec.js"
 import type { CookieOption } from "../../types.js"
 
 export type CheckCookie = "pkceCodeVerifier" | "state" | "nonce"
@@ -34,12 +34,7 @@ export async function setCheckCookie(
 ): Promise<void> {
   const option = ctx.cookieOptions[check]
   const maxAge = option.options.maxAge ?? DEFAULT_MAX_AGE
-  const token = await encode({
-    secret: [...ctx.config.secrets],
-    salt: option.name,
-    maxAge,
-    token: { value },
-  })
+  const token = await encrypt(ctx.config.keys, option.name, { value }, maxAge)
   ctx.cookies.push({
     name: option.name,
     value: token,
@@ -70,13 +65,9 @@ export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): P
       `The ${LABELS[check]} cookie is missing (expired, or the sign-in started in another browser)`,
     )
   ctx.cookies.push(expiredCookie(option))
-  let payload: { value?: unknown } | null
+  let payload: { value?: unknown }
   try {
-    payload = await decode<{ value?: unknown }>({
-      secret: [...ctx.config.secrets],
-      salt: option.name,
-      token: raw,
-    })
+    payload = await decrypt(ctx.config.keys, option.name, raw)
   } catch {
     throw new InvalidCheck(
       `The ${LABELS[check]} cookie could not be read (tampered with or expired)`,

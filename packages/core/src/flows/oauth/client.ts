@@ -5,9 +5,9 @@
  */
 import * as o from "oauth4webapi"
 import { OAuthSignInError } from "../../errors.js"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
-type Provider = OAuthConfigInternal<any>
+type Provider = ResolvedOAuthProvider
 
 export interface OAuthClient {
   client: o.Client

@@ -10,10 +10,10 @@
  * @module
  */
 import * as o from "oauth4webapi"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
 import { httpOptions, providerFetch } from "./http.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
-type Provider = OAuthConfigInternal<any>
+type Provider = ResolvedOAuthProvider
 
 const documents = new Map<string, Promise<o.AuthorizationServer>>()
 const merged = new WeakMap<Provider, Promise<o.AuthorizationServer>>()

@@ -13,7 +13,13 @@
  * @module
  */
 import * as o from "oauth4webapi"
-import { AuthError, InvalidCheck, OAuthCallbackError, OAuthSignInError } from "../../errors.js"
+import {
+  AuthError,
+  InvalidCheck,
+  OAuthCallbackError,
+  OAuthProviderError,
+  OAuthSignInError,
+} from "../../errors.js"
 
 /** Provider-sent text is logged, so it is cut short and stripped of control characters. */
 function clean(text: unknown): string | undefined {
@@ -37,7 +43,13 @@ function claimOf(error: o.OperationProcessingError): string | undefined {
   return typeof claim === "string" ? claim : undefined
 }
 
-/** Maps anything thrown while processing a callback to an `AuthError` that is safe to log. */
+/**
+ * Maps anything thrown while processing a callback to an `AuthError` that is
+ * safe to log. What the user's side caused (the provider's authorization error,
+ * such as a cancelled sign-in, or a code that was already spent) is an
+ * `OAuthCallbackError`; what the provider's side did wrong (a refused client,
+ * an invalid ID Token, an unreachable endpoint) an `OAuthProviderError`.
+ */
 export function callbackFailure(providerId: string, error: unknown): AuthError {
   if (error instanceof AuthError) return error
   if (error instanceof o.AuthorizationResponseError) {
@@ -56,28 +68,27 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
   }
   if (error instanceof o.ResponseBodyError) {
     const code = clean(error.error) ?? "unknown"
-    return new OAuthCallbackError(
-      `Provider "${providerId}" answered ${error.status} with error "${code}"`,
-      {
-        cause: {
-          err: summary(error),
-          provider: providerId,
-          error: code,
-          error_description: clean(error.error_description),
-        },
+    // A spent or forged code is the client's doing; anything else the token endpoint refuses is not.
+    const Class = code === "invalid_grant" ? OAuthCallbackError : OAuthProviderError
+    return new Class(`Provider "${providerId}" answered ${error.status} with error "${code}"`, {
+      cause: {
+        err: summary(error),
+        provider: providerId,
+        error: code,
+        error_description: clean(error.error_description),
       },
-    )
+    })
   }
   if (error instanceof o.OperationProcessingError) {
     const claim = claimOf(error)
     // A nonce that does not match is a failed check, like state and PKCE.
-    const Class = claim === "nonce" ? InvalidCheck : OAuthCallbackError
+    const Class = claim === "nonce" ? InvalidCheck : OAuthProviderError
     return new Class(`Provider "${providerId}": ${error.message}${claim ? ` (${claim})` : ""}`, {
       cause: { err: summary(error), provider: providerId, code: error.code },
     })
   }
   if (error instanceof o.WWWAuthenticateChallengeError) {
-    return new OAuthCallbackError(
+    return new OAuthProviderError(
       `Provider "${providerId}" refused the request (${error.status}, WWW-Authenticate challenge)`,
       {
         cause: { err: summary(error), provider: providerId },
@@ -85,11 +96,11 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
     )
   }
   if (error instanceof Error) {
-    return new OAuthCallbackError(`Provider "${providerId}": ${error.message}`, {
+    return new OAuthProviderError(`Provider "${providerId}": ${error.message}`, {
       cause: { err: summary(error), provider: providerId },
     })
   }
-  return new OAuthCallbackError(`Provider "${providerId}": the callback failed`)
+  return new OAuthProviderError(`Provider "${providerId}": the callback failed`)
 }
 
 /** Maps anything thrown while starting a sign-in (metadata discovery) to `OAuthSignInError`. */

@@ -4,10 +4,10 @@
  * @module
  */
 import * as o from "oauth4webapi"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
 import { customFetch } from "../../symbols.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
-type Provider = OAuthConfigInternal<any>
+type Provider = ResolvedOAuthProvider
 
 /** The oauth4webapi transport options for `provider`. */
 export function httpOptions(provider: Provider): {

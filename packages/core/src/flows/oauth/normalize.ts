@@ -6,8 +6,7 @@
  * unknown checks, an OIDC provider with no issuer.
  * @module
  */
-import { AuthError, InvalidEndpoints } from "../../errors.js"
-import type { InternalProvider, ProviderResolutionContext } from "../../config/providers.js"
+import { InvalidConfiguration, InvalidEndpoints } from "../../errors.js"
 import type {
   EndpointHandler,
   OAuthChecks,
@@ -15,6 +14,7 @@ import type {
   OAuthConfigInternal,
 } from "../../providers/oauth.js"
 import type { Profile, TokenSet, User } from "../../types.js"
+import type { ProviderResolutionContext, ResolvedOAuthProvider } from "../types.js"
 
 const KNOWN_CHECKS = new Set(["pkce", "state", "nonce", "none"])
 const ACCOUNT_FIELDS = [
@@ -87,10 +87,10 @@ function checkUrl(
 function resolveChecks(provider: OAuthConfig<any>, proxied: boolean): OAuthChecks {
   const given = provider.checks ?? (provider.type === "oidc" ? ["pkce", "nonce"] : ["pkce"])
   if (!Array.isArray(given))
-    throw new AuthError(`Provider "${provider.id}": \`checks\` must be an array`)
+    throw new InvalidConfiguration(`Provider "${provider.id}": \`checks\` must be an array`)
   for (const check of given) {
     if (!KNOWN_CHECKS.has(check))
-      throw new AuthError(`Provider "${provider.id}": unknown check "${String(check)}"`)
+      throw new InvalidConfiguration(`Provider "${provider.id}": unknown check "${String(check)}"`)
   }
   // A copy: the user's array must not change under them.
   const checks = [...new Set(given)] as OAuthChecks
@@ -103,7 +103,7 @@ function resolveChecks(provider: OAuthConfig<any>, proxied: boolean): OAuthCheck
 export function normalizeOAuthProvider(
   provider: OAuthConfig<any>,
   context: ProviderResolutionContext,
-): InternalProvider<"oauth" | "oidc"> {
+): ResolvedOAuthProvider {
   const { id } = provider
   const allowHttp = provider.dangerouslyAllowInsecureHttpRequests === true
   const authorization = toEndpoint(provider.authorization, "authorization", id)
@@ -135,10 +135,10 @@ export function normalizeOAuthProvider(
     }
   }
   if (provider.profile !== undefined && typeof provider.profile !== "function") {
-    throw new AuthError(`Provider "${id}": \`profile\` must be a function`)
+    throw new InvalidConfiguration(`Provider "${id}": \`profile\` must be a function`)
   }
   if (provider.account !== undefined && typeof provider.account !== "function") {
-    throw new AuthError(`Provider "${id}": \`account\` must be a function`)
+    throw new InvalidConfiguration(`Provider "${id}": \`account\` must be a function`)
   }
   if (allowHttp) context.logger.warn("insecure-issuer")
 
@@ -152,5 +152,5 @@ export function normalizeOAuthProvider(
     profile: provider.profile ?? defaultProfile,
     account: provider.account ?? defaultAccount,
   } as OAuthConfigInternal<any>
-  return resolved as InternalProvider<"oauth" | "oidc">
+  return resolved as ResolvedOAuthProvider
 }

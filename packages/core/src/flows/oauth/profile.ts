@@ -8,13 +8,13 @@
  * @module
  */
 import * as o from "oauth4webapi"
-import { OAuthCallbackError, OAuthProfileParseError } from "../../errors.js"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
+import { OAuthProfileParseError, OAuthProviderError } from "../../errors.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthClient } from "./client.js"
 import { httpOptions, providerFetch } from "./http.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
-type Provider = OAuthConfigInternal<any>
+type Provider = ResolvedOAuthProvider
 
 export interface ProfileRequest {
   provider: Provider
@@ -51,12 +51,12 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
   if (!as.userinfo_endpoint) {
     // An OAuth 2 provider that sent an ID Token but has no userinfo endpoint.
     if (claims) return claims
-    throw new OAuthCallbackError(
+    throw new OAuthProviderError(
       `Provider "${provider.id}" has no userinfo endpoint to read the profile from`,
     )
   }
   if (typeof tokens.access_token !== "string")
-    throw new OAuthCallbackError(
+    throw new OAuthProviderError(
       `Provider "${provider.id}": no access token to read the profile with`,
     )
   const url = new URL(as.userinfo_endpoint)
@@ -82,7 +82,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
     )) as Profile
   }
   if (response.status !== 200)
-    throw new OAuthCallbackError(
+    throw new OAuthProviderError(
       `Provider "${provider.id}": the userinfo endpoint answered ${response.status}`,
     )
   let body: unknown

@@ -12,11 +12,11 @@
  * @module
  */
 import type { RequestContext } from "../../context.js"
-import { decode, encode } from "../../jwt.js"
+import { decrypt, encrypt } from "../../jwt/codec.js"
 import { randomHex } from "../../lib/crypto.js"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
-type Provider = OAuthConfigInternal<any>
+type Provider = ResolvedOAuthProvider
 
 /** Key-derivation salt of proxied states; distinct from every cookie name. */
 const STATE_SALT = "tessera.redirect-proxy-state"
@@ -53,12 +53,7 @@ export function redirectTarget(ctx: RequestContext, provider: Provider): Redirec
 /** A state that names the deployment to forward the callback to. */
 export function proxiedState(ctx: RequestContext, forwardTo: string): Promise<string> {
   const random = randomHex(32)
-  return encode({
-    secret: [...ctx.config.secrets],
-    salt: STATE_SALT,
-    maxAge: STATE_MAX_AGE,
-    token: { origin: forwardTo, random },
-  })
+  return encrypt(ctx.config.keys, STATE_SALT, { origin: forwardTo, random }, STATE_MAX_AGE)
 }
 
 /**
@@ -75,13 +70,7 @@ export async function forwardingUrl(
   if (!proxy || !state || new URL(proxy).origin !== ctx.origin) return undefined
   let origin: unknown
   try {
-    origin = (
-      await decode<{ origin?: unknown }>({
-        secret: [...ctx.config.secrets],
-        salt: STATE_SALT,
-        token: state,
-      })
-    )?.origin
+    origin = (await decrypt(ctx.config.keys, STATE_SALT, state))?.origin
   } catch {
     return undefined
   }

@@ -10,13 +10,13 @@
  */
 import { compactVerify, decodeProtectedHeader } from "jose"
 import * as o from "oauth4webapi"
-import { OAuthCallbackError } from "../../errors.js"
-import type { OAuthConfigInternal } from "../../providers/oauth.js"
+import { OAuthProviderError } from "../../errors.js"
 import type { Profile, TokenSet } from "../../types.js"
 import type { OAuthClient } from "./client.js"
 import { httpOptions, providerFetch } from "./http.js"
+import type { ResolvedOAuthProvider } from "../types.js"
 
-type Provider = OAuthConfigInternal<any>
+type Provider = ResolvedOAuthProvider
 
 export interface CodeExchange {
   provider: Provider
@@ -93,7 +93,7 @@ async function tokenResponse(exchange: CodeExchange): Promise<Response> {
       ? result.tokens
       : result
   if (!tokens || typeof tokens !== "object")
-    throw new OAuthCallbackError(`Provider "${provider.id}": token.request returned no tokens`)
+    throw new OAuthProviderError(`Provider "${provider.id}": token.request returned no tokens`)
   // Custom handlers often leave out token_type; what they return is a bearer token.
   const body = { token_type: "bearer", ...(tokens as TokenSet) }
   // Validated exactly like a token endpoint's answer.
@@ -119,13 +119,13 @@ async function verifyIdTokenSignature(
   try {
     alg = decodeProtectedHeader(idToken).alg
   } catch {
-    throw new OAuthCallbackError(`Provider "${provider.id}": the ID Token header cannot be read`)
+    throw new OAuthProviderError(`Provider "${provider.id}": the ID Token header cannot be read`)
   }
   if (typeof alg !== "string" || alg === "none")
-    throw new OAuthCallbackError(`Provider "${provider.id}": unsigned ID Token refused`)
+    throw new OAuthProviderError(`Provider "${provider.id}": unsigned ID Token refused`)
   if (alg.startsWith("HS")) {
     if (!provider.clientSecret)
-      throw new OAuthCallbackError(
+      throw new OAuthProviderError(
         `Provider "${provider.id}": an ${alg} ID Token needs the client secret`,
       )
     try {
@@ -133,13 +133,13 @@ async function verifyIdTokenSignature(
         algorithms: [alg],
       })
     } catch {
-      throw new OAuthCallbackError(`Provider "${provider.id}": the ID Token signature is invalid`)
+      throw new OAuthProviderError(`Provider "${provider.id}": the ID Token signature is invalid`)
     }
     return
   }
   if (!as.jwks_uri) {
     if (provider.type === "oauth") return
-    throw new OAuthCallbackError(
+    throw new OAuthProviderError(
       `Provider "${provider.id}": no jwks_uri to check the ID Token signature with`,
     )
   }

@@ -11,7 +11,7 @@ import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import { fireEvent } from "../../lib/events.js"
 import { sessionStrategy } from "../../session/index.js"
 import type { ResponseInternal } from "../../types.js"
-import { persistSignIn, type ProviderIdentity } from "./persist.js"
+import type { Persist, ProviderIdentity } from "../types.js"
 
 export interface CompleteSignInOptions {
   /** The submitted credentials, for the `signIn` callback. */
@@ -20,9 +20,15 @@ export interface CompleteSignInOptions {
   email?: { verificationRequest?: boolean }
 }
 
-export async function completeSignIn(
+/**
+ * Finishes a sign-in the provider vouched for: the `signIn` callback, then
+ * `persist` (the flow's own rules for users and accounts), the session, the
+ * `signIn` event and the redirect to the callback URL (or `pages.newUser`).
+ */
+export async function completeSignIn<I extends ProviderIdentity>(
   ctx: RequestContext,
-  identity: ProviderIdentity,
+  identity: I,
+  persist: Persist<I>,
   options: CompleteSignInOptions = {},
 ): Promise<ResponseInternal> {
   const { config } = ctx
@@ -38,11 +44,10 @@ export async function completeSignIn(
   if (typeof verdict === "string") {
     return {
       redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
-      cookies: ctx.cookies,
     }
   }
 
-  const { user, isNewUser } = await persistSignIn(ctx, identity)
+  const { user, isNewUser } = await persist(ctx, identity)
   await sessionStrategy(ctx).create(ctx, {
     user,
     account: identity.account,
@@ -64,8 +69,7 @@ export async function completeSignIn(
     const separator = config.pages.newUser.includes("?") ? "&" : "?"
     return {
       redirect: `${config.pages.newUser}${separator}${new URLSearchParams({ callbackUrl })}`,
-      cookies: ctx.cookies,
     }
   }
-  return { redirect: callbackUrl, cookies: ctx.cookies }
+  return { redirect: callbackUrl }
 }

@@ -12,10 +12,10 @@
  * their own messages and no challenge ends up in a log line.
  * @module
  */
+import type { ResolvedWebAuthnProvider } from "../types.js"
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../adapters.js"
-import type { InternalProvider } from "../../config/providers.js"
 import type { RequestContext } from "../../context.js"
 import { InvalidRequest, WebAuthnVerificationError } from "../../errors.js"
 import { RequestError } from "../../http/request.js"
@@ -26,8 +26,7 @@ import { completeSignIn } from "../sign-in/complete.js"
 import type { ResponseInternal } from "../../types.js"
 import { consumeChallenge, type ChallengeClaims, type WebAuthnAction } from "./challenge.js"
 import { fromBase64Url, toBase64Url } from "./encoding.js"
-import type { NormalizedWebAuthnProvider } from "./normalize.js"
-import { rememberWebAuthnSignIn } from "./persist.js"
+import { persistWebAuthn, type PendingWebAuthnSignIn } from "./persist.js"
 import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
 import { authenticationVerification, registrationVerification } from "./settings.js"
 
@@ -135,7 +134,7 @@ async function verified<T>(what: string, run: () => Promise<T>): Promise<T> {
 
 async function register(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
   response: RegistrationResponseJSON,
   claims: ChallengeClaims,
   rp: RequestRelyingParty,
@@ -186,7 +185,7 @@ async function register(
   const transports = response.response.transports?.length
     ? response.response.transports.join(",")
     : null
-  rememberWebAuthnSignIn(ctx, {
+  const webauthn: PendingWebAuthnSignIn = {
     kind: "register",
     isNewUser: !claims.signedIn,
     user,
@@ -199,16 +198,18 @@ async function register(
       credentialBackedUp,
       transports,
     },
-  })
-  return completeSignIn(ctx, {
-    user,
-    account: { type: "webauthn", provider: provider.id, providerAccountId: credential.id },
-  })
+  }
+  const account = {
+    type: "webauthn" as const,
+    provider: provider.id,
+    providerAccountId: credential.id,
+  }
+  return completeSignIn(ctx, { user, account, webauthn }, persistWebAuthn)
 }
 
 async function authenticate(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
   response: AuthenticationResponseJSON,
   claims: ChallengeClaims,
   rp: RequestRelyingParty,
@@ -247,22 +248,22 @@ async function authenticate(
   }
   const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
   if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
-  rememberWebAuthnSignIn(ctx, { kind: "authenticate", user })
-  return completeSignIn(ctx, {
-    user,
-    account: {
-      type: "webauthn",
-      provider: provider.id,
-      providerAccountId: authenticator.credentialID,
-    },
-  })
+  const account = {
+    type: "webauthn" as const,
+    provider: provider.id,
+    providerAccountId: authenticator.credentialID,
+  }
+  return completeSignIn(
+    ctx,
+    { user, account, webauthn: { kind: "authenticate", user } },
+    persistWebAuthn,
+  )
 }
 
 export async function webauthnCallback(
   ctx: RequestContext,
-  internal: InternalProvider<"webauthn">,
+  provider: ResolvedWebAuthnProvider,
 ): Promise<ResponseInternal> {
-  const provider = internal as NormalizedWebAuthnProvider
   const parsed = parseBody(ctx)
   const claims = await consumeChallenge(ctx, provider, parsed.action)
   const rp = relyingPartyFor(ctx, provider)

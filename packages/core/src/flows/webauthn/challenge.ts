@@ -18,14 +18,14 @@
  * unused records to one per browser.
  * @module
  */
+import type { ResolvedWebAuthnProvider } from "../types.js"
 import { base64url } from "jose"
 import type { RequestContext } from "../../context.js"
 import { WebAuthnVerificationError } from "../../errors.js"
 import { expiredCookie } from "../../http/cookies.js"
-import { decode, encode } from "../../jwt.js"
+import { decrypt, encrypt } from "../../jwt/codec.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sha256Hex } from "../../lib/crypto.js"
-import type { NormalizedWebAuthnProvider } from "./normalize.js"
 
 export type WebAuthnAction = "register" | "authenticate"
 
@@ -57,11 +57,11 @@ async function readCookie(ctx: RequestContext): Promise<ChallengeClaims | undefi
   const value = ctx.request.cookies[webauthnChallenge.name]
   if (!value) return undefined
   try {
-    const claims = await decode<Partial<ChallengeClaims>>({
-      token: value,
-      secret: [...ctx.config.secrets],
-      salt: webauthnChallenge.name,
-    })
+    const claims: Partial<ChallengeClaims> = await decrypt(
+      ctx.config.keys,
+      webauthnChallenge.name,
+      value,
+    )
     if (!claims || typeof claims.challenge !== "string" || typeof claims.provider !== "string")
       return undefined
     if (claims.action !== "register" && claims.action !== "authenticate") return undefined
@@ -83,7 +83,7 @@ async function consumeRecord(ctx: RequestContext, claims: ChallengeClaims): Prom
 /** Records a new challenge and sets its cookie. `claims.challenge` must come from {@link newChallenge}. */
 export async function issueChallenge(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
   claims: ChallengeClaims,
 ): Promise<void> {
   const { webauthnChallenge } = ctx.cookieOptions
@@ -95,12 +95,7 @@ export async function issueChallenge(
     token: await sha256Hex(claims.challenge),
     expires: new Date(Date.now() + maxAge * 1000),
   })
-  const value = await encode({
-    token: { ...claims },
-    secret: [...ctx.config.secrets],
-    salt: webauthnChallenge.name,
-    maxAge,
-  })
+  const value = await encrypt(ctx.config.keys, webauthnChallenge.name, { ...claims }, maxAge)
   ctx.cookies.push({
     ...webauthnChallenge,
     value,
@@ -120,7 +115,7 @@ export async function issueChallenge(
  */
 export async function consumeChallenge(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
   action: WebAuthnAction,
 ): Promise<ChallengeClaims> {
   const { webauthnChallenge } = ctx.cookieOptions

@@ -4,14 +4,18 @@
  * first passkey a user tries.
  * @module
  */
+import type {
+  ConfiguredRelyingParty,
+  ProviderResolutionContext,
+  ResolvedWebAuthnProvider,
+} from "../types.js"
 import {
-  AuthError,
+  InvalidConfiguration,
   DuplicateConditionalUI,
   MissingAdapter,
   MissingAdapterMethods,
   MissingWebAuthnAutocomplete,
 } from "../../errors.js"
-import type { InternalProvider, ProviderResolutionContext } from "../../config/providers.js"
 import {
   defaultFormFields,
   type RelayingParty,
@@ -34,27 +38,6 @@ export const requiredAdapterMethods = [
 
 export const DEFAULT_CHALLENGE_MAX_AGE = 300
 
-/** The relying-party overrides after checking: origins as a list of exact origins. */
-export interface ConfiguredRelyingParty {
-  id?: string
-  name?: string
-  origin?: string[]
-}
-
-export type NormalizedWebAuthnProvider = InternalProvider<"webauthn"> & {
-  relayingParty: ConfiguredRelyingParty
-  enableConditionalUI: boolean
-  challengeMaxAge: number
-  formFields: NonNullable<WebAuthnConfig["formFields"]>
-}
-
-/**
- * The provider that turned conditional UI on, per configuration being resolved.
- * `resolveProviders` passes the same context object to every normalizer of one
- * configuration, so it identifies that configuration without a shared hook.
- */
-const conditionalUIOwner = new WeakMap<ProviderResolutionContext, string>()
-
 const DOMAIN =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
 
@@ -71,7 +54,7 @@ function checkOrigin(providerId: string, origin: unknown): string {
     (url.protocol !== "https:" && url.protocol !== "http:") ||
     url.origin !== String(origin).replace(/\/$/, "")
   ) {
-    throw new AuthError(
+    throw new InvalidConfiguration(
       `WebAuthn provider "${providerId}": relayingParty.origin must be origins like "https://example.com"`,
     )
   }
@@ -83,7 +66,7 @@ function checkRelyingParty(provider: WebAuthnConfig): ConfiguredRelyingParty {
   const out: ConfiguredRelyingParty = {}
   if (given.id !== undefined) {
     if (typeof given.id !== "string" || !DOMAIN.test(given.id.toLowerCase())) {
-      throw new AuthError(
+      throw new InvalidConfiguration(
         `WebAuthn provider "${provider.id}": relayingParty.id must be a domain name such as "example.com" (no scheme or port)`,
       )
     }
@@ -91,7 +74,7 @@ function checkRelyingParty(provider: WebAuthnConfig): ConfiguredRelyingParty {
   }
   if (given.name !== undefined) {
     if (typeof given.name !== "string" || given.name.trim() === "") {
-      throw new AuthError(
+      throw new InvalidConfiguration(
         `WebAuthn provider "${provider.id}": relayingParty.name must be a non-empty string`,
       )
     }
@@ -100,7 +83,7 @@ function checkRelyingParty(provider: WebAuthnConfig): ConfiguredRelyingParty {
   if (given.origin !== undefined) {
     const list = Array.isArray(given.origin) ? given.origin : [given.origin]
     if (list.length === 0)
-      throw new AuthError(
+      throw new InvalidConfiguration(
         `WebAuthn provider "${provider.id}": relayingParty.origin is an empty list`,
       )
     out.origin = list.map((origin) => checkOrigin(provider.id, origin))
@@ -110,7 +93,7 @@ function checkRelyingParty(provider: WebAuthnConfig): ConfiguredRelyingParty {
     for (const origin of out.origin) {
       const host = new URL(origin).hostname
       if (host !== out.id && !host.endsWith(`.${out.id}`)) {
-        throw new AuthError(
+        throw new InvalidConfiguration(
           `WebAuthn provider "${provider.id}": origin ${origin} cannot use relying party id "${out.id}"`,
         )
       }
@@ -136,13 +119,13 @@ function checkConditionalUI(
   formFields: NonNullable<WebAuthnConfig["formFields"]>,
   context: ProviderResolutionContext,
 ): void {
-  const owner = conditionalUIOwner.get(context)
+  const owner = context.conditionalUIOwner
   if (owner !== undefined) {
     throw new DuplicateConditionalUI(
       `Providers "${owner}" and "${provider.id}" both enable conditional UI; only one may`,
     )
   }
-  conditionalUIOwner.set(context, provider.id)
+  context.conditionalUIOwner = provider.id
   const hasField = Object.values(formFields).some(
     (field) =>
       typeof field?.autocomplete === "string" &&
@@ -159,12 +142,12 @@ function checkConditionalUI(
 export function normalizeWebAuthnProvider(
   provider: WebAuthnConfig,
   context: ProviderResolutionContext,
-): NormalizedWebAuthnProvider {
+): ResolvedWebAuthnProvider {
   checkAdapter(provider, context)
   const relayingParty = checkRelyingParty(provider)
   const challengeMaxAge = provider.challengeMaxAge ?? DEFAULT_CHALLENGE_MAX_AGE
   if (!Number.isInteger(challengeMaxAge) || challengeMaxAge < 10 || challengeMaxAge > 3600) {
-    throw new AuthError(
+    throw new InvalidConfiguration(
       `WebAuthn provider "${provider.id}": challengeMaxAge must be a whole number of seconds between 10 and 3600`,
     )
   }
@@ -177,5 +160,5 @@ export function normalizeWebAuthnProvider(
     challengeMaxAge,
     formFields,
     enableConditionalUI,
-  } as NormalizedWebAuthnProvider
+  } as ResolvedWebAuthnProvider
 }

@@ -8,10 +8,10 @@
  * authenticates. The challenge is set in the `webauthnChallenge` cookie.
  * @module
  */
+import type { ResolvedWebAuthnProvider } from "../types.js"
 import { base64url } from "jose"
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../adapters.js"
-import type { InternalProvider } from "../../config/providers.js"
 import type { RequestContext } from "../../context.js"
 import { InvalidRequest } from "../../errors.js"
 import { RequestError } from "../../http/request.js"
@@ -26,7 +26,6 @@ import {
   type ChallengeClaims,
   type WebAuthnAction,
 } from "./challenge.js"
-import type { NormalizedWebAuthnProvider } from "./normalize.js"
 import { relyingPartyFor } from "./relying-party.js"
 import { authenticationDefaults, registrationDefaults } from "./settings.js"
 import { userHandleOf } from "./user-handle.js"
@@ -64,7 +63,7 @@ async function defaultUserInfo(ctx: RequestContext): Promise<WebAuthnUserInfo | 
 
 async function userInfo(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
 ): Promise<WebAuthnUserInfo | null> {
   if (!provider.getUserInfo) return defaultUserInfo(ctx)
   const info = await provider.getUserInfo(provider, ctx.request)
@@ -78,7 +77,7 @@ async function userInfo(
 
 async function registrationOptions(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
   challenge: string,
   current: AdapterUser | null,
   info: WebAuthnUserInfo | null,
@@ -140,7 +139,7 @@ async function registrationOptions(
 
 async function authenticationOptions(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
   challenge: string,
 ) {
   // No allowCredentials: passkeys are discoverable, and listing a user's
@@ -157,9 +156,8 @@ async function authenticationOptions(
 
 export async function webauthnOptions(
   ctx: RequestContext,
-  internal: InternalProvider<"webauthn">,
+  provider: ResolvedWebAuthnProvider,
 ): Promise<ResponseInternal> {
-  const provider = internal as NormalizedWebAuthnProvider
   const requested = requestedAction(ctx.request.query.action)
   const current = requested === "authenticate" ? null : await signedInUser(ctx)
   // Who is asking matters only to a registration by someone not signed in.
@@ -172,5 +170,5 @@ export async function webauthnOptions(
       ? await registrationOptions(ctx, provider, challenge, current, info)
       : await authenticationOptions(ctx, provider, challenge)
   await issueChallenge(ctx, provider, claims)
-  return { headers: noStoreHeaders, body: { action, options }, cookies: ctx.cookies }
+  return { headers: noStoreHeaders, body: { action, options } }
 }

@@ -7,46 +7,28 @@
  * sign-in page again: passkeys need the script, the other providers do not.
  * @module
  */
-import type { InternalProvider } from "../../config/providers.js"
+import type { ResolvedWebAuthnProvider, SignInPageParams } from "../types.js"
 import type { RequestContext } from "../../context.js"
 import { html, unsafeRaw, type SafeHtml } from "../../pages/html.js"
-import type { SignInPageParams } from "../../pages/signin.js"
-import type { CredentialInput } from "../../providers/credentials.js"
+import { actionUrl } from "../../http/urls.js"
+import { fieldId, formField, hiddenFields } from "../../pages/form-fields.js"
 import { webauthnClientScript } from "./client-script.generated.js"
-import type { NormalizedWebAuthnProvider } from "./normalize.js"
 
 /** Built once: the script is constant and some 15 kB long. */
 const headScript = unsafeRaw(`<script>${webauthnClientScript}</script>`)
 
-function field(
-  name: string,
-  input: CredentialInput,
-  id: string,
-  prefill: string | undefined,
-): SafeHtml {
-  const { label, type = "text", value, placeholder, required, autocomplete } = input
-  const shown = value ?? prefill
-  return html`<label for="${id}">${label ?? name}</label><input id="${id}" name="${name}" type="${type}"${shown !== undefined ? html` value="${shown}"` : ""}${placeholder ? html` placeholder="${placeholder}"` : ""}${required ? html` required` : ""}${autocomplete ? html` autocomplete="${autocomplete}"` : ""}>`
-}
-
 export function webauthnSection(
   ctx: RequestContext,
-  internal: InternalProvider<"webauthn">,
+  provider: ResolvedWebAuthnProvider,
   params: SignInPageParams,
 ): SafeHtml {
-  const provider = internal as NormalizedWebAuthnProvider
   const fields = Object.entries(provider.formFields).map(([name, input]) =>
-    field(
-      name,
-      input,
-      `input-${name}-for-${provider.id}-provider`,
-      name === "email" ? params.email : undefined,
-    ),
+    formField(name, input, fieldId(name, provider.id), name === "email" ? params.email : undefined),
   )
-  return html`<form class="provider" action="${ctx.authUrl}/signin/${provider.id}" method="POST" data-webauthn-provider="${provider.id}" data-auth-url="${ctx.authUrl}"${provider.enableConditionalUI ? html` data-conditional-ui` : ""}><input type="hidden" name="csrfToken" value="${params.csrfToken}"><input type="hidden" name="callbackUrl" value="${params.callbackUrl}">${fields}<button type="submit">Sign in with ${provider.name}</button><p class="error" data-webauthn-error role="alert" hidden></p></form>`
+  return html`<form class="provider" action="${actionUrl(ctx, "signin", provider.id)}" method="POST" data-webauthn-provider="${provider.id}" data-auth-url="${ctx.authUrl}"${provider.enableConditionalUI ? html` data-conditional-ui` : ""}>${hiddenFields(params)}${fields}<button type="submit">Sign in with ${provider.name}</button><p class="error" data-webauthn-error role="alert" hidden></p></form>`
 }
 
-/** The passkey script, when the configuration has a WebAuthn provider. */
-export function webauthnHead(ctx: RequestContext): SafeHtml | string {
-  return ctx.config.providers.some((provider) => provider.type === "webauthn") ? headScript : ""
+/** The passkey script, once per page with a WebAuthn provider on it. */
+export function webauthnHead(): SafeHtml {
+  return headScript
 }

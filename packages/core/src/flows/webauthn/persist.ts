@@ -1,10 +1,10 @@
 /**
- * The database side of a passkey sign-in, called from `signin/link-account.ts`
- * once the `signIn` callback has agreed, so a refused sign-in writes nothing.
+ * The database side of a passkey sign-in, run once the `signIn` callback has
+ * agreed, so a refused sign-in writes nothing.
  *
- * The callback verified the response and left here what to store: for a
- * registration, the new authenticator and its user (new, or the signed-in one);
- * for an authentication, the user the passkey belongs to.
+ * The callback verified the response and passes, with the identity, what to
+ * store: for a registration, the new authenticator and its user (new, or the
+ * signed-in one); for an authentication, the user the passkey belongs to.
  * @module
  */
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../../adapters.js"
@@ -12,7 +12,7 @@ import type { RequestContext } from "../../context.js"
 import { WebAuthnVerificationError } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { fireEvent } from "../../lib/events.js"
-import type { ProviderIdentity, SignInUser } from "../sign-in/persist.js"
+import type { ProviderIdentity, SignInUser } from "../types.js"
 
 export type PendingWebAuthnSignIn =
   | {
@@ -23,10 +23,9 @@ export type PendingWebAuthnSignIn =
     }
   | { kind: "authenticate"; user: AdapterUser }
 
-const pending = new WeakMap<RequestContext, PendingWebAuthnSignIn>()
-
-export function rememberWebAuthnSignIn(ctx: RequestContext, value: PendingWebAuthnSignIn): void {
-  pending.set(ctx, value)
+/** A passkey sign-in's identity: what the provider vouched for, and what to store. */
+export interface WebAuthnIdentity extends ProviderIdentity {
+  webauthn: PendingWebAuthnSignIn
 }
 
 /** Undoes a write whose follow-up failed; a failure to undo is logged, the original error wins. */
@@ -87,17 +86,12 @@ async function registerAuthenticator(
   return { user, isNewUser: entry.isNewUser }
 }
 
-/** The `webauthn` branch of `linkOrRegister`. */
-export async function webauthnUser(
+/** Stores a verified passkey sign-in. */
+export async function persistWebAuthn(
   ctx: RequestContext,
-  identity: ProviderIdentity,
+  identity: WebAuthnIdentity,
 ): Promise<SignInUser> {
-  const entry = pending.get(ctx)
-  pending.delete(ctx)
-  if (!entry)
-    throw new WebAuthnVerificationError(
-      "A webauthn account can only sign in through the passkey callback",
-    )
+  const entry = identity.webauthn
   if (entry.kind === "authenticate") return { user: entry.user, isNewUser: false }
   return registerAuthenticator(ctx, identity, entry)
 }

@@ -4,8 +4,8 @@
  * and responses are only accepted from the listed origins.
  * @module
  */
+import type { ResolvedWebAuthnProvider } from "../types.js"
 import type { RequestContext } from "../../context.js"
-import type { NormalizedWebAuthnProvider } from "./normalize.js"
 
 export interface RequestRelyingParty {
   id: string
@@ -16,7 +16,7 @@ export interface RequestRelyingParty {
 
 export function relyingPartyFor(
   ctx: RequestContext,
-  provider: NormalizedWebAuthnProvider,
+  provider: ResolvedWebAuthnProvider,
 ): RequestRelyingParty {
   const configured = provider.relayingParty
   const id = configured.id ?? ctx.request.url.hostname

@@ -9,7 +9,7 @@
  * the passkey is a whole sign-in factor, not a second one).
  * @module
  */
-import type { NormalizedWebAuthnProvider } from "./normalize.js"
+import type { ResolvedWebAuthnProvider } from "../types.js"
 
 type UserVerification = "required" | "preferred" | "discouraged"
 
@@ -44,7 +44,7 @@ const uvOf = (value: unknown): UserVerification =>
   value === "preferred" || value === "discouraged" ? value : "required"
 
 /** Options for `generateRegistrationOptions`, minus the per-request values. */
-export function registrationDefaults(provider: NormalizedWebAuthnProvider) {
+export function registrationDefaults(provider: ResolvedWebAuthnProvider) {
   const extra = without(provider.registrationOptions, controlledRegistrationKeys)
   const selection = (extra.authenticatorSelection ?? {}) as Record<string, unknown>
   return {
@@ -65,7 +65,7 @@ export function registrationDefaults(provider: NormalizedWebAuthnProvider) {
 }
 
 /** Options for `generateAuthenticationOptions`, minus the per-request values. */
-export function authenticationDefaults(provider: NormalizedWebAuthnProvider) {
+export function authenticationDefaults(provider: ResolvedWebAuthnProvider) {
   const extra = without(provider.authenticationOptions, controlledAuthenticationKeys)
   return {
     timeout: Math.min(provider.challengeMaxAge, 300) * 1000,
@@ -75,7 +75,7 @@ export function authenticationDefaults(provider: NormalizedWebAuthnProvider) {
 }
 
 /** Extra options for `verifyRegistrationResponse`. */
-export function registrationVerification(provider: NormalizedWebAuthnProvider) {
+export function registrationVerification(provider: ResolvedWebAuthnProvider) {
   const extra = without(provider.verifyRegistrationOptions, controlledVerifyKeys)
   const { authenticatorSelection, supportedAlgorithmIDs } = registrationDefaults(provider) as {
     authenticatorSelection: { userVerification: UserVerification }
@@ -89,7 +89,7 @@ export function registrationVerification(provider: NormalizedWebAuthnProvider) {
 }
 
 /** Extra options for `verifyAuthenticationResponse`. */
-export function authenticationVerification(provider: NormalizedWebAuthnProvider) {
+export function authenticationVerification(provider: ResolvedWebAuthnProvider) {
   const extra = without(provider.verifyAuthenticationOptions, controlledVerifyKeys)
   return {
     requireUserVerification: authenticationDefaults(provider).userVerification === "required",

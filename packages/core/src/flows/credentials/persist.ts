@@ -1,0 +1,44 @@
+/**
+ * How a credentials sign-in is stored. `authorize` owns its users: with JWT
+ * sessions (or no adapter) nothing is written, as in Auth.js; with database
+ * sessions the user `authorize` returned is created on first sight so a
+ * session row can point at it (Auth.js refuses credentials with database
+ * sessions; Tessera supports them).
+ * @module
+ */
+import type { RequestContext } from "../../context.js"
+import { AccountNotLinked } from "../../errors.js"
+import { callAdapter } from "../../lib/adapter.js"
+import { newUser, registered } from "../sign-in/users.js"
+import type { ProviderIdentity, SignInUser } from "../types.js"
+
+export async function persistCredentials(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
+  const { adapter, session } = ctx.config
+  if (!adapter || session.strategy === "jwt") return { user: identity.user, isNewUser: false }
+  return credentialsUser(ctx, identity)
+}
+
+/**
+ * Credentials: the user `authorize` returned, created on first sight so database
+ * sessions can point at it. Its e-mail must not belong to another stored user:
+ * `authorize` vouches for its own user, not for whoever registered that address.
+ */
+async function credentialsUser(
+  ctx: RequestContext,
+  identity: ProviderIdentity,
+): Promise<SignInUser> {
+  const existing = await callAdapter(ctx.config, "getUser", identity.account.providerAccountId)
+  if (existing) return { user: existing, isNewUser: false }
+  const email = identity.user.email?.trim().toLowerCase()
+  if (email && (await callAdapter(ctx.config, "getUserByEmail", email))) {
+    throw new AccountNotLinked("authorize returned a new user whose e-mail belongs to another user")
+  }
+  const user = await callAdapter(ctx.config, "createUser", {
+    ...newUser({ ...identity, user: { ...identity.user, email: email ?? null } }, null),
+    id: identity.account.providerAccountId,
+  })
+  return registered(ctx, user)
+}

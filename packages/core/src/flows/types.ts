@@ -1,0 +1,166 @@
+/**
+ * The contract every sign-in flow implements, and the resolved providers they
+ * work on.
+ *
+ * A flow is everything a provider type needs: checking and completing its
+ * configuration once (`normalize`), starting a sign-in (`signIn`), finishing it
+ * (`callback`, with the methods it answers and whether the CSRF token is
+ * required), its part of the built-in sign-in page, and how a sign-in through
+ * it is stored (`persist`). `flows/index.ts` maps each provider type to its
+ * flow; the route table only ever talks to a flow bound to one provider
+ * ({@link ProviderFlow}), so no code outside a flow switches on provider types.
+ * @module
+ */
+import type { Adapter, AdapterUser } from "../adapters.js"
+import type { RequestContext } from "../context.js"
+import type { SafeHtml } from "../pages/html.js"
+import type { CredentialsConfig } from "../providers/credentials.js"
+import type { EmailConfig } from "../providers/email.js"
+import type { OAuthConfigInternal } from "../providers/oauth.js"
+import type { WebAuthnConfig } from "../providers/webauthn.js"
+import type {
+  Account,
+  LoggerInstance,
+  Profile,
+  ProviderType,
+  ResponseInternal,
+  User,
+} from "../types.js"
+
+/** An OAuth 2.0 or OpenID Connect provider, endpoints as objects, defaults filled in. */
+export type ResolvedOAuthProvider = OAuthConfigInternal<any>
+
+/** An e-mail provider with its defaults filled in. */
+export type ResolvedEmailProvider = EmailConfig & {
+  maxAge: number
+  normalizeIdentifier: (identifier: string) => string
+  generateVerificationToken: () => string | PromiseLike<string>
+}
+
+export type ResolvedCredentialsProvider = CredentialsConfig<any>
+
+/** The relying-party overrides after checking: origins as a list of exact origins. */
+export interface ConfiguredRelyingParty {
+  id?: string
+  name?: string
+  origin?: string[]
+}
+
+export type ResolvedWebAuthnProvider = WebAuthnConfig & {
+  relayingParty: ConfiguredRelyingParty
+  enableConditionalUI: boolean
+  challengeMaxAge: number
+  formFields: NonNullable<WebAuthnConfig["formFields"]>
+}
+
+/** A configured provider after resolution: one union that narrows on `type`. */
+export type ResolvedProvider =
+  | ResolvedOAuthProvider
+  | ResolvedEmailProvider
+  | ResolvedCredentialsProvider
+  | ResolvedWebAuthnProvider
+
+/** What a provider's normalizer may consult: the rest of the configuration, already validated. */
+export interface ProviderResolutionContext {
+  readonly adapter: Adapter | undefined
+  readonly logger: LoggerInstance
+  readonly redirectProxyUrl: string | undefined
+  readonly sessionStrategy: "jwt" | "database"
+  /** The WebAuthn provider that turned conditional UI on, if one did: only one may. */
+  conditionalUIOwner?: string
+}
+
+/** Who a provider says the user is, before the database has a say. */
+export interface ProviderIdentity {
+  /** The user as the provider describes them (profile callback, authorize, e-mail address). */
+  user: User
+  account: Account
+  profile?: Profile
+}
+
+/** The user who signs in once the sign-in is stored, and whether they were just created. */
+export interface SignInUser {
+  user: User | AdapterUser
+  isNewUser: boolean
+}
+
+/** Stores a sign-in: users, accounts, authenticators. Runs after the `signIn` callback agreed. */
+export type Persist<I extends ProviderIdentity = ProviderIdentity> = (
+  ctx: RequestContext,
+  identity: I,
+) => Promise<SignInUser>
+
+/** What the built-in sign-in page passes to each provider's section. */
+export interface SignInPageParams {
+  csrfToken: string
+  callbackUrl: string
+  error?: string
+  email?: string
+}
+
+export type Method = "GET" | "POST"
+
+/** The callback of a flow: the methods it answers, whether CSRF applies, and the handler. */
+export interface FlowCallback<P extends ResolvedProvider> {
+  readonly methods: readonly Method[]
+  /**
+   * True when the callback is a same-site form post that must echo the CSRF
+   * token (credentials, passkeys). False where another check ties the callback
+   * to the browser: OAuth state/PKCE/nonce cookies, e-mail single-use tokens.
+   */
+  readonly csrf: boolean
+  handle(ctx: RequestContext, provider: P): Promise<ResponseInternal>
+}
+
+export interface Flow<P extends ResolvedProvider, I extends ProviderIdentity = ProviderIdentity> {
+  /** Checks a provider of this type once, when the configuration is resolved, and fills its defaults. */
+  normalize(provider: any, context: ProviderResolutionContext): P
+  /** POST signin/<id>: starts a sign-in (CSRF already checked). */
+  signIn(ctx: RequestContext, provider: P): Promise<ResponseInternal>
+  readonly callback: FlowCallback<P>
+  /** The provider's part of the built-in sign-in page. */
+  section(ctx: RequestContext, provider: P, params: SignInPageParams): SafeHtml
+  /** Markup for the page's head (a script), once per page, when a provider of this type is shown. */
+  head?(ctx: RequestContext): SafeHtml
+  /** How a sign-in through this flow is stored. */
+  persist: Persist<I>
+  /** GET webauthn-options/<id>: only flows that prepare a browser ceremony have it. */
+  options?(ctx: RequestContext, provider: P): Promise<ResponseInternal>
+}
+
+/** A flow bound to one provider: what routes and pages call. */
+export interface ProviderFlow {
+  readonly provider: ResolvedProvider
+  readonly type: ProviderType
+  signIn(ctx: RequestContext): Promise<ResponseInternal>
+  readonly callback: {
+    readonly methods: readonly Method[]
+    readonly csrf: boolean
+    handle(ctx: RequestContext): Promise<ResponseInternal>
+  }
+  section(ctx: RequestContext, params: SignInPageParams): SafeHtml
+  head?(ctx: RequestContext): SafeHtml
+  options?(ctx: RequestContext): Promise<ResponseInternal>
+}
+
+/** Binds `flow` to `provider`, so callers need not know the provider's type. */
+export function bindFlow<P extends ResolvedProvider>(
+  flow: Flow<P, any>,
+  provider: P,
+): ProviderFlow {
+  const { options, head } = flow
+  return {
+    provider,
+    type: provider.type,
+    signIn: (ctx) => flow.signIn(ctx, provider),
+    callback: {
+      methods: flow.callback.methods,
+      csrf: flow.callback.csrf,
+      handle: (ctx) => flow.callback.handle(ctx, provider),
+    },
+    section: (ctx, params) => flow.section(ctx, provider, params),
+    // The same function for every provider of the type: the page includes it once.
+    ...(head ? { head } : {}),
+    ...(options ? { options: (ctx: RequestContext) => options(ctx, provider) } : {}),
+  }
+}

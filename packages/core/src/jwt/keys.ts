@@ -1,0 +1,150 @@
+/**
+ * Keys derived from the configured secrets, derived once and kept by their
+ * owner: a resolved configuration holds one `KeyRing` for its secrets, so no
+ * module-level cache is keyed by a secret and a configuration's keys go away
+ * with it.
+ *
+ * Encryption keys: `HKDF-SHA-256(ikm = secret, salt = cookie name, info =
+ * "Tessera Generated Encryption Key (<salt>)", 32 bytes)`. The cookie name as
+ * salt means a token issued for one cookie cannot be replayed in another. Each
+ * key's `kid` is its JWK thumbprint, so a token names the secret it was made
+ * with and decoding picks the key at once.
+ * @module
+ */
+import { base64url, calculateJwkThumbprint } from "jose"
+import { toHex } from "../lib/crypto.js"
+
+export interface DerivedKey {
+  key: CryptoKey
+  /** The same key as bytes, for the synchronous decrypt path. */
+  raw: Uint8Array
+  kid: string
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * The raw 32-byte content key for `secret` and `salt`. Exported (from
+ * `@tessera/core/jwt`) so that a token made by `encode` can be opened with
+ * `jose.jwtDecrypt` directly.
+ */
+export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
+  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
+    "deriveBits",
+  ])
+  const bits = await crypto.subtle.deriveBits(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: encoder.encode(salt),
+      info: encoder.encode(`Tessera Generated Encryption Key (${salt})`),
+    },
+    ikm,
+    256,
+  )
+  return new Uint8Array(bits)
+}
+
+async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
+  const raw = await deriveEncryptionKey(secret, salt)
+  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(raw) }, "sha256")
+  const key = await crypto.subtle.importKey(
+    "raw",
+    raw as Uint8Array<ArrayBuffer>,
+    "AES-GCM",
+    false,
+    ["encrypt", "decrypt"],
+  )
+  return { key, raw, kid }
+}
+
+function sameSecrets(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true
+  if (!Array.isArray(a) || a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** The keys of one list of secrets: the first is current (encodes, signs), all are accepted. */
+export class KeyRing {
+  /** Promises by `index \0 salt`, so concurrent first uses derive once. */
+  readonly #pending = new Map<string, Promise<DerivedKey>>()
+  /** The same keys once derived, so the hot path can use them without awaiting. */
+  readonly #ready = new Map<string, DerivedKey>()
+  readonly #hmacKeys: (Promise<CryptoKey> | undefined)[] = []
+  /** Protected headers seen on tokens that decrypted, by their encoded form (one per key). */
+  readonly knownHeaders = new Map<string, { kid: unknown }>()
+
+  /**
+   * `ring` when it holds exactly `secret` (the same list), otherwise a new ring
+   * for `secret`: custom `encode`/`decode` callers pass any secret they like.
+   */
+  static for(secret: string | readonly string[], ring?: KeyRing): KeyRing {
+    if (
+      ring &&
+      (secret === ring.secrets || (ring.secrets.length === 1 && ring.secrets[0] === secret))
+    ) {
+      return ring
+    }
+    return new KeyRing(typeof secret === "string" ? [secret] : secret)
+  }
+
+  constructor(readonly secrets: readonly string[]) {
+    if (secrets.length === 0 || secrets.some((s) => typeof s !== "string" || s.length === 0)) {
+      throw new TypeError("A non-empty secret is required to encode or decode tokens")
+    }
+  }
+
+  /** The encryption key for `salt` from secret `index` (0: the current one). */
+  key(salt: string, index = 0): Promise<DerivedKey> {
+    const id = `${index}\0${salt}`
+    let entry = this.#pending.get(id)
+    if (!entry) {
+      entry = deriveKey(this.secrets[index]!, salt)
+      this.#pending.set(id, entry)
+      entry.then(
+        (key) => this.#ready.set(id, key),
+        // A failed derivation must not poison the ring.
+        () => this.#pending.delete(id),
+      )
+    }
+    return entry
+  }
+
+  /** The key a token's `kid` names; a token without one (another encoder's) gets the current key. */
+  async keyFor(kid: unknown, salt: string): Promise<DerivedKey> {
+    if (kid === undefined) return this.key(salt)
+    for (let i = 0; i < this.secrets.length; i++) {
+      const derived = await this.key(salt, i)
+      if (derived.kid === kid) return derived
+    }
+    throw new TypeError("No secret matches the token's key id")
+  }
+
+  /** {@link keyFor} without waiting, when every key it may need is derived already. */
+  readyKeyFor(kid: unknown, salt: string): DerivedKey | undefined {
+    const count = kid === undefined ? 1 : this.secrets.length
+    for (let i = 0; i < count; i++) {
+      const key = this.#ready.get(`${i}\0${salt}`)
+      if (!key) return undefined
+      if (kid === undefined || key.kid === kid) return key
+    }
+    return undefined
+  }
+
+  /** HMAC-SHA-256 of `value` with secret `index` (0: the current one), hex. */
+  async hmac(value: string, index = 0): Promise<string> {
+    let key = this.#hmacKeys[index]
+    if (!key) {
+      key = crypto.subtle.importKey(
+        "raw",
+        encoder.encode(this.secrets[index]!),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      )
+      this.#hmacKeys[index] = key
+    }
+    return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await key, encoder.encode(value))))
+  }
+}
