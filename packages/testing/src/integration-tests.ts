@@ -115,10 +115,11 @@ export function integrationConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
   }
 }
 
-function suiteConfig(idp: OidcProviderServer, logged: Error[]): AuthConfig {
+function suiteConfig(idp: OidcProviderServer, logged: Error[], warned: string[]): AuthConfig {
   return integrationConfig({
     // Recorded, not printed: some tests cause errors on purpose and check they were logged.
-    logger: { error: (error) => void logged.push(error) },
+    // Core warns (insecure-issuer, for the local provider) each time it resolves a configuration.
+    logger: { error: (error) => void logged.push(error), warn: (code) => void warned.push(code) },
     providers: [integrationCredentials(), localOidcProvider(idp)],
   })
 }
@@ -137,6 +138,7 @@ export function runIntegrationTests(harness: IntegrationHarness): void {
     let idp: OidcProviderServer
     let config: AuthConfig
     const logged: Error[] = []
+    const warned: string[] = []
 
     beforeAll(async () => {
       app = await harness.start({
@@ -145,7 +147,7 @@ export function runIntegrationTests(harness: IntegrationHarness): void {
             redirectUris: [`${origin}/auth/callback/local`],
             accounts: { ada: { name: "Ada Lovelace", email: "ada@example.test" } },
           })
-          config = suiteConfig(idp, logged)
+          config = suiteConfig(idp, logged, warned)
           return config
         },
       })
@@ -171,6 +173,19 @@ export function runIntegrationTests(harness: IntegrationHarness): void {
       const { csrfToken } = (await response.json()) as { csrfToken: string }
       expect(csrfToken).toMatch(/^[0-9a-f]{64}$/)
       expect(b.jar.get("tessera.csrf-token")).toContain(csrfToken)
+    })
+
+    test("one configuration object: validated once, not per request or per session read", async () => {
+      const b = browser()
+      await b.csrfToken()
+      const resolutions = warned.length
+      expect(resolutions).toBeGreaterThan(0)
+      await b.signInWithCredentials({ username: "alice", password: "wonderland-42" })
+      for (let i = 0; i < 3; i++) {
+        expect((await me(b)).status).toBe(200)
+        expect(await b.session()).not.toBeNull()
+      }
+      expect(warned.length).toBe(resolutions)
     })
 
     test("credentials sign-in (form body): redirect, session cookie, /auth/session and /me", async () => {
