@@ -16,7 +16,11 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+    include: [
+      "packages/*/test/**/*.test.ts",
+      "apps/*/test/**/*.test.ts",
+      "examples/test/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

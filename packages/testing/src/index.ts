@@ -4,10 +4,22 @@ export { startPostgres } from "./postgres.js"
 export type { PostgresServer, StartPostgresOptions } from "./postgres.js"
 export { startMailSink, parseMail } from "./mail-sink.js"
 export type { MailSink, MailSinkOptions, ReceivedMail } from "./mail-sink.js"
-export { startOidcProvider, completeOidcLogin } from "./oidc-provider.js"
+export { startOidcProvider, completeOidcLogin, localOidcProvider } from "./oidc-provider.js"
 export type {
   StartOidcProviderOptions,
   OidcProviderServer,
   CompleteOidcLoginOptions,
   OidcCallback,
 } from "./oidc-provider.js"
+export {
+  runIntegrationTests,
+  integrationConfig,
+  integrationCredentials,
+  integrationUsers,
+} from "./integration-tests.js"
+export type { IntegrationApp, IntegrationHarness } from "./integration-tests.js"
+export { HttpBrowser, sendRaw } from "./http-browser.js"
+export type { BrowserRequestInit, RawRequest, RawResponse } from "./http-browser.js"
+export { storeCookies, cookieHeader } from "./cookie-jar.js"
+export { listenOnLoopback } from "./loopback.js"
+export type { LoopbackServer } from "./loopback.js"

@@ -29,6 +29,7 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { cookieHeader, storeCookies } from "./cookie-jar.js"
 
 export interface StartOidcProviderOptions {
   /** Redirect URIs of the client: your app's `<origin><basePath>/callback/<providerId>`. */
@@ -214,7 +215,8 @@ export async function completeOidcLogin(
   for (let step = 0; step < MAX_STEPS; step++) {
     if (request.url.origin !== origin) return request
     const headers: Record<string, string> = {}
-    if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+    const cookie = cookieHeader(jar)
+    if (cookie) headers.cookie = cookie
     if (request.body) headers["content-type"] = "application/x-www-form-urlencoded"
     const response = await doFetch(request.url, {
       method: request.method,
@@ -294,26 +296,26 @@ function stripTags(html: string): string {
     .trim()
 }
 
-/** A minimal jar: one value per name (the provider's cookie names do not collide across paths). */
-function storeCookies(jar: Map<string, string>, headers: Headers): void {
-  for (const line of headers.getSetCookie()) {
-    const [pair, ...attributes] = line.split(";")
-    const eq = pair!.indexOf("=")
-    if (eq < 1) continue
-    const name = pair!.slice(0, eq).trim()
-    const value = pair!.slice(eq + 1).trim()
-    const expired = attributes.some((attribute) => {
-      const at = attribute.indexOf("=")
-      const key = attribute
-        .slice(0, at < 0 ? undefined : at)
-        .trim()
-        .toLowerCase()
-      const v = at < 0 ? "" : attribute.slice(at + 1).trim()
-      return (
-        (key === "max-age" && Number(v) <= 0) || (key === "expires" && Date.parse(v) < Date.now())
-      )
-    })
-    if (expired || value === "") jar.delete(name)
-    else jar.set(name, value)
+/**
+ * Tessera's provider options for a client of `server`: an `oidc` provider
+ * with its issuer and client credentials, allowed plain http (loopback only).
+ *
+ * @param server The running provider.
+ * @param id The provider id in your configuration (the callback is `<basePath>/callback/<id>`).
+ * @example
+ * ```ts
+ * const idp = await startOidcProvider({ redirectUris: [`${origin}/auth/callback/local`] })
+ * const config = { providers: [localOidcProvider(idp)], ... }
+ * ```
+ */
+export function localOidcProvider(server: OidcProviderServer, id = "local") {
+  return {
+    id,
+    name: "Local IdP",
+    type: "oidc" as const,
+    issuer: server.issuer,
+    clientId: server.clientId,
+    clientSecret: server.clientSecret,
+    dangerouslyAllowInsecureHttpRequests: true,
   }
 }

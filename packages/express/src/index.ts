@@ -1,0 +1,128 @@
+/**
+ * Tessera for Express: `ExpressAuth` answers the auth routes (`/auth/signin`,
+ * `/auth/callback/<provider>`, `/auth/session`, ...) and `getSession` reads the
+ * session in your own routes. The public surface mirrors `@auth/express`.
+ *
+ * @example
+ * ```ts
+ * import express from "express"
+ * import { ExpressAuth, getSession } from "@tessera/express"
+ * import Credentials from "@tessera/core/providers/credentials"
+ *
+ * const authConfig = { providers: [Credentials({ ... })] } // AUTH_SECRET from the environment
+ * const app = express()
+ * app.set("trust proxy", 1) // behind one proxy: believe its X-Forwarded-Proto/-Host
+ * app.use("/auth", ExpressAuth(authConfig))
+ * app.get("/me", async (req, res) => {
+ *   const session = await getSession(req, authConfig)
+ *   if (!session) return res.status(401).end()
+ *   res.json(session.user)
+ * })
+ * ```
+ * @module
+ */
+import type { NextFunction, Request, RequestHandler, Response } from "express"
+import { Auth, getSession as readSession, isAuthAction } from "@tessera/core"
+import type { Session } from "@tessera/core/types"
+import { requestBody } from "./body.js"
+import { atMountPath, basePathOf, withEnv, type ExpressAuthConfig } from "./config.js"
+import { mountPathOf } from "./mount.js"
+import { sendResponse, setCookies } from "./response.js"
+import { pathAndQuery, requestHeaders, requestUrl } from "./url.js"
+
+/**
+ * The middleware that answers the auth routes. Mount it where the routes live:
+ * `app.use("/auth", ExpressAuth(config))` works on Express 4 and 5 (so do
+ * `"/auth/*"` on Express 4 and `"/auth/*splat"` on Express 5). The routes are
+ * served under `basePath` when the configuration sets one (or `AUTH_URL` has a
+ * path), otherwise under the mount path, `/auth` at the root. Requests that
+ * are not an auth action (`/auth/anything-else`) go on to `next()`.
+ *
+ * No body parser is needed, and one in front does no harm: the body is read
+ * from the stream, or encoded back from `req.body` when a parser consumed it.
+ *
+ * Keep one configuration object for the app and pass the same one to
+ * {@link getSession}: it is validated once, on first use.
+ *
+ * @param config The Auth.js-style configuration (`providers`, `secret`, `callbacks`, ...).
+ *   Missing settings come from `process.env`: `AUTH_SECRET`, `AUTH_URL`,
+ *   `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`/`_SECRET`/`_ISSUER`.
+ * @example
+ * ```ts
+ * app.use("/auth", ExpressAuth({ providers: [GitHub] }))
+ * ```
+ */
+export function ExpressAuth(config: ExpressAuthConfig): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    handle(config, req, res, next).catch(next)
+  }
+}
+
+async function handle(
+  config: ExpressAuthConfig,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): Promise<void> {
+  const mountPath = mountPathOf(req)
+  if (mountPath === undefined) return next()
+  const resolved = atMountPath(withEnv(config), mountPath)
+  const pathname = pathAndQuery(req.originalUrl).split("?")[0]!
+  if (!isAuthRoute(pathname, basePathOf(resolved))) return next()
+
+  const url = requestUrl(req, process.env.AUTH_URL)
+  if (!url) {
+    res.status(400).json({ error: "InvalidRequest", message: "Missing or malformed host" })
+    return
+  }
+  const headers = requestHeaders(req, url)
+  const body = await requestBody(req)
+  // The body is now whole bytes, possibly encoded back from req.body: the original framing no longer applies.
+  headers.delete("content-length")
+  headers.delete("transfer-encoding")
+  const request = new Request(url, { method: req.method, headers, body })
+  await sendResponse(await Auth(request, resolved), res)
+}
+
+/** `<basePath>/<action>[/...]` with a known action: the requests core answers. */
+function isAuthRoute(pathname: string, basePath: string): boolean {
+  if (!pathname.startsWith(`${basePath}/`)) return false
+  return isAuthAction(pathname.slice(basePath.length + 1).split("/")[0] ?? "")
+}
+
+/** What {@link getSession} resolves to, as in `@auth/express`. */
+export type GetSessionResult = Promise<Session | null>
+
+/**
+ * The session of `req` (after your `jwt` and `session` callbacks), or `null`
+ * when nobody is signed in. Reads the session cookie directly, with no HTTP
+ * round trip; a refreshed session cookie (or, for an invalid session, expired
+ * ones) is set on the response, so call it before the response is sent.
+ *
+ * @param req The Express request.
+ * @param config The same configuration object given to {@link ExpressAuth}.
+ * @example
+ * ```ts
+ * app.get("/profile", async (req, res) => {
+ *   const session = await getSession(req, authConfig)
+ *   if (!session?.user) return res.redirect("/auth/signin")
+ *   res.render("profile", { user: session.user })
+ * })
+ * ```
+ */
+export async function getSession(req: Request, config: ExpressAuthConfig): GetSessionResult {
+  const url = requestUrl(req, process.env.AUTH_URL)
+  // A request with no usable host has no session on it to read.
+  if (!url) return null
+  const { session, cookies } = await readSession(
+    { url, cookies: req.headers.cookie ?? null, headers: requestHeaders(req, url) },
+    withEnv(config),
+  )
+  setCookies(req.res, cookies)
+  return session
+}
+
+export type { ExpressAuthConfig } from "./config.js"
+export type { AuthConfig } from "@tessera/core"
+export type * from "@tessera/core/types"
+export * from "@tessera/core/errors"

@@ -1,0 +1,174 @@
+/**
+ * Tessera for Hono: `initAuthConfig` sets the configuration, `authHandler()`
+ * answers the auth routes (`/auth/signin`, `/auth/callback/<provider>`,
+ * `/auth/session`, ...), `verifyAuth()` guards your routes and `getAuthUser(c)`
+ * reads the session. The public surface mirrors `@hono/auth-js`.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono"
+ * import { authHandler, initAuthConfig, verifyAuth } from "@tessera/hono"
+ * import GitHub from "@tessera/core/providers/github"
+ *
+ * const authConfig = { providers: [GitHub] } // AUTH_SECRET, AUTH_GITHUB_ID/_SECRET from the environment
+ * const app = new Hono()
+ * app.use("*", initAuthConfig(() => authConfig))
+ * app.use("/auth/*", authHandler())
+ * app.use("/api/*", verifyAuth())
+ * app.get("/api/protected", (c) => c.json(c.get("authUser").session))
+ * ```
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono"
+import { HTTPException } from "hono/http-exception"
+import { Auth, getSession, isAuthAction } from "@tessera/core"
+import type { AdapterUser } from "@tessera/core/adapters"
+import type { JWT } from "@tessera/core/jwt"
+import type { Session } from "@tessera/core/types"
+import { extrasOf } from "./capture.js"
+import { atMountPath, authEnv, basePathOf, resolvedConfig, type AuthConfig } from "./config.js"
+import { applyCookiesOnce, setCookieLines } from "./cookies.js"
+import { authRequest, requestHeaders, requestUrl } from "./request.js"
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Set by `verifyAuth()`: who is signed in. */
+    authUser: AuthUser
+    /** Set by `initAuthConfig()`. */
+    authConfig: AuthConfig
+  }
+}
+
+/** Who is signed in: the session, and the JWT (JWT sessions) or the stored user (database sessions). */
+export type AuthUser = {
+  session: Session
+  token?: JWT
+  user?: AdapterUser
+}
+
+/** Returns the configuration for a request. Return the same object every time: see {@link initAuthConfig}. */
+export type ConfigHandler = (c: Context) => AuthConfig
+
+/**
+ * Middleware that makes the configuration available to `authHandler()`,
+ * `verifyAuth()` and `getAuthUser()`. Register it first, for every path
+ * (`app.use("*", ...)`).
+ *
+ * The configuration is validated once per object, the first time it is used,
+ * so the callback should return the same object on every call: build it once
+ * (lazily, if it needs `c.env` on Cloudflare Workers) rather than a new literal
+ * per request. Missing settings come from the runtime's environment
+ * (`AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`/`_SECRET`).
+ *
+ * @param cb Returns the configuration for the request's context.
+ * @example
+ * ```ts
+ * const authConfig: AuthConfig = { providers: [GitHub] }
+ * app.use("*", initAuthConfig(() => authConfig))
+ * ```
+ */
+export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
+  return async (c, next) => {
+    c.set("authConfig", cb(c))
+    await next()
+  }
+}
+
+/**
+ * Middleware that answers the auth routes. Register it where they live,
+ * `app.use("/auth/*", authHandler())`: they are served under `basePath` when
+ * the configuration sets one (or `AUTH_URL` has a path), otherwise under the
+ * registered path (`/api/auth/*` serves `/api/auth/signin`, ...). Requests that
+ * are not an auth action (`/auth/anything-else`) go on to `next()`.
+ *
+ * @example
+ * ```ts
+ * app.use("/auth/*", authHandler())
+ * ```
+ */
+export function authHandler(): MiddlewareHandler {
+  return async (c, next) => {
+    const config = atMountPath(resolvedConfig(c), c)
+    const url = requestUrl(c, authEnv(c).AUTH_URL)
+    if (!isAuthRoute(url.pathname, basePathOf(config))) return next()
+    return Auth(await authRequest(c, url), config)
+  }
+}
+
+/** `<basePath>/<action>[/...]` with a known action: the requests core answers. */
+function isAuthRoute(pathname: string, basePath: string): boolean {
+  if (!pathname.startsWith(`${basePath}/`)) return false
+  return isAuthAction(pathname.slice(basePath.length + 1).split("/")[0] ?? "")
+}
+
+/**
+ * Middleware that lets only signed-in requests through: without a session it
+ * throws an `HTTPException` with a 401 `Unauthorized` response; with one it
+ * sets `c.get("authUser")` (`{ session, token?, user? }`) and goes on.
+ *
+ * @example
+ * ```ts
+ * app.use("/api/*", verifyAuth())
+ * app.get("/api/me", (c) => c.json(c.get("authUser").session.user))
+ * ```
+ */
+export function verifyAuth(): MiddlewareHandler {
+  return async (c, next) => {
+    const { authUser, cookies } = await readAuthUser(c)
+    if (!authUser) {
+      // The 401 replaces whatever `c` had prepared, so it carries the cookies itself
+      // (expired ones, when a stale session cookie was sent).
+      const res = new Response("Unauthorized", { status: 401 })
+      for (const line of cookies) res.headers.append("Set-Cookie", line)
+      throw new HTTPException(401, { res })
+    }
+    c.set("authUser", authUser)
+    await next()
+    // After the handler, so the cookies reach its response even when it returned a raw `Response`.
+    applyCookiesOnce(c, cookies)
+  }
+}
+
+/**
+ * The signed-in user of `c`, or `null`. Reads the session cookie directly (no
+ * HTTP round trip), once per request however often it is called, and sets a
+ * refreshed session cookie (or expired ones for an invalid session) on the
+ * response.
+ *
+ * @param c The Hono context; `initAuthConfig` must have run for it.
+ * @example
+ * ```ts
+ * app.get("/", async (c) => {
+ *   const authUser = await getAuthUser(c)
+ *   return c.text(authUser ? `Hello ${authUser.session.user?.name}` : "Hello stranger")
+ * })
+ * ```
+ */
+export async function getAuthUser(c: Context): Promise<AuthUser | null> {
+  const { authUser, cookies } = await readAuthUser(c)
+  applyCookiesOnce(c, cookies)
+  return authUser
+}
+
+const reads = new WeakMap<Context, Promise<{ authUser: AuthUser | null; cookies: string[] }>>()
+
+function readAuthUser(c: Context): Promise<{ authUser: AuthUser | null; cookies: string[] }> {
+  let pending = reads.get(c)
+  if (!pending) {
+    pending = (async () => {
+      const url = requestUrl(c, authEnv(c).AUTH_URL)
+      const { session, cookies } = await getSession(
+        { url, cookies: c.req.header("cookie") ?? null, headers: requestHeaders(c, url) },
+        resolvedConfig(c),
+      )
+      const authUser = session ? { session, ...extrasOf(session) } : null
+      return { authUser, cookies: setCookieLines(cookies) }
+    })()
+    reads.set(c, pending)
+  }
+  return pending
+}
+
+export type { AuthConfig, AuthEnv } from "./config.js"
+export type * from "@tessera/core/types"
+export * from "@tessera/core/errors"

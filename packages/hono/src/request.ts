@@ -1,0 +1,62 @@
+/**
+ * The `Request` core is given for a Hono request, and the URL it is read at.
+ *
+ * Core builds every absolute URL (redirects, callback URLs, mailed sign-in
+ * links, page form actions) from the request URL, and with `trustHost` it
+ * would also read `X-Forwarded-Host`/`X-Forwarded-Proto`. The URL here is
+ * Hono's own, `c.req.url`: what the runtime says the request was for (on
+ * Node.js, `@hono/node-server` builds it from `Host`, ignoring any forwarding
+ * header). The forwarding headers are then removed, so none the runtime did
+ * not act on can reach core. `AUTH_URL`, when set, is the canonical origin and
+ * wins over anything the request says.
+ * @module
+ */
+import type { Context } from "hono"
+
+/** Headers a client can send to claim another origin. */
+const FORWARDING_HEADERS = [
+  "forwarded",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+]
+
+/**
+ * The URL of the request with `AUTH_URL`'s origin when that is set. A
+ * malformed `AUTH_URL` throws: falling back to the request's host would trust it.
+ */
+export function requestUrl(c: Context, authUrl: string | undefined): URL {
+  const url = new URL(c.req.url)
+  if (!authUrl) return url
+  if (!URL.canParse(authUrl)) throw new TypeError("AUTH_URL is not a valid URL")
+  // Concatenated, not resolved: the request's path must not be able to change the origin.
+  return new URL(`${new URL(authUrl).origin}${url.pathname}${url.search}`)
+}
+
+/** The request's headers without the forwarding headers, and `Host` agreeing with `url`. */
+export function requestHeaders(c: Context, url: URL): Headers {
+  const headers = new Headers(c.req.raw.headers)
+  for (const name of FORWARDING_HEADERS) headers.delete(name)
+  headers.set("host", url.host)
+  return headers
+}
+
+/**
+ * A `Request` for core at `url`. The body is passed on as a stream, so core's
+ * own size limit applies as it reads; if a middleware already read it
+ * (`c.req.json()`, `c.req.parseBody()`), Hono's cached copy is used.
+ */
+export async function authRequest(c: Context, url: URL): Promise<Request> {
+  const raw = c.req.raw
+  const headers = requestHeaders(c, url)
+  if (raw.method === "GET" || raw.method === "HEAD" || !raw.body) {
+    return new Request(url, { method: raw.method, headers })
+  }
+  if (raw.bodyUsed) {
+    headers.delete("content-length")
+    return new Request(url, { method: raw.method, headers, body: await c.req.arrayBuffer() })
+  }
+  // `duplex` is required by Node's fetch for a streamed body; the DOM types do not know it yet.
+  const init = { method: raw.method, headers, body: raw.body, duplex: "half", signal: raw.signal }
+  return new Request(url, init as RequestInit)
+}
