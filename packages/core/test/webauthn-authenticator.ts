@@ -38,6 +38,20 @@ export function cbor(value: unknown): Buffer {
   throw new TypeError(`cbor: unsupported ${typeof value}`)
 }
 
+/** A P-256 public key as a COSE_Key (ES256), as authenticators report it and servers store it. */
+export function coseKeyOf(publicKey: KeyObject): Buffer {
+  const jwk = publicKey.export({ format: "jwk" }) as { x: string; y: string }
+  return cbor(
+    new Map<number, unknown>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x, "base64url")],
+      [-3, Buffer.from(jwk.y, "base64url")],
+    ]),
+  )
+}
+
 const FLAG_UP = 0x01
 const FLAG_UV = 0x04
 const FLAG_AT = 0x40
@@ -84,19 +98,10 @@ export class SoftAuthenticator {
     // Reusing a credential models an authenticator answering with a credential it already has.
     const reused = overrides.credentialId ? this.credentials.get(overrides.credentialId) : undefined
     const { privateKey, publicKey } = reused ?? generateKeyPairSync("ec", { namedCurve: "P-256" })
-    const jwk = publicKey.export({ format: "jwk" }) as { x: string; y: string }
     const credentialId = reused ? Buffer.from(reused.id, "base64url") : randomBytes(16)
     const id = b64url(credentialId)
     const rpId = overrides.rpId ?? optionsJSON.rp.id
-    const coseKey = cbor(
-      new Map<number, unknown>([
-        [1, 2],
-        [3, -7],
-        [-1, 1],
-        [-2, Buffer.from(jwk.x, "base64url")],
-        [-3, Buffer.from(jwk.y, "base64url")],
-      ]),
-    )
+    const coseKey = coseKeyOf(publicKey)
     const idLength = Buffer.alloc(2)
     idLength.writeUInt16BE(credentialId.length)
     const authData = Buffer.concat([

@@ -3,18 +3,23 @@
  * The `tessera` command.
  *
  *   tessera migrate [--sqlite <path> | --postgres <url>]
+ *   tessera migrate --from authjs [--sqlite <path> | --postgres <url>] [--to <url or file>] [--apply]
  *   tessera secret
  *
  * `migrate` without a flag uses `DATABASE_URL` (a postgres:// URL, or a SQLite
  * path, optionally prefixed `file:` or `sqlite:`), else `./data/auth.db`.
+ * With `--from authjs` that database is an Auth.js app's, imported into
+ * Tessera's tables (see `import/authjs`): a dry run unless `--apply`.
  * `secret` prints 32 random bytes, base64url: a value for `AUTH_SECRET`.
  * @module
  */
 import { randomBytes } from "node:crypto"
 import { realpathSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { describeLocation, type DatabaseLocation } from "./dialects.js"
+import { formatReport, ImportRefused, importAuthjs } from "./import/authjs/index.js"
 import { SqlAdapter, type SqlAdapterInstance } from "./index.js"
-import { maskUrl, redactString, secretsOf } from "./redact.js"
+import { redactString, secretsOf } from "./redact.js"
 
 export interface CliIO {
   out(text: string): void
@@ -25,6 +30,10 @@ export interface CliIO {
 const USAGE = `Usage:
   tessera migrate [--sqlite <path> | --postgres <url>]
       Creates or updates the auth tables. Default: DATABASE_URL, else ./data/auth.db
+  tessera migrate --from authjs [--sqlite <path> | --postgres <url>] [--to <url or file>] [--apply]
+      Imports an Auth.js database (Kysely, Prisma or Drizzle tables) into Tessera's tables:
+      beside the Auth.js tables, which are never changed, or into the --to database.
+      Prints what it would do; --apply does it, in one transaction.
   tessera secret
       Prints a random secret for AUTH_SECRET (32 bytes, base64url)
 `
@@ -35,9 +44,15 @@ const defaultIO: CliIO = {
   env: process.env,
 }
 
-export type Target = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string }
+export type Target = DatabaseLocation
 
 class UsageError extends Error {}
+
+/** A postgres:// URL, or a SQLite path (optionally prefixed `file:` or `sqlite:`). */
+function locationOf(url: string): Target {
+  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: "postgres", url }
+  return { kind: "sqlite", path: url.replace(/^(sqlite|file):(\/\/)?/i, "") }
+}
 
 /** Where `tessera migrate` would write, from its arguments and environment. */
 export function resolveTarget(args: string[], env: CliIO["env"]): Target {
@@ -58,18 +73,44 @@ export function resolveTarget(args: string[], env: CliIO["env"]): Target {
   }
   if (target) return target
   const url = env.DATABASE_URL?.trim()
-  if (url) {
-    if (/^postgres(ql)?:\/\//i.test(url)) return { kind: "postgres", url }
-    return { kind: "sqlite", path: url.replace(/^(sqlite|file):(\/\/)?/i, "") }
-  }
+  if (url) return locationOf(url)
   return { kind: "sqlite", path: "./data/auth.db" }
 }
 
+/** Takes `--from`, `--to` and `--apply` out of `args`; the rest name the database. */
+function importFlags(args: string[]) {
+  const rest: string[] = []
+  let from: string | undefined
+  let to: string | undefined
+  let apply = false
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1
+    const flag = eq === -1 ? arg : arg.slice(0, eq)
+    if (flag === "--apply") {
+      if (eq !== -1) throw new UsageError("--apply takes no value")
+      apply = true
+    } else if (flag === "--from" || flag === "--to") {
+      const value = eq === -1 ? args[++i] : arg.slice(eq + 1)
+      if (!value) throw new UsageError(`${flag} needs a value`)
+      if (flag === "--from") from = value
+      else to = value
+    } else rest.push(arg)
+  }
+  return { rest, from, to, apply }
+}
+
 async function runMigrate(args: string[], io: CliIO): Promise<number> {
-  const target = resolveTarget(args, io.env)
+  const { rest, from, to, apply } = importFlags(args)
+  if (from !== undefined) {
+    if (from !== "authjs")
+      throw new UsageError(`Unknown --from: ${redactString(from)} (supported: authjs)`)
+    return runAuthjsImport(resolveTarget(rest, io.env), to, apply, io)
+  }
+  if (to !== undefined || apply) throw new UsageError("--to and --apply go with --from authjs")
+  const target = resolveTarget(rest, io.env)
   const secrets = target.kind === "postgres" ? secretsOf(target.url) : []
-  const label =
-    target.kind === "postgres" ? `PostgreSQL ${maskUrl(target.url)}` : `SQLite ${target.path}`
+  const label = describeLocation(target)
   let adapter: SqlAdapterInstance | undefined
   try {
     adapter =
@@ -87,6 +128,26 @@ async function runMigrate(args: string[], io: CliIO): Promise<number> {
     return 1
   } finally {
     await adapter?.close().catch(() => undefined)
+  }
+}
+
+async function runAuthjsImport(
+  from: Target,
+  to: string | undefined,
+  apply: boolean,
+  io: CliIO,
+): Promise<number> {
+  const target = to === undefined ? undefined : locationOf(to.trim())
+  const secrets = [from, target].flatMap((t) => (t?.kind === "postgres" ? secretsOf(t.url) : []))
+  try {
+    const report = await importAuthjs({ from, ...(target ? { to: target } : {}), apply })
+    io.out(formatReport(report))
+    return 0
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    const where = error instanceof ImportRefused ? "" : `${describeLocation(from)}: `
+    io.err(`tessera migrate --from authjs: ${where}${redactString(message, secrets)}\n`)
+    return 1
   }
 }
 

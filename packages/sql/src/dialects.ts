@@ -8,7 +8,18 @@ import { dirname } from "node:path"
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteAdapter, SqliteDialect } from "kysely"
 import type BetterSqlite3 from "better-sqlite3"
 import type pg from "pg"
+import { maskUrl } from "./redact.js"
 import type { Database, SqlDialect } from "./schema.js"
+
+/** A database named on the command line: a SQLite file or a PostgreSQL URL. */
+export type DatabaseLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string }
+
+/** `SQLite ./data/auth.db` or `PostgreSQL postgres://app:***@db/app`: fit to print. */
+export function describeLocation(location: DatabaseLocation): string {
+  return location.kind === "postgres"
+    ? `PostgreSQL ${maskUrl(location.url)}`
+    : `SQLite ${location.path}`
+}
 
 /**
  * Opens (creating it and its folder if needed) a SQLite database file:
@@ -32,6 +43,33 @@ export function sqliteDatabase(path: string): Kysely<Database> {
         // loss may drop the last commits. The default (FULL) syncs on every commit.
         db.pragma("synchronous = NORMAL")
         db.pragma("foreign_keys = ON")
+        return db
+      },
+    }),
+  })
+}
+
+/**
+ * A SQLite file that must already exist, opened as it is: no folder or file is
+ * created and its journal mode is left alone (unlike `sqliteDatabase`, which
+ * switches a file to WAL for good). For reading a database Tessera does not
+ * own, such as an Auth.js app's; `readonly` guarantees nothing is written.
+ */
+export function existingSqliteDatabase(
+  path: string,
+  options: { readonly?: boolean } = {},
+): Kysely<any> {
+  return new Kysely<any>({
+    dialect: new SqliteDialect({
+      database: async () => {
+        const { default: Sqlite } = await import("better-sqlite3")
+        const readonly = options.readonly === true
+        const db: BetterSqlite3.Database = new Sqlite(path, {
+          timeout: 5000,
+          fileMustExist: true,
+          readonly,
+        })
+        if (!readonly) db.pragma("foreign_keys = ON")
         return db
       },
     }),

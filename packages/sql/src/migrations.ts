@@ -170,7 +170,30 @@ export async function migrate(
   return runMigrations(db, dialect)
 }
 
-async function runMigrations(db: Kysely<any>, dialect: SqlDialect): Promise<{ applied: string[] }> {
+/**
+ * Applies the pending migrations on `connection` (one connection, from
+ * `db.connection()`), inside a transaction the caller has begun and will
+ * commit or roll back: so the schema and whatever the caller writes next
+ * become visible together, or not at all (the Auth.js import does this).
+ */
+export async function migrateInTransaction(
+  connection: Kysely<any>,
+  dialect: SqlDialect,
+): Promise<{ applied: string[] }> {
+  return runMigrations(connection, dialect, { inTransaction: true })
+}
+
+/** The names of the migrations not yet applied. Reads only: creates no table. */
+export async function pendingMigrations(db: Kysely<any>, dialect: SqlDialect): Promise<string[]> {
+  const migrations = await (await migrator(db, dialect)).getMigrations()
+  return migrations.filter((m) => !m.executedAt).map((m) => m.name)
+}
+
+async function migrator(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  options: { inTransaction?: boolean } = {},
+): Promise<Migrator> {
   // Kysely looks for its tables in every schema; name ours, or tables of
   // another schema on the search_path (another app, another tenant) would be
   // taken for them.
@@ -181,14 +204,23 @@ async function runMigrations(db: Kysely<any>, dialect: SqlDialect): Promise<{ ap
       : undefined
   if (dialect === "postgres" && !schema)
     throw new Error("migrate: no schema on the search_path to create tables in")
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: new InCodeMigrationProvider(dialect),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     ...(schema ? { migrationTableSchema: schema } : {}),
+    // Kysely would open its own transaction (PostgreSQL), which cannot nest in the caller's.
+    ...(options.inTransaction ? { disableTransactions: true } : {}),
   })
-  const { error, results = [] } = await migrator.migrateToLatest()
+}
+
+async function runMigrations(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  options: { inTransaction?: boolean } = {},
+): Promise<{ applied: string[] }> {
+  const { error, results = [] } = await (await migrator(db, dialect, options)).migrateToLatest()
   if (error) {
     const failed = results.find((r) => r.status === "Error")?.migrationName
     throw redactError(

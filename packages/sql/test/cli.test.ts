@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url"
 import Sqlite from "better-sqlite3"
 import { afterAll, describe, expect, test } from "vitest"
 import { main, resolveTarget, type CliIO } from "../src/cli.js"
+import { sqliteTables } from "./helpers.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-cli-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -20,18 +21,7 @@ function io(env: CliIO["env"] = {}) {
   }
 }
 
-function tables(file: string): string[] {
-  const db = new Sqlite(file, { readonly: true })
-  try {
-    return (
-      db.prepare("select name from sqlite_master where type = 'table' order by name").all() as {
-        name: string
-      }[]
-    ).map((r) => r.name)
-  } finally {
-    db.close()
-  }
-}
+const tables = sqliteTables
 
 describe("tessera secret", () => {
   test("prints 32 random bytes, base64url", async () => {

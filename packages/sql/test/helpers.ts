@@ -1,7 +1,15 @@
 /** Shared by the SQLite and PostgreSQL test files. */
+import Sqlite from "better-sqlite3"
 import type { Kysely } from "kysely"
-import { expect } from "vitest"
-import { testAccount, testUser, type AdapterTestDb } from "@tessera/testing"
+import pg from "pg"
+import { afterAll, beforeAll, expect } from "vitest"
+import {
+  startPostgres,
+  testAccount,
+  testUser,
+  type AdapterTestDb,
+  type PostgresServer,
+} from "@tessera/testing"
 import type { Database, SqlAdapterInstance } from "@tessera/sql"
 
 /** Reads rows straight from the tables, bypassing the adapter. */
@@ -116,6 +124,68 @@ export function queryLog() {
         recording = false
       }
       return [...statements]
+    },
+  }
+}
+
+/** The names of a SQLite file's tables, read without a write. */
+export function sqliteTables(file: string): string[] {
+  const db = new Sqlite(file, { readonly: true })
+  try {
+    return (
+      db.prepare("select name from sqlite_master where type = 'table' order by name").all() as {
+        name: string
+      }[]
+    ).map((r) => r.name)
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * One PostgreSQL server for a test file (or DATABASE_URL), and fresh schemas on
+ * it, each dropped at the end: runs and tests never see each other's rows.
+ * Call at the top level of the file; the server starts in `beforeAll`.
+ */
+export function postgresSchemas(prefix: string) {
+  let server: PostgresServer | undefined
+  let admin: pg.Client | undefined
+  const run = crypto.randomUUID().slice(0, 8)
+  const schemas: string[] = []
+  beforeAll(async () => {
+    server = await startPostgres()
+    admin = new pg.Client(server.url)
+    await admin.connect()
+  })
+  afterAll(async () => {
+    for (const schema of schemas) await admin?.query(`drop schema if exists "${schema}" cascade`)
+    await admin?.end()
+    await server?.stop()
+  })
+  return {
+    get server(): PostgresServer {
+      return server!
+    },
+    /** A client on the server, outside any test schema. */
+    get admin(): pg.Client {
+      return admin!
+    },
+    async fresh(name: string): Promise<string> {
+      const schema = `${prefix}_${run}_${name}_${schemas.length + 1}`
+      await admin!.query(`create schema "${schema}"`)
+      schemas.push(schema)
+      return schema
+    },
+    /** A pool config whose connections work in `schema`. */
+    poolConfig: (schema: string): pg.PoolConfig => ({
+      connectionString: server!.url,
+      options: `-c search_path=${schema}`,
+    }),
+    /** The server's URL with `schema` first on the search_path, as an app would point at it. */
+    url(schema: string): string {
+      const url = new URL(server!.url)
+      url.searchParams.set("options", `-c search_path=${schema}`)
+      return url.href
     },
   }
 }

@@ -2,41 +2,16 @@ import { inspect } from "node:util"
 import pg from "pg"
 import { Kysely, PostgresDialect, sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { runAdapterTests, startPostgres, testUser, type PostgresServer } from "@tessera/testing"
+import { runAdapterTests, testUser } from "@tessera/testing"
 import { SqlAdapter, migrate, type Database, type SqlAdapterInstance } from "@tessera/sql"
 import { main } from "../src/cli.js"
-import { firstSignInRace, queryLog, rawDb } from "./helpers.js"
+import { firstSignInRace, postgresSchemas, queryLog, rawDb } from "./helpers.js"
 
 // One server for this file (or DATABASE_URL); every run works in fresh schemas
 // of its own, dropped at the end, so runs never see each other's rows.
-let server: PostgresServer
-let admin: pg.Client
-const run = crypto.randomUUID().slice(0, 8)
-const schemas: string[] = []
-
-async function freshSchema(name: string): Promise<string> {
-  const schema = `tessera_${run}_${name}`
-  await admin.query(`create schema "${schema}"`)
-  schemas.push(schema)
-  return schema
-}
-
-const withSchema = (schema: string): pg.PoolConfig => ({
-  connectionString: server.url,
-  options: `-c search_path=${schema}`,
-})
-
-beforeAll(async () => {
-  server = await startPostgres()
-  admin = new pg.Client(server.url)
-  await admin.connect()
-})
-
-afterAll(async () => {
-  for (const schema of schemas) await admin?.query(`drop schema if exists "${schema}" cascade`)
-  await admin?.end()
-  await server?.stop()
-})
+const pgs = postgresSchemas("tessera")
+const freshSchema = pgs.fresh
+const withSchema = pgs.poolConfig
 
 // The adapter is made when the suite connects: the server is up by then.
 let adapter: SqlAdapterInstance
@@ -117,7 +92,7 @@ describe("SqlAdapter on PostgreSQL", () => {
   })
 
   test("driver errors do not reveal the password", async () => {
-    const url = new URL(server.url)
+    const url = new URL(pgs.server.url)
     url.password = "Wr0ngPassw0rd-xyz"
     const wrong = SqlAdapter.postgres(url.href)
     try {
@@ -134,7 +109,7 @@ describe("SqlAdapter on PostgreSQL", () => {
 
   test("tessera migrate --postgres", async () => {
     const schema = await freshSchema("cli")
-    const url = new URL(server.url)
+    const url = new URL(pgs.server.url)
     url.searchParams.set("options", `-c search_path=${schema}`)
     const out: string[] = []
     const err: string[] = []
@@ -145,11 +120,11 @@ describe("SqlAdapter on PostgreSQL", () => {
     }
     expect(await main(["migrate", "--postgres", url.href], io)).toBe(0)
     expect(out.join("")).toMatch(/applied 0001_init/)
-    expect(out.join("")).not.toContain(decodeURIComponent(new URL(server.url).password))
+    expect(out.join("")).not.toContain(decodeURIComponent(new URL(pgs.server.url).password))
     expect(await main(["migrate"], { ...io, env: { DATABASE_URL: url.href } })).toBe(0)
     expect(out.join("")).toMatch(/already up to date/)
     expect(err).toEqual([])
-    const tables = await admin.query(
+    const tables = await pgs.admin.query(
       "select table_name from information_schema.tables where table_schema = $1 order by table_name",
       [schema],
     )
