@@ -11,3 +11,8 @@ export type {
   CompleteOidcLoginOptions,
   OidcCallback,
 } from "./oidc-provider.js"
+export { runRateLimitStoreTests } from "./rate-limit-store-tests.js"
+export type { RateLimitStoreTestOptions, CrossProcessOptions } from "./rate-limit-store-tests.js"
+export { runRateLimitStoreWorker, incrementMany } from "./rate-limit-store-worker.js"
+export { startRedis, findRedisServer } from "./redis.js"
+export type { RedisServer, StartRedisOptions } from "./redis.js"
