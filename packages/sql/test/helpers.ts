@@ -1,7 +1,12 @@
 /** Shared by the SQLite and PostgreSQL test files. */
 import type { Kysely } from "kysely"
 import { expect } from "vitest"
-import { testAccount, testUser, type AdapterTestDb } from "@tessera/testing"
+import {
+  testAccount,
+  testUser,
+  type AdapterTestDb,
+  type CrossProcessOptions,
+} from "@tessera/testing"
 import type { Database, SqlAdapterInstance } from "@tessera/sql"
 
 /** Reads rows straight from the tables, bypassing the adapter. */
@@ -117,5 +122,22 @@ export function queryLog() {
       }
       return [...statements]
     },
+  }
+}
+
+/**
+ * The rate-limit store suite's second process: `rate-limit-worker.mjs`, which
+ * runs the built package (so the test is skipped, saying so, before a build).
+ */
+export function rateLimitWorker(
+  env: Record<string, string> | (() => Record<string, string>),
+): CrossProcessOptions {
+  return {
+    worker: new URL("./rate-limit-worker.mjs", import.meta.url),
+    env,
+    requires: [
+      new URL("../dist/index.js", import.meta.url),
+      new URL("../../testing/dist/rate-limit-store-worker.js", import.meta.url),
+    ],
   }
 }

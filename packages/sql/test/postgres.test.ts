@@ -2,10 +2,16 @@ import { inspect } from "node:util"
 import pg from "pg"
 import { Kysely, PostgresDialect, sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { runAdapterTests, startPostgres, testUser, type PostgresServer } from "@tessera/testing"
+import {
+  runAdapterTests,
+  runRateLimitStoreTests,
+  startPostgres,
+  testUser,
+  type PostgresServer,
+} from "@tessera/testing"
 import { SqlAdapter, migrate, type Database, type SqlAdapterInstance } from "@tessera/sql"
 import { main } from "../src/cli.js"
-import { firstSignInRace, queryLog, rawDb } from "./helpers.js"
+import { firstSignInRace, queryLog, rateLimitWorker, rawDb } from "./helpers.js"
 
 // One server for this file (or DATABASE_URL); every run works in fresh schemas
 // of its own, dropped at the end, so runs never see each other's rows.
@@ -57,6 +63,25 @@ runAdapterTests({
   },
 })
 
+let limits: SqlAdapterInstance
+let limitsSchema: string
+let offset = 0
+runRateLimitStoreTests({
+  name: "SqlRateLimitStore (PostgreSQL) conformance",
+  createStore: async () => {
+    limitsSchema = await freshSchema("rate_limits")
+    limits = SqlAdapter.postgres(withSchema(limitsSchema))
+    await limits.migrate()
+    return limits.rateLimitStore({ now: () => Date.now() + offset })
+  },
+  close: () => limits.close(),
+  advanceClock: (seconds) => void (offset += seconds * 1000),
+  crossProcess: rateLimitWorker(() => ({
+    TESSERA_POSTGRES_URL: server.url,
+    TESSERA_POSTGRES_SCHEMA: limitsSchema,
+  })),
+})
+
 describe("SqlAdapter on PostgreSQL", () => {
   let pgAdapter: SqlAdapterInstance
   const log = queryLog()
@@ -77,7 +102,7 @@ describe("SqlAdapter on PostgreSQL", () => {
   })
 
   test("migrate is idempotent", async () => {
-    expect(await pgAdapter.migrate()).toEqual({ applied: ["0001_init"] })
+    expect(await pgAdapter.migrate()).toEqual({ applied: ["0001_init", "0002_rate_limits"] })
     expect(await pgAdapter.migrate()).toEqual({ applied: [] })
     expect(await migrate(logged)).toEqual({ applied: [] })
   })

@@ -70,6 +70,8 @@ export async function runRateLimitStoreWorker(
     if (!key || !(count > 0) || !(ttl > 0))
       throw new Error(`The worker needs ${Object.values(WORKER_ENV).join(", ")} in its environment`)
     const { store, close } = await open()
+    // Connect now (drivers connect lazily), so "go" starts increments, not a handshake.
+    await store.get(key)
     const lines = createInterface({ input: process.stdin })
     const go = new Promise<void>((resolve, reject) => {
       lines.on("line", (line) => line.trim() === "go" && resolve())
