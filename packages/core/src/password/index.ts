@@ -201,8 +201,9 @@ function needsRehash(stored: Stored, policy: Policy): boolean {
  * The password is NFKC-normalised first, so the forms of one string that
  * Unicode considers equivalent (precomposed or combining accents, full-width
  * letters) all verify. scrypt runs on libuv's thread pool and argon2id on the
- * native library's, so the event loop is not blocked; each scrypt hash holds
- * 128 MiB while it runs.
+ * native library's, so the event loop is not blocked. Each scrypt hash holds
+ * 128 MiB while it runs, and libuv runs 4 at a time by default
+ * (`UV_THREADPOOL_SIZE`): rate-limit sign-in attempts in front of it.
  *
  * @param password what the user chose: 1 to `MAX_PASSWORD_LENGTH` (1024)
  *   characters of well-formed Unicode; anything else throws `InvalidPassword`
