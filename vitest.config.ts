@@ -9,10 +9,16 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@tessera\/core$/, replacement: src("./packages/core/src/index.ts") },
+      // Entry points that are folders: `@tessera/core/<x>` maps to `src/<x>/index.ts`.
+      {
+        find: /^@tessera\/core\/(password|rate-limit)$/,
+        replacement: src("./packages/core/src/$1/index.ts"),
+      },
       { find: /^@tessera\/core\/(.*)$/, replacement: src("./packages/core/src/$1.ts") },
       { find: /^@tessera\/testing$/, replacement: src("./packages/testing/src/index.ts") },
       { find: /^@tessera\/testing\/(.*)$/, replacement: src("./packages/testing/src/$1.ts") },
       { find: /^@tessera\/sql$/, replacement: src("./packages/sql/src/index.ts") },
+      { find: /^@tessera\/redis$/, replacement: src("./packages/redis/src/index.ts") },
     ],
   },
   test: {

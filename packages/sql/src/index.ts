@@ -17,6 +17,11 @@ import type pg from "pg"
 import { createAdapterMethods, type SqlAdapterMethods } from "./adapter.js"
 import { detectDialect, postgresDatabase, sqliteDatabase } from "./dialects.js"
 import { migrate } from "./migrations.js"
+import {
+  SqlRateLimitStore,
+  type SqlRateLimitStoreInstance,
+  type SqlRateLimitStoreOptions,
+} from "./rate-limit-store.js"
 import { redactError, secretsOf } from "./redact.js"
 import type { Database, SqlDialect } from "./schema.js"
 
@@ -24,6 +29,11 @@ export type * from "./schema.js"
 export { migrate, migrations, MIGRATION_TABLE, type MigrateOptions } from "./migrations.js"
 export { isUniqueViolation, type SqlAdapterMethods } from "./adapter.js"
 export { redactError } from "./redact.js"
+export {
+  SqlRateLimitStore,
+  type SqlRateLimitStoreInstance,
+  type SqlRateLimitStoreOptions,
+} from "./rate-limit-store.js"
 
 /** An adapter with every `Adapter` method, plus the handles to manage it. */
 export interface SqlAdapterInstance extends SqlAdapterMethods {
@@ -32,6 +42,11 @@ export interface SqlAdapterInstance extends SqlAdapterMethods {
   readonly dialect: SqlDialect
   /** Applies pending migrations (idempotent). */
   migrate(): Promise<{ applied: string[] }>
+  /**
+   * A rate-limit store on the same connection (the `rate_limits` table), for
+   * `createRateLimiter` from `@tessera/core/rate-limit`.
+   */
+  rateLimitStore(options?: Omit<SqlRateLimitStoreOptions, "dialect">): SqlRateLimitStoreInstance
   /** Closes the database, if the adapter opened it (not a Kysely instance you passed in). */
   close(): Promise<void>
 }
@@ -58,6 +73,7 @@ function build(
         throw redactError(error, secrets)
       }
     },
+    rateLimitStore: (options = {}) => SqlRateLimitStore(db, { ...options, dialect, secrets }),
     async close() {
       if (owned) await db.destroy()
     },

@@ -118,9 +118,34 @@ function init(dialect: SqlDialect): Migration {
   }
 }
 
+/** 0002: rate-limit counters (`SqlRateLimitStore`), with an index for deleting expired ones. */
+function rateLimits(dialect: SqlDialect): Migration {
+  const t = types(dialect)
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("rate_limits")
+        .ifNotExists()
+        .addColumn("key", "text", (c) => c.primaryKey())
+        .addColumn("count", "integer", (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createIndex("rate_limits_expires_at_idx")
+        .ifNotExists()
+        .on("rate_limits")
+        .column("expires_at")
+        .execute()
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable("rate_limits").ifExists().execute()
+    },
+  }
+}
+
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(dialect: SqlDialect): Record<string, Migration> {
-  return { "0001_init": init(dialect) }
+  return { "0001_init": init(dialect), "0002_rate_limits": rateLimits(dialect) }
 }
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -66,10 +66,22 @@ export interface AuthenticatorsTable {
   transports: string | null
 }
 
+/**
+ * Rate-limit counters (`SqlRateLimitStore`). `key` holds the rule, a keyed hash
+ * of the subject and the window's index, never an address.
+ */
+export interface RateLimitsTable {
+  key: string
+  count: number
+  /** When the counter may be deleted. */
+  expires_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   accounts: AccountsTable
   sessions: SessionsTable
   verification_tokens: VerificationTokensTable
   authenticators: AuthenticatorsTable
+  rate_limits: RateLimitsTable
 }

@@ -177,6 +177,7 @@ describe("the built binary", () => {
       try {
         expect(db.prepare("select name from tessera_migrations").all()).toEqual([
           { name: "0001_init" },
+          { name: "0002_rate_limits" },
         ])
       } finally {
         db.close()

@@ -8,6 +8,7 @@ import {
   testAccount,
   testUser,
   type AdapterTestDb,
+  type CrossProcessOptions,
   type PostgresServer,
 } from "@tessera/testing"
 import type { Database, SqlAdapterInstance } from "@tessera/sql"
@@ -187,5 +188,20 @@ export function postgresSchemas(prefix: string) {
       url.searchParams.set("options", `-c search_path=${schema}`)
       return url.href
     },
+
+/**
+ * The rate-limit store suite's second process: `rate-limit-worker.mjs`, which
+ * runs the built package (so the test is skipped, saying so, before a build).
+ */
+export function rateLimitWorker(
+  env: Record<string, string> | (() => Record<string, string>),
+): CrossProcessOptions {
+  return {
+    worker: new URL("./rate-limit-worker.mjs", import.meta.url),
+    env,
+    requires: [
+      new URL("../dist/index.js", import.meta.url),
+      new URL("../../testing/dist/rate-limit-store-worker.js", import.meta.url),
+    ],
   }
 }

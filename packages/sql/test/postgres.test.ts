@@ -2,10 +2,10 @@ import { inspect } from "node:util"
 import pg from "pg"
 import { Kysely, PostgresDialect, sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { runAdapterTests, testUser } from "@tessera/testing"
+import { runAdapterTests, runRateLimitStoreTests, testUser } from "@tessera/testing"
 import { SqlAdapter, migrate, type Database, type SqlAdapterInstance } from "@tessera/sql"
 import { main } from "../src/cli.js"
-import { firstSignInRace, postgresSchemas, queryLog, rawDb } from "./helpers.js"
+import { firstSignInRace, postgresSchemas, queryLog, rateLimitWorker, rawDb } from "./helpers.js"
 
 // One server for this file (or DATABASE_URL); every run works in fresh schemas
 // of its own, dropped at the end, so runs never see each other's rows.
@@ -32,6 +32,25 @@ runAdapterTests({
   },
 })
 
+let limits: SqlAdapterInstance
+let limitsSchema: string
+let offset = 0
+runRateLimitStoreTests({
+  name: "SqlRateLimitStore (PostgreSQL) conformance",
+  createStore: async () => {
+    limitsSchema = await freshSchema("rate_limits")
+    limits = SqlAdapter.postgres(withSchema(limitsSchema))
+    await limits.migrate()
+    return limits.rateLimitStore({ now: () => Date.now() + offset })
+  },
+  close: () => limits.close(),
+  advanceClock: (seconds) => void (offset += seconds * 1000),
+  crossProcess: rateLimitWorker(() => ({
+    TESSERA_POSTGRES_URL: pgs.server.url,
+    TESSERA_POSTGRES_SCHEMA: limitsSchema,
+  })),
+})
+
 describe("SqlAdapter on PostgreSQL", () => {
   let pgAdapter: SqlAdapterInstance
   const log = queryLog()
@@ -52,7 +71,7 @@ describe("SqlAdapter on PostgreSQL", () => {
   })
 
   test("migrate is idempotent", async () => {
-    expect(await pgAdapter.migrate()).toEqual({ applied: ["0001_init"] })
+    expect(await pgAdapter.migrate()).toEqual({ applied: ["0001_init", "0002_rate_limits"] })
     expect(await pgAdapter.migrate()).toEqual({ applied: [] })
     expect(await migrate(logged)).toEqual({ applied: [] })
   })

@@ -4,9 +4,9 @@ import { join } from "node:path"
 import Sqlite from "better-sqlite3"
 import { Kysely, SqliteDialect, sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { runAdapterTests, testAccount, testUser } from "@tessera/testing"
+import { runAdapterTests, runRateLimitStoreTests, testAccount, testUser } from "@tessera/testing"
 import { SqlAdapter, migrate, type Database } from "@tessera/sql"
-import { firstSignInRace, queryLog, rawDb } from "./helpers.js"
+import { firstSignInRace, queryLog, rateLimitWorker, rawDb } from "./helpers.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-sqlite-"))
 const file = join(dir, "nested", "auth.db")
@@ -26,6 +26,19 @@ runAdapterTests({
     },
     ...rawDb(adapter.db),
   },
+})
+
+// The store's clock runs with the real one (the worker process uses the real
+// one), moved forward by the expiry test.
+let offset = 0
+runRateLimitStoreTests({
+  name: "SqlRateLimitStore (SQLite file) conformance",
+  createStore: async () => {
+    await adapter.migrate()
+    return adapter.rateLimitStore({ now: () => Date.now() + offset })
+  },
+  advanceClock: (seconds) => void (offset += seconds * 1000),
+  crossProcess: rateLimitWorker({ TESSERA_SQLITE_FILE: file }),
 })
 
 describe("SqlAdapter on SQLite", () => {
@@ -123,7 +136,7 @@ describe("SqlAdapter on an existing Kysely instance (SQLite)", () => {
 
   test("detects the dialect, migrates, and works", async () => {
     expect(own.dialect).toBe("sqlite")
-    expect(await migrate(db)).toEqual({ applied: ["0001_init"] })
+    expect(await migrate(db)).toEqual({ applied: ["0001_init", "0002_rate_limits"] })
     const user = testUser()
     await own.createUser(user)
     expect(await own.getUserByEmail(user.email)).toMatchObject({ id: user.id })

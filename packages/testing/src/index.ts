@@ -23,3 +23,8 @@ export type { BrowserRequestInit, RawRequest, RawResponse } from "./http-browser
 export { storeCookies, cookieHeader } from "./cookie-jar.js"
 export { listenOnLoopback } from "./loopback.js"
 export type { LoopbackServer } from "./loopback.js"
+export { runRateLimitStoreTests } from "./rate-limit-store-tests.js"
+export type { RateLimitStoreTestOptions, CrossProcessOptions } from "./rate-limit-store-tests.js"
+export { runRateLimitStoreWorker, incrementMany } from "./rate-limit-store-worker.js"
+export { startRedis, findRedisServer } from "./redis.js"
+export type { RedisServer, StartRedisOptions } from "./redis.js"

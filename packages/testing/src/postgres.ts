@@ -39,6 +39,7 @@ import {
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { afterExit, shellQuote } from "./watchdog.js"
 
 export interface PostgresServer {
   /** `postgres://user:password@127.0.0.1:port/postgres` */
@@ -94,7 +95,7 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 }
 
 /** A port free right now on 127.0.0.1 (the OS picks it). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.unref()
@@ -149,8 +150,6 @@ function run(
   })
 }
 
-const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
-
 async function startDebian(bin: string): Promise<PostgresServer> {
   if (isRoot() && !postgresUser())
     throw new Error("startPostgres: running as root needs a `postgres` OS user")
@@ -178,16 +177,9 @@ async function startDebian(bin: string): Promise<PostgresServer> {
   }
   process.on("exit", stopSync)
   // The watchdog: once this process is gone, stop the server and delete its files.
-  const watchdog = spawn(
-    "sh",
-    [
-      "-c",
-      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ` +
-        `${runAs}${shellQuote(pgCtl)} ${stopArgs.map(shellQuote).join(" ")} >/dev/null 2>&1; rm -rf ${shellQuote(dir)}`,
-    ],
-    { detached: true, stdio: "ignore" },
+  const watchdog = afterExit(
+    `${runAs}${shellQuote(pgCtl)} ${stopArgs.map(shellQuote).join(" ")} >/dev/null 2>&1; rm -rf ${shellQuote(dir)}`,
   )
-  watchdog.unref()
 
   let stopped = false
   const stop = async () => {
@@ -197,9 +189,7 @@ async function startDebian(bin: string): Promise<PostgresServer> {
     if (existsSync(join(data, "postmaster.pid")))
       await run(pgCtl, stopArgs, dir).catch(() => undefined)
     rmSync(dir, { recursive: true, force: true })
-    try {
-      if (watchdog.pid) process.kill(watchdog.pid)
-    } catch {}
+    watchdog.cancel()
   }
 
   try {

@@ -1,0 +1,224 @@
+/**
+ * Rate limits by rule and subject ("5 sign-in failures per e-mail address per
+ * 15 minutes"), as the routes will apply them: `check` before the work,
+ * `hit` to count an attempt, `reset` after a success.
+ *
+ * - Sliding window, estimated from two fixed-window counters: the current
+ *   window's count plus the previous window's, weighted by how much of it is
+ *   still inside the sliding window. Two reads and one atomic increment per
+ *   hit, with no burst at window boundaries (a fixed window lets 2·max through
+ *   around each boundary).
+ * - Keys are `<rule>:<HMAC-SHA-256(secret, subject)>:<window index>`: the store
+ *   never holds an e-mail address or IP address, only a keyed hash of it, and
+ *   each window is a new key, so stores need no clock.
+ * - The clock is injected (`now`), so the logic is tested without waiting.
+ *
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks
+ * @see https://pages.nist.gov/800-63-3/sp800-63b.html#throttle (NIST SP 800-63B 5.2.2, rate limiting)
+ * @module
+ */
+import { hmacHex } from "../lib/crypto.js"
+import { defaultRateLimitStore } from "./memory-store.js"
+import type { RateLimitStore } from "./store.js"
+
+/** At most `max` hits per `window` seconds (sliding). */
+export interface RateLimitRule {
+  /** Hits allowed within any `window` seconds; a positive integer. */
+  max: number
+  /** The window, in whole seconds (at least 1). */
+  window: number
+}
+
+/** The answer of `check` and `hit`. */
+export interface RateLimitResult {
+  /**
+   * From `hit`: this hit went over the limit; refuse what it counted.
+   * From `check`: a hit now would go over the limit; refuse before doing the work.
+   */
+  limited: boolean
+  /** How many more hits the rule allows right now (after this one, for `hit`). */
+  remaining: number
+  /**
+   * Seconds (whole, rounded up) until at least one more hit is allowed, if no
+   * other hits come meanwhile; 0 when `remaining` is positive. Fit for a
+   * `Retry-After` header.
+   */
+  retryAfter: number
+}
+
+/** Options of {@link createRateLimiter}. */
+export interface RateLimiterOptions<Rule extends string> {
+  /**
+   * Keys the HMAC that hides subjects. With several (rotation), the first is
+   * used: counters start afresh when it changes, which only ever relaxes limits
+   * for one window.
+   */
+  secret: string | readonly string[]
+  /** The rules, by name (`[A-Za-z0-9_.-]`, up to 64 characters). */
+  rules: Record<Rule, RateLimitRule>
+  /** Where counts live; default {@link defaultRateLimitStore}, this process's memory. */
+  store?: RateLimitStore
+  /** The clock, in milliseconds since the epoch; default `Date.now`. */
+  now?: () => number
+}
+
+/** Rate limits over a store; made once, used by every request. */
+export interface RateLimiter<Rule extends string = string> {
+  /**
+   * Whether one more hit would be allowed, without counting one. Call it
+   * before checking a password: a locked-out subject is refused even when the
+   * password is right, so guessing on through a lock-out learns nothing.
+   *
+   * @param rule a rule's name
+   * @param subject what is limited: an e-mail address (normalised by the
+   *   caller), an IP address or prefix, a user id
+   */
+  check(rule: Rule, subject: string): Promise<RateLimitResult>
+  /** Counts one hit (an attempt, a failure, a mail sent) and says whether it went over. */
+  hit(rule: Rule, subject: string): Promise<RateLimitResult>
+  /** Forgets the subject's hits under `rule` (after a successful sign-in, say). */
+  reset(rule: Rule, subject: string): Promise<void>
+}
+
+const RULE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
+
+/** Slack for floating-point noise in the weighted estimate (5 − 4.0000000001 is not "less than 1 left"). */
+const EPSILON = 1e-9
+
+function checkRule(name: string, rule: RateLimitRule | undefined): void {
+  const ok =
+    RULE_NAME.test(name) &&
+    rule !== undefined &&
+    Number.isInteger(rule.max) &&
+    rule.max >= 1 &&
+    Number.isInteger(rule.window) &&
+    rule.window >= 1
+  if (!ok)
+    throw new TypeError(
+      `Rate limit rule "${name}": needs a name of [A-Za-z0-9_.-] and { max, window } as positive integers`,
+    )
+}
+
+/**
+ * Time (ms, from `elapsed` ms into the current window of `length` ms) until
+ * `previous·(1 − f) + current + 1 ≤ max`, f being the fraction of the window
+ * gone, assuming no more hits. The previous window's weight falls as f grows;
+ * if the current count alone leaves no room, the wait runs into the next
+ * window, where the current count becomes the weighted one.
+ */
+function wait(
+  previous: number,
+  current: number,
+  max: number,
+  elapsed: number,
+  length: number,
+): number {
+  const fraction = elapsed / length
+  if (current + 1 <= max) {
+    if (previous === 0) return 0
+    const needed = 1 - (max - 1 - current) / previous
+    return Math.max(0, (needed - fraction) * length)
+  }
+  return (1 - fraction) * length + (1 - (max - 1) / current) * length
+}
+
+/**
+ * Makes a rate limiter over `store` (by default the process-wide memory store).
+ *
+ * @param options the secret, the rules, and optionally the store and clock.
+ * @returns `check`, `hit` and `reset`, each taking a rule's name and a subject.
+ * @throws `TypeError` for a rule that is not `{ max, window }` with positive
+ *   integers, or an unknown rule name passed to a method.
+ *
+ * @example
+ * ```ts
+ * import { createRateLimiter } from "@tessera/core/rate-limit"
+ *
+ * const limiter = createRateLimiter({
+ *   secret: process.env.AUTH_SECRET!,
+ *   rules: { "signin-email": { max: 5, window: 15 * 60 }, "signin-ip": { max: 50, window: 60 } },
+ * })
+ *
+ * const email = input.email.trim().toLowerCase()
+ * if ((await limiter.check("signin-email", email)).limited) return tooManyAttempts()
+ * if (await passwordMatches(email, input.password)) {
+ *   await limiter.reset("signin-email", email)
+ *   return signedIn()
+ * }
+ * const { retryAfter } = await limiter.hit("signin-email", email)
+ * ```
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#account-lockout
+ */
+export function createRateLimiter<Rule extends string>(
+  options: RateLimiterOptions<Rule>,
+): RateLimiter<Rule> {
+  const secret = typeof options.secret === "string" ? options.secret : options.secret[0]
+  if (!secret) throw new TypeError("createRateLimiter: a secret is required")
+  const rules = new Map<string, RateLimitRule>()
+  for (const [name, rule] of Object.entries<RateLimitRule>(options.rules)) {
+    checkRule(name, rule)
+    rules.set(name, { max: rule.max, window: rule.window })
+  }
+  const store = options.store ?? defaultRateLimitStore()
+  const now = options.now ?? Date.now
+
+  /** The rule, the window's index and position, and the two keys to read. */
+  async function locate(name: string, subject: string) {
+    const rule = rules.get(name)
+    if (!rule) throw new TypeError(`Rate limit rule "${name}" is not defined`)
+    const length = rule.window * 1000
+    const time = now()
+    const index = Math.floor(time / length)
+    // A label in the MAC's input keeps these values apart from the other MACs
+    // made with the same secret (CSRF tokens, verification tokens).
+    const id = await hmacHex(secret!, `tessera.rate-limit:${subject}`)
+    return {
+      rule,
+      length,
+      elapsed: time - index * length,
+      current: `${name}:${id}:${index}`,
+      previous: `${name}:${id}:${index - 1}`,
+    }
+  }
+
+  function result(
+    rule: RateLimitRule,
+    previous: number,
+    current: number,
+    elapsed: number,
+    length: number,
+    limited: boolean,
+  ): RateLimitResult {
+    const estimate = previous * (1 - elapsed / length) + current
+    const remaining = Math.max(0, Math.floor(rule.max - estimate + EPSILON))
+    const retryAfter =
+      remaining > 0
+        ? 0
+        : Math.max(1, Math.ceil(wait(previous, current, rule.max, elapsed, length) / 1000))
+    return { limited, remaining, retryAfter }
+  }
+
+  return {
+    async check(name, subject) {
+      const { rule, length, elapsed, current, previous } = await locate(name, subject)
+      const [before, count] = await Promise.all([store.get(previous), store.get(current)])
+      const estimate = before * (1 - elapsed / length) + count
+      return result(rule, before, count, elapsed, length, estimate + 1 > rule.max + EPSILON)
+    },
+    async hit(name, subject) {
+      const { rule, length, elapsed, current, previous } = await locate(name, subject)
+      // Each counter must outlive its window and the next, where it is the
+      // previous one; +1 s for clocks that disagree on the boundary.
+      const [before, count] = await Promise.all([
+        store.get(previous),
+        store.increment(current, 2 * rule.window + 1),
+      ])
+      const estimate = before * (1 - elapsed / length) + count
+      return result(rule, before, count, elapsed, length, estimate > rule.max + EPSILON)
+    },
+    async reset(name, subject) {
+      const { current, previous } = await locate(name, subject)
+      await Promise.all([store.delete(current), store.delete(previous)])
+    },
+  }
+}

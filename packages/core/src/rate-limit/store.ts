@@ -1,0 +1,39 @@
+/**
+ * The storage behind rate limits: named counters, nothing else. One small
+ * interface, so a new backend (memory, SQL, Redis, a KV service) is three
+ * methods, and one conformance suite (`runRateLimitStoreTests` in
+ * `@tessera/testing`) checks any of them.
+ *
+ * Stores need no clock to be correct: the limiter puts the window's index in
+ * every key, so a new window is a new counter. The TTL only lets the store drop
+ * counters nobody will read again.
+ * @module
+ */
+
+/**
+ * Counters shared by every process that enforces the same limits.
+ *
+ * @example
+ * ```ts
+ * const store: RateLimitStore = new MemoryRateLimitStore()
+ * await store.increment("signin:3f2a…:28934", 120) // 1
+ * await store.increment("signin:3f2a…:28934", 120) // 2
+ * await store.get("signin:3f2a…:28934") // 2
+ * ```
+ */
+export interface RateLimitStore {
+  /**
+   * Adds one to `key` and returns the new count, atomically: N concurrent
+   * calls, from any number of processes, return 1 to N, each once. A new
+   * counter starts at 1; the store may drop it `ttlSeconds` after that first
+   * hit (later hits do not extend it).
+   *
+   * @param key at most a few hundred characters of `[A-Za-z0-9_.:-]`
+   * @param ttlSeconds a whole number of seconds, at least 1
+   */
+  increment(key: string, ttlSeconds: number): Promise<number>
+  /** The current count of `key`; 0 when it is unknown or expired. */
+  get(key: string): Promise<number>
+  /** Forgets `key` (a later `increment` starts again at 1). */
+  delete(key: string): Promise<void>
+}
