@@ -188,6 +188,8 @@ export function postgresSchemas(prefix: string) {
       url.searchParams.set("options", `-c search_path=${schema}`)
       return url.href
     },
+  }
+}
 
 /**
  * The rate-limit store suite's second process: `rate-limit-worker.mjs`, which
