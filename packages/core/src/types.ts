@@ -156,6 +156,8 @@ export type WarningCode =
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
   | "insecure-issuer"
+  | "trust-host-unbounded"
+  | "oauth-checks-none"
 
 export interface LoggerInstance {
   debug(message: string, metadata?: unknown): void
@@ -230,6 +232,12 @@ export interface SessionOptions {
   maxAge: number
   /** Seconds between writes that extend the session. Default 24 hours. */
   updateAge: number
+  /**
+   * Seconds after the sign-in when the session ends however active it is: the
+   * sliding expiry never goes past it. Default 30 days, or `maxAge` if longer.
+   * (Tessera addition; JWT sessions carry the sign-in time as `auth_time`.)
+   */
+  absoluteMaxAge: number
   /** Generates database session tokens. Default: 32 random bytes, hex. */
   generateSessionToken: () => string
 }

@@ -171,6 +171,7 @@ describe("resolved once per config object", () => {
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
+      allowedHosts: ["localhost:3000"],
       logger: log.logger,
       debug: true,
       skipCSRFCheck,

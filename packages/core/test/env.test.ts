@@ -1,6 +1,7 @@
 /**
  * `setEnvDefaults`: values missing from the configuration come from the
- * environment; the caller's object is never changed.
+ * environment, filled into the caller's object as Auth.js does; `Auth()` also
+ * reads `process.env` by itself.
  */
 import { describe, expect, test } from "vitest"
 import { Auth, setEnvDefaults, type AuthConfig } from "@tessera/core"
@@ -14,6 +15,22 @@ import {
   recordingLogger,
   signIn,
 } from "./helpers.js"
+
+describe("Auth() reads process.env by itself", () => {
+  test("AUTH_SECRET and AUTH_TRUST_HOST apply without setEnvDefaults, and the config is left as it was", async () => {
+    const saved = { ...process.env }
+    process.env.AUTH_SECRET = SECRET
+    process.env.AUTH_TRUST_HOST = "true"
+    try {
+      const config: AuthConfig = { providers: [credentialsProvider()] }
+      const response = await Auth(get("/auth/csrf"), config)
+      expect(response.status).toBe(200)
+      expect(config.secret).toBeUndefined()
+    } finally {
+      process.env = saved
+    }
+  })
+})
 
 const github = (options: Record<string, unknown> = {}) => ({
   id: "github",
@@ -36,26 +53,34 @@ function Keycloak(options: Record<string, unknown> = {}) {
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Reflect.ownKeys(value)) deepFreeze((value as any)[key])
-  }
-  return value
-}
-
 describe("setEnvDefaults", () => {
   test("AUTH_SECRET becomes the secret", () => {
     const config = setEnvDefaults({ AUTH_SECRET: SECRET }, { providers: [] })
     expect(config.secret).toBe(SECRET)
   })
 
-  test("AUTH_SECRET_1.._3 are added for rotation: AUTH_SECRET signs, all verify", () => {
+  test("AUTH_SECRET_1.._3 are added for rotation in Auth.js's order: [_3, _2, _1, AUTH_SECRET]", () => {
     const config = setEnvDefaults(
       { AUTH_SECRET: SECRET, AUTH_SECRET_1: OTHER_SECRET, AUTH_SECRET_3: "third".repeat(8) },
       { providers: [] },
     )
-    expect(config.secret).toEqual([SECRET, OTHER_SECRET, "third".repeat(8)])
+    expect(config.secret).toEqual(["third".repeat(8), OTHER_SECRET, SECRET])
+  })
+
+  test("fills the caller's configuration in place and returns it", async () => {
+    const config: AuthConfig = { providers: [credentialsProvider()] }
+    expect(setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }, config)).toBe(config)
+    expect(config.secret).toBe(SECRET)
+    expect(config.trustHost).toBe(true)
+    // The Auth.js pattern: call it for its effect, then pass the same object.
+    expect((await Auth(get("/auth/session"), config)).status).toBe(200)
+  })
+
+  test("AUTH_<PROVIDER>_KEY becomes an e-mail provider's apiKey", () => {
+    const resend = { id: "resend", type: "email" as const, name: "Resend" }
+    const [filled] = setEnvDefaults({ AUTH_RESEND_KEY: "re_123" }, { providers: [resend as any] })
+      .providers as any[]
+    expect(filled.apiKey).toBe("re_123")
   })
 
   test("a secret in the configuration wins over the environment", () => {
@@ -64,27 +89,39 @@ describe("setEnvDefaults", () => {
     ).toBe(SECRET)
   })
 
-  test("rotation end to end: a session made under AUTH_SECRET_1 is still accepted, new cookies use AUTH_SECRET", async () => {
+  test("rotation end to end: a session made with the older secret is accepted and re-issued with the newer one on that request", async () => {
     const log = recordingLogger()
-    const base: AuthConfig = { providers: [credentialsProvider()], logger: log.logger }
-    const { jar } = await signIn(
-      setEnvDefaults({ AUTH_SECRET: OTHER_SECRET, AUTH_TRUST_HOST: "true" }, base),
-    )
-    const rotated = setEnvDefaults(
-      { AUTH_SECRET: SECRET, AUTH_SECRET_1: OTHER_SECRET, AUTH_TRUST_HOST: "true" },
-      base,
-    )
-    const session = await Auth(get("/auth/session", { jar }), rotated)
-    expect(((await session.json()) as { user: { email: string } }).user.email).toBe(
+    const config = (env: Record<string, string>) =>
+      setEnvDefaults(
+        { ...env, AUTH_TRUST_HOST: "true" },
+        { providers: [credentialsProvider()], logger: log.logger, debug: true },
+      )
+    const { jar } = await signIn(config({ AUTH_SECRET: OTHER_SECRET }))
+    const before = jar.get("tessera.session-token")
+    // AUTH_SECRET_1 is the newer secret; the old AUTH_SECRET still decodes.
+    const rotated = config({ AUTH_SECRET: OTHER_SECRET, AUTH_SECRET_1: SECRET })
+    const response = await Auth(get("/auth/session", { jar }), rotated)
+    expect(((await response.json()) as { user: { email: string } }).user.email).toBe(
       "ada@example.com",
     )
-    const onlyNew = setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }, base)
-    expect(await (await Auth(get("/auth/session", { jar }), onlyNew)).json()).toBeNull()
-    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(["JWTSessionError"])
+    jar.update(response)
+    const after = jar.get("tessera.session-token")
+    expect(after).not.toBe(before)
+    // The re-issued cookie needs only the newer secret.
+    const onlyNew = config({ AUTH_SECRET: SECRET })
+    expect(await (await Auth(get("/auth/session", { jar }), onlyNew)).json()).toMatchObject({
+      user: { email: "ada@example.com" },
+    })
+    // Without the secret that made a cookie, it is refused (and cleared): a client-side failure.
+    const stranger = config({ AUTH_SECRET: "a-third-secret-0123456789abcdef-0123456789" })
+    expect(await (await Auth(get("/auth/session", { jar }), stranger)).json()).toBeNull()
+    expect(log.errors).toEqual([])
+    expect(log.refusals.map((e) => (e as { type?: string }).type)).toEqual(["JWTSessionError"])
   })
 
-  test("AUTH_URL sets the basePath from its path and trusts the host", () => {
+  test("AUTH_URL becomes the canonical url, sets the basePath from its path and trusts the host", () => {
     const config = setEnvDefaults({ AUTH_URL: "https://app.example/api/auth/" }, { providers: [] })
+    expect(config.url).toBe("https://app.example/api/auth/")
     expect(config.basePath).toBe("/api/auth")
     expect(config.trustHost).toBe(true)
     expect(
@@ -103,6 +140,9 @@ describe("setEnvDefaults", () => {
     [{ AUTH_TRUST_HOST: "0" }, false],
     [{ NODE_ENV: "production" }, false],
     [{ NODE_ENV: "development" }, true],
+    // Platforms that own the Host header.
+    [{ VERCEL: "1", NODE_ENV: "production" }, true],
+    [{ CF_PAGES: "1", NODE_ENV: "production" }, true],
     // No NODE_ENV (adapter-node never sets it) is not "development": hosts are not trusted.
     [{}, false],
     [{ NODE_ENV: "test" }, false],
@@ -153,28 +193,31 @@ describe("setEnvDefaults", () => {
     expect(made).toMatchObject({ id: "my-idp", clientId: "kc-id", clientSecret: "kc-secret" })
   })
 
-  test("never mutates the caller's configuration (deep-frozen input works and is unchanged)", () => {
-    const input = deepFreeze({
-      providers: [github()],
-      theme: { colorScheme: "dark" as const },
-    }) as AuthConfig
-    const snapshot = JSON.stringify(input)
-    const out = setEnvDefaults(
+  test("never replaces what the configuration sets", () => {
+    const config: AuthConfig = {
+      providers: [github({ clientId: "mine" })],
+      secret: SECRET,
+      trustHost: false,
+      redirectProxyUrl: "https://mine.example",
+    }
+    setEnvDefaults(
       {
-        AUTH_SECRET: SECRET,
-        AUTH_URL: "https://a.example/api/auth",
+        AUTH_SECRET: OTHER_SECRET,
+        AUTH_TRUST_HOST: "true",
         AUTH_GITHUB_ID: "x",
         AUTH_REDIRECT_PROXY_URL: "https://p.example",
       },
-      input,
+      config,
     )
-    expect(out).not.toBe(input)
-    expect(JSON.stringify(input)).toBe(snapshot)
-    expect(input.secret).toBeUndefined()
-    expect(out.theme).toEqual({ colorScheme: "dark" })
+    expect(config).toMatchObject({
+      secret: SECRET,
+      trustHost: false,
+      redirectProxyUrl: "https://mine.example",
+    })
+    expect((config.providers[0] as any).clientId).toBe("mine")
   })
 
-  test("the same environment gives back the same object, so the resolved configuration stays cached", async () => {
+  test("calling it again with the same environment does nothing (per-request use is free)", async () => {
     let reads = 0
     const providers = [credentialsProvider()]
     const base = {
@@ -185,15 +228,11 @@ describe("setEnvDefaults", () => {
       },
     } as AuthConfig
     const env = { AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }
-    const first = setEnvDefaults(env, base)
-    expect(setEnvDefaults({ ...env }, base)).toBe(first)
+    expect(setEnvDefaults(env, base)).toBe(base)
     const readsAfterDefaults = reads
     for (let i = 0; i < 5; i++) await Auth(get("/auth/session"), setEnvDefaults(env, base))
-    // Neither setEnvDefaults (its env keys are listed once per config) nor resolution (cached on `first`) reads again.
-    expect(reads - readsAfterDefaults).toBe(0)
-    const changed = setEnvDefaults({ ...env, AUTH_SECRET: OTHER_SECRET }, base)
-    expect(changed).not.toBe(first)
-    expect(changed.secret).toBe(OTHER_SECRET)
+    // setEnvDefaults returns at once; resolution reads the configuration once.
+    expect(reads - readsAfterDefaults).toBe(1)
   })
 
   test("a session cookie made with the environment's secret decodes through Auth()", async () => {

@@ -332,6 +332,7 @@ describe("logger", () => {
     const config = {
       secret: SECRET,
       trustHost: true,
+      allowedHosts: ["localhost:3000"],
       debug: true,
       providers: [credentialsProvider()],
       logger: {
@@ -353,6 +354,7 @@ describe("logger", () => {
     const config: AuthConfig = {
       secret: SECRET,
       trustHost: true,
+      allowedHosts: ["localhost:3000"],
       providers: [credentialsProvider()],
       skipCSRFCheck,
       logger: { error: (e: Error) => void errors.push(e) },
@@ -396,13 +398,14 @@ describe("exports", () => {
     expect(new Set([skipCSRFCheck, raw, customFetch]).size).toBe(3)
   })
 
-  test("createActionURL honours AUTH_URL, then X-Forwarded-Host/Proto, then Host", () => {
+  test("createActionURL honours AUTH_URL, then (only with trustHost) X-Forwarded-Host/Proto, then Host", () => {
     const headers = new Headers({
       host: "internal:8080",
       "x-forwarded-host": "app.example",
       "x-forwarded-proto": "https",
     })
-    expect(createActionURL("signin", "http", headers, {}, {}).href).toBe(
+    const trusted = { trustHost: true }
+    expect(createActionURL("signin", "http", headers, {}, trusted).href).toBe(
       "https://app.example/auth/signin",
     )
     expect(
@@ -411,9 +414,13 @@ describe("exports", () => {
         "http:",
         new Headers({ host: "localhost:3000" }),
         {},
-        { basePath: "/api/auth" },
+        { ...trusted, basePath: "/api/auth" },
       ).href,
     ).toBe("http://localhost:3000/api/auth/session")
+    // No protocol given: https, as in Auth.js.
+    expect(
+      createActionURL("session", undefined, new Headers({ host: "app.example" }), {}, trusted).href,
+    ).toBe("https://app.example/auth/session")
     expect(
       createActionURL("signout", "http", headers, { AUTH_URL: "https://auth.example/base" }, {})
         .href,

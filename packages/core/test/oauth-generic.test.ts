@@ -556,7 +556,11 @@ describe("redirect proxy", () => {
   function proxied() {
     const provider = oauth2(basic, { redirectProxyUrl: `${STABLE}/auth` })
     const preview = configOf(provider).config
-    const stable = configOf({ ...provider }).config
+    // The proxy forwards only to hosts it allows: its own and the preview deployments'.
+    const stable = {
+      ...configOf({ ...provider }).config,
+      allowedHosts: ["localhost:3000", "*.localhost:3001"],
+    }
     return { preview, stable }
   }
 

@@ -193,20 +193,17 @@ describe("cookies", () => {
 })
 
 describe("hosts", () => {
-  test("without trustHost every request is refused as UntrustedHost: 500 JSON for API actions, the error page for pages", async () => {
+  test("with neither a canonical url nor trustHost the origin is unknown: a configuration error, logged once", async () => {
     const { config, log } = makeConfig({ trustHost: false })
     const api = await Auth(get("/auth/session"), config)
     expect(api.status).toBe(500)
-    expect(((await api.json()) as { error: string }).error).toBe("UntrustedHost")
+    expect(((await api.json()) as { error: string }).error).toBe("Configuration")
     const page = await Auth(get("/auth/signin"), config)
     expect(page.status).toBe(500)
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
     expect(await page.text()).toContain("Server error")
-    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual([
-      "UntrustedHost",
-      "UntrustedHost",
-    ])
-    expect(log.errors[0]!.message).toMatch(/trustHost/)
+    expect(log.errors.map((e) => (e as { type?: string }).type)).toEqual(["UntrustedHost"])
+    expect(log.errors[0]!.message).toMatch(/AUTH_URL.*trustHost/)
   })
 
   test("without trustHost, forwarded headers are not used for anything: the request is refused", async () => {

@@ -119,7 +119,16 @@ function suiteConfig(idp: OidcProviderServer, logged: Error[], warned: string[])
   return integrationConfig({
     // Recorded, not printed: some tests cause errors on purpose and check they were logged.
     // Core warns (insecure-issuer, for the local provider) each time it resolves a configuration.
-    logger: { error: (error) => void logged.push(error), warn: (code) => void warned.push(code) },
+    // Refusals the client caused are logged at debug level: recorded with the errors.
+    debug: true,
+    logger: {
+      error: (error) => void logged.push(error),
+      warn: (code) => void warned.push(code),
+      debug: (_message, metadata) => {
+        const error = (metadata as { error?: unknown } | undefined)?.error
+        if (error instanceof Error) logged.push(error)
+      },
+    },
     providers: [integrationCredentials(), localOidcProvider(idp)],
   })
 }

@@ -46,10 +46,32 @@ export interface AuthConfig {
   /** Override names and options of individual cookies. */
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookieOption> }>
   /**
-   * Trust `Host`, `X-Forwarded-Host` and `X-Forwarded-Proto`. Required (or
-   * `AUTH_TRUST_HOST=true`, or `AUTH_URL`); `setEnvDefaults` enables it when `NODE_ENV=development`.
+   * The canonical URL of the actions, e.g. `https://app.example.com/auth`
+   * (default `AUTH_URL`). When set, every URL Tessera builds (mailed links,
+   * redirects, OAuth callback URLs) is on its origin, whatever `Host` or
+   * `X-Forwarded-*` a request carries; its path is the `basePath` unless one
+   * is set. (Tessera addition; see "Hosts and proxies" in the README.)
+   */
+  url?: string
+  /** The canonical origin, e.g. `https://app.example.com`: `url` without a path. (Tessera addition.) */
+  origin?: string
+  /**
+   * Whether a request's host may be used. Without a canonical `url`: whether
+   * `Host`/`X-Forwarded-Host`/`X-Forwarded-Proto` may set the origin URLs are
+   * built on (bounded by `allowedHosts`). With one: whether requests for
+   * other hosts are served at all (`false`: refused with 400). Default
+   * `AUTH_TRUST_HOST`, or true with `AUTH_URL`, on Vercel and Cloudflare
+   * Pages, and with `NODE_ENV=development`.
    */
   trustHost?: boolean
+  /**
+   * The hosts a request may name (`X-Forwarded-Host`/`Host`), as exact hosts
+   * (`app.example.com`, `localhost:3000`) or subdomain wildcards
+   * (`*.example.com`); any other gets 400 `UntrustedHost`. Also the only hosts
+   * the redirect proxy forwards to. Default `AUTH_ALLOWED_HOSTS`
+   * (comma-separated). (Tessera addition.)
+   */
+  allowedHosts?: string[]
   /** @see {@link skipCSRFCheck} */
   skipCSRFCheck?: typeof skipCSRFCheck
   /** @see {@link raw} */

@@ -1,95 +1,136 @@
 /**
- * Environment defaults: `AUTH_SECRET` (plus `AUTH_SECRET_1..3` for rotation),
- * `AUTH_URL`, `AUTH_TRUST_HOST`, `AUTH_REDIRECT_PROXY_URL` and per-provider
- * `AUTH_<PROVIDER_ID>_ID` / `_SECRET` / `_ISSUER`.
+ * Environment defaults, as Auth.js reads them:
+ *
+ * - `AUTH_SECRET` and `AUTH_SECRET_1..3` (rotation: the list is
+ *   `[AUTH_SECRET_3, AUTH_SECRET_2, AUTH_SECRET_1, AUTH_SECRET]` for those set;
+ *   the first encodes, all decode);
+ * - `AUTH_URL` (the canonical URL; its path is the `basePath` when none is set),
+ *   `AUTH_TRUST_HOST`, `AUTH_ALLOWED_HOSTS` (Tessera), `AUTH_REDIRECT_PROXY_URL`;
+ * - per provider `AUTH_<PROVIDER_ID>_ID` / `_SECRET` / `_ISSUER` (OAuth) and
+ *   `_KEY` (the `apiKey` of e-mail HTTP providers).
+ *
+ * `Auth()` reads them from `process.env` by itself when it exists;
+ * `setEnvDefaults` fills them into a configuration explicitly (for runtimes
+ * whose environment is not `process.env`, e.g. Cloudflare bindings).
  * @module
  */
-import type { AuthConfig } from "./auth-config.js"
+import { InvalidConfiguration, UntrustedHost } from "../errors.js"
 import type { AuthAction, LoggerInstance } from "../types.js"
+import type { AuthConfig } from "./auth-config.js"
+import { createLogger } from "./logger.js"
+import { HOST, isAllowedHost, parseAllowedHosts, parseCanonicalUrl } from "./origin.js"
 
-type Env = Record<string, string | undefined>
-
-/**
- * Returns a copy of `config` with values missing from it taken from `envObject`.
- * Never mutates `config`. The result is cached per config object while the
- * environment values stay the same, so calling it per request keeps the
- * resolved configuration cached too.
- */
-export function setEnvDefaults(envObject: Env, config: AuthConfig): AuthConfig {
-  const signature = envSignature(envObject, config)
-  const cached = envCache.get(config)
-  if (cached && cached.signature === signature) return cached.result
-  const result = withEnvDefaults(envObject, config)
-  envCache.set(config, { signature, result })
-  return result
-}
-
-const envCache = new WeakMap<AuthConfig, { signature: string; result: AuthConfig }>()
-
-/** The environment variables a config depends on, listed once per config object. */
-const envKeys = new WeakMap<AuthConfig, string[]>()
-
-function envSignature(env: Env, config: AuthConfig): string {
-  let keys = envKeys.get(config)
-  if (!keys) {
-    keys = [
-      "AUTH_SECRET",
-      "AUTH_SECRET_1",
-      "AUTH_SECRET_2",
-      "AUTH_SECRET_3",
-      "AUTH_URL",
-      "AUTH_TRUST_HOST",
-      "AUTH_REDIRECT_PROXY_URL",
-      "NODE_ENV",
-    ]
-    for (const provider of config.providers ?? []) {
-      const prefix = envPrefix(providerId(provider))
-      if (prefix) keys.push(`${prefix}_ID`, `${prefix}_SECRET`, `${prefix}_ISSUER`)
-    }
-    envKeys.set(config, keys)
-  }
-  // Runs per request in integrations, so a plain join: control characters don't occur in env values.
-  let signature = ""
-  for (const key of keys) signature += `${env[key] ?? "\u0000"}\u0001`
-  return signature
-}
+export type Env = Record<string, string | undefined>
 
 function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== "" && value !== "false" && value !== "0"
 }
 
-function withEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
-  const result: AuthConfig = { ...config }
+/** `process.env` where the runtime has one (Node, Bun, Deno with compat), else `undefined`. */
+export function processEnv(): Env | undefined {
+  return (globalThis as { process?: { env?: Env } }).process?.env
+}
+
+/** `[AUTH_SECRET_3, AUTH_SECRET_2, AUTH_SECRET_1, AUTH_SECRET]`, those that are set (Auth.js's order). */
+export function secretsFromEnv(env: Env): string[] {
+  return [env.AUTH_SECRET_3, env.AUTH_SECRET_2, env.AUTH_SECRET_1, env.AUTH_SECRET].filter(
+    (s): s is string => !!s,
+  )
+}
+
+/**
+ * Whether host headers may be trusted when the configuration does not say:
+ * `AUTH_TRUST_HOST`, or a platform that owns the `Host` header (Vercel,
+ * Cloudflare Pages), or `AUTH_URL` (URLs are then built on it anyway), or
+ * `NODE_ENV=development`. Unlike Auth.js, an unset `NODE_ENV` does not trust:
+ * adapters such as SvelteKit's adapter-node never set it in production.
+ */
+export function trustHostFromEnv(env: Env): boolean {
+  if (env.AUTH_TRUST_HOST !== undefined) return isTruthy(env.AUTH_TRUST_HOST)
+  return !!(env.AUTH_URL || env.VERCEL || env.CF_PAGES || env.NODE_ENV === "development")
+}
+
+/** What `env` adds to `config`: values for the options it leaves unset, nothing else. */
+export function environmentDefaults(env: Env, config: AuthConfig): Partial<AuthConfig> {
+  const defaults: Partial<AuthConfig> = {}
   const hasSecret = Array.isArray(config.secret) ? config.secret.length > 0 : !!config.secret
   if (!hasSecret) {
-    // AUTH_SECRET signs new tokens; AUTH_SECRET_1..3 are older secrets still accepted.
-    const secrets = [
-      env.AUTH_SECRET,
-      env.AUTH_SECRET_1,
-      env.AUTH_SECRET_2,
-      env.AUTH_SECRET_3,
-    ].filter((s): s is string => !!s)
-    if (secrets.length === 1) result.secret = secrets[0]
-    else if (secrets.length > 1) result.secret = secrets
+    const secrets = secretsFromEnv(env)
+    if (secrets.length === 1) defaults.secret = secrets[0]
+    else if (secrets.length > 1) defaults.secret = secrets
   }
-  if (env.AUTH_URL && !config.basePath) {
-    try {
-      const { pathname } = new URL(env.AUTH_URL)
-      if (pathname !== "/") result.basePath = pathname.replace(/\/$/, "")
-    } catch {
-      // An unparsable AUTH_URL gives no basePath (it still implies trustHost below); nothing reports it.
+  if (env.AUTH_URL && config.url === undefined && config.origin === undefined) {
+    defaults.url = env.AUTH_URL
+    // The path of AUTH_URL is where the actions live, unless basePath says otherwise.
+    if (!config.basePath) {
+      const path = pathOf(env.AUTH_URL)
+      if (path) defaults.basePath = path
     }
   }
-  result.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL
-  // Host headers come from the client, so they are trusted by default only in development.
-  // (Auth.js trusts whenever NODE_ENV isn't "production", but adapters such as SvelteKit's
-  // adapter-node never set NODE_ENV: a deployed app would trust any Host by default.)
-  result.trustHost ??=
-    !!env.AUTH_URL ||
-    isTruthy(env.AUTH_TRUST_HOST) ||
-    (env.AUTH_TRUST_HOST === undefined && env.NODE_ENV === "development")
-  result.providers = (config.providers ?? []).map((provider) => providerWithEnv(provider, env))
-  return result
+  if (config.trustHost === undefined) defaults.trustHost = trustHostFromEnv(env)
+  if (config.allowedHosts === undefined && env.AUTH_ALLOWED_HOSTS) {
+    defaults.allowedHosts = env.AUTH_ALLOWED_HOSTS.split(",").map((host) => host.trim())
+  }
+  if (config.redirectProxyUrl === undefined && env.AUTH_REDIRECT_PROXY_URL) {
+    defaults.redirectProxyUrl = env.AUTH_REDIRECT_PROXY_URL
+  }
+  const providers = config.providers
+  // Providers are looked at (factories called to learn their ids) only when some variable could be theirs.
+  if (
+    Array.isArray(providers) &&
+    Object.keys(env).some((key) => PROVIDER_VARIABLE.test(key)) &&
+    providers.some((p) => hasProviderEnv(p, env))
+  ) {
+    defaults.providers = providers.map((provider) => providerWithEnv(provider, env))
+  }
+  return defaults
+}
+
+/** `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER` or `_KEY`, but not `AUTH_SECRET_<n>`. */
+const PROVIDER_VARIABLE = /^AUTH_(?!SECRET_\d$)[A-Z0-9_]+_(?:ID|SECRET|ISSUER|KEY)$/
+
+/** The path of a URL without trailing slashes, or `undefined` for `/` or an unparsable URL. */
+function pathOf(value: string): string | undefined {
+  try {
+    const path = new URL(value).pathname.replace(/\/+$/, "")
+    return path === "" ? undefined : path
+  } catch {
+    // Reported when the configuration is resolved (`url` must parse).
+    return undefined
+  }
+}
+
+/** Configurations whose `setEnvDefaults` call asked for no basePath warning. */
+export const suppressed = new WeakSet<AuthConfig>()
+
+/** The environment variables already applied to a configuration, so repeated calls do nothing. */
+const applied = new WeakMap<AuthConfig, Env>()
+
+/**
+ * Fills the options `config` leaves unset from `envObject`, in place, and
+ * returns `config`. Values already set are never replaced. Calling it again
+ * (per request, as framework integrations do) costs nothing.
+ *
+ * @param envObject The environment, e.g. `process.env` or a platform's bindings.
+ * @param config The configuration to complete.
+ * @param suppressBasePathWarning Do not warn when `AUTH_URL` has a path and `basePath` is set too.
+ * @example
+ * ```ts
+ * setEnvDefaults(process.env, config)
+ * const response = await Auth(request, config)
+ * ```
+ */
+export function setEnvDefaults(
+  envObject: Env,
+  config: AuthConfig,
+  suppressBasePathWarning = false,
+): AuthConfig {
+  if (applied.get(config) === envObject) return config
+  applied.set(config, envObject)
+  Object.assign(config, environmentDefaults(envObject, config))
+  // Resolution warns when AUTH_URL's path and basePath disagree; this opts out of it.
+  if (suppressBasePathWarning) suppressed.add(config)
+  return config
 }
 
 /** Ids of factory providers, so a factory is called once to learn its id, not per request. */
@@ -122,16 +163,33 @@ function envPrefix(id: string | undefined): string | undefined {
   return id ? `AUTH_${id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}` : undefined
 }
 
+/** `clientId`, `clientSecret`, `issuer` and `apiKey` as the environment gives them for `provider`. */
+function providerEnv(provider: AuthConfig["providers"][number], env: Env): Record<string, string> {
+  const prefix = envPrefix(providerId(provider))
+  if (!prefix) return {}
+  const fromEnv: Record<string, string> = {}
+  const pairs = [
+    ["clientId", "_ID"],
+    ["clientSecret", "_SECRET"],
+    ["issuer", "_ISSUER"],
+    ["apiKey", "_KEY"],
+  ] as const
+  for (const [option, suffix] of pairs) {
+    const value = env[`${prefix}${suffix}`]
+    if (value) fromEnv[option] = value
+  }
+  return fromEnv
+}
+
+function hasProviderEnv(provider: AuthConfig["providers"][number], env: Env): boolean {
+  return Object.keys(providerEnv(provider, env)).length > 0
+}
+
 function providerWithEnv(
   provider: AuthConfig["providers"][number],
   env: Env,
 ): AuthConfig["providers"][number] {
-  const prefix = envPrefix(providerId(provider))
-  if (!prefix) return provider
-  const fromEnv: Record<string, string> = {}
-  if (env[`${prefix}_ID`]) fromEnv.clientId = env[`${prefix}_ID`]!
-  if (env[`${prefix}_SECRET`]) fromEnv.clientSecret = env[`${prefix}_SECRET`]!
-  if (env[`${prefix}_ISSUER`]) fromEnv.issuer = env[`${prefix}_ISSUER`]!
+  const fromEnv = providerEnv(provider, env)
   if (Object.keys(fromEnv).length === 0) return provider
   if (typeof provider === "function") return (provider as (options: object) => any)(fromEnv)
   const p = provider as Record<string, any>
@@ -145,26 +203,63 @@ function providerWithEnv(
   } as any
 }
 
+function firstValue(header: string | null): string | undefined {
+  const value = header?.split(",")[0]?.trim()
+  return value ? value : undefined
+}
+
 /**
- * The URL of an action, honouring `AUTH_URL`, then `X-Forwarded-Host`/`Host`.
- * For framework integrations that need to build auth URLs outside a request to `Auth()`.
+ * The URL of an action, for framework integrations that build auth URLs
+ * outside a request to `Auth()`, under the same host rules as `Auth()`: the
+ * canonical URL (`config.url`, or `AUTH_URL`) when set; otherwise, only with
+ * `trustHost` (or `AUTH_TRUST_HOST`), `X-Forwarded-Host`/`Host` and
+ * `X-Forwarded-Proto`, checked against `allowedHosts` (`AUTH_ALLOWED_HOSTS`).
+ * Throws `UntrustedHost` when the host cannot be trusted or is malformed.
+ *
+ * @param action The action (`signin`, `session`, ...).
+ * @param protocol The request's protocol (`http`/`https`, with or without `:`); default `https`.
+ * @param headers The request's headers.
+ * @param envObject The environment (`process.env`).
+ * @param config `basePath`, `url`, `trustHost`, `allowedHosts` and `logger` are read.
  */
 export function createActionURL(
   action: AuthAction,
-  protocol: string,
+  protocol: string | undefined,
   headers: Headers,
   envObject: Env,
-  config: Pick<AuthConfig, "basePath"> & { logger?: Partial<LoggerInstance> },
+  config: Pick<
+    AuthConfig,
+    "basePath" | "url" | "origin" | "trustHost" | "allowedHosts" | "debug"
+  > & {
+    logger?: Partial<LoggerInstance>
+  },
 ): URL {
-  const basePath = config.basePath ?? "/auth"
-  let envUrl = envObject.AUTH_URL
-  if (envUrl) {
-    const { origin, pathname } = new URL(envUrl)
-    const path = config.basePath ?? (pathname !== "/" ? pathname.replace(/\/$/, "") : basePath)
-    return new URL(`${origin}${path}/${action}`)
+  const canonical = parseCanonicalUrl(config.url ?? config.origin ?? envObject.AUTH_URL, "AUTH_URL")
+  const envPath = canonical ? pathOf(canonical.href) : undefined
+  if (config.basePath && envPath && envPath !== config.basePath.replace(/\/+$/, "")) {
+    createLogger(!!config.debug, config.logger).warn("env-url-basepath-mismatch")
   }
-  const host = headers.get("x-forwarded-host") ?? headers.get("host")
-  const proto = headers.get("x-forwarded-proto") ?? protocol
-  const scheme = proto.endsWith(":") ? proto : `${proto}:`
-  return new URL(`${scheme}//${host}${basePath}/${action}`)
+  const basePath = (config.basePath ?? envPath ?? "/auth").replace(/\/+$/, "")
+  if (canonical) return new URL(`${canonical.origin}${basePath}/${action}`)
+
+  const trusted = config.trustHost ?? trustHostFromEnv(envObject)
+  if (!trusted) {
+    throw new UntrustedHost("Set AUTH_URL, or trustHost, before building URLs from request headers")
+  }
+  const host = firstValue(headers.get("x-forwarded-host")) ?? firstValue(headers.get("host"))
+  const forwardedProto = firstValue(headers.get("x-forwarded-proto"))
+  if (forwardedProto !== undefined && forwardedProto !== "http" && forwardedProto !== "https") {
+    throw new UntrustedHost("Malformed X-Forwarded-Proto")
+  }
+  const proto = (forwardedProto ?? protocol ?? "https").replace(/:$/, "")
+  if (proto !== "http" && proto !== "https") {
+    throw new InvalidConfiguration(
+      `createActionURL: protocol must be http or https, got "${proto}"`,
+    )
+  }
+  if (!host || !HOST.test(host)) throw new UntrustedHost("Missing or malformed host")
+  const allowed = parseAllowedHosts(config.allowedHosts ?? envObject.AUTH_ALLOWED_HOSTS)
+  if (allowed && !isAllowedHost(host, allowed))
+    throw new UntrustedHost(`Host ${host} is not allowed`)
+  return new URL(`${proto}://${host}${basePath}/${action}`)
 }

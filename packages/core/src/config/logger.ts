@@ -13,6 +13,10 @@ const warnings: Record<WarningCode, string> = {
     "CSRF checking is turned off (skipCSRFCheck). Only do this when another layer checks it.",
   "env-url-basepath-redundant": "AUTH_URL has a path and basePath is set too; basePath wins.",
   "env-url-basepath-mismatch": "AUTH_URL's path differs from basePath; basePath wins.",
+  "trust-host-unbounded":
+    "trustHost is on with no canonical URL (AUTH_URL) and no allowedHosts: any Host a client sends decides the links Tessera mails and the redirects it makes. Set AUTH_URL, or AUTH_ALLOWED_HOSTS.",
+  "oauth-checks-none":
+    'A provider runs with checks: ["none"] (dangerouslyAllowNoChecks): its callback is not tied to the browser that started the sign-in.',
   "insecure-issuer":
     "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
 }

@@ -15,6 +15,7 @@ import {
   InvalidSecret,
   MissingAdapter,
   MissingSecret,
+  UntrustedHost,
 } from "../errors.js"
 import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
 import type { JWTOptions } from "../jwt.js"
@@ -34,7 +35,9 @@ import type {
 import type { AuthConfig } from "./auth-config.js"
 import { defaultCallbacks } from "./callbacks.js"
 import { defaultCookies, mergeCookies } from "./cookies.js"
+import { environmentDefaults, processEnv, suppressed } from "./env.js"
 import { createLogger } from "./logger.js"
+import { parseAllowedHosts, parseCanonicalUrl, type OriginPolicy } from "./origin.js"
 import { resolveProviders } from "./providers.js"
 
 export interface ResolvedConfig {
@@ -55,6 +58,8 @@ export interface ResolvedConfig {
   readonly theme: Readonly<Theme>
   readonly logger: LoggerInstance
   readonly debug: boolean
+  /** Which origin URLs are built on, and which request hosts are accepted. */
+  readonly origin: OriginPolicy
   readonly trustHost: boolean
   readonly skipCSRFCheck: boolean
   readonly raw: boolean
@@ -100,7 +105,12 @@ export function resolveConfig(config: AuthConfig): Resolution | Promise<Resoluti
 async function resolveOnce(config: AuthConfig): Promise<Resolution> {
   const logger = createLogger(!!config.debug, config.logger)
   try {
-    return { ok: true, config: Object.freeze(await resolve(config, logger)) }
+    // AUTH_* variables fill what the configuration leaves unset, without changing it.
+    // One snapshot, so each option (a getter, maybe) is read once.
+    const snapshot = { ...config }
+    const env = processEnv()
+    const effective = env ? { ...snapshot, ...environmentDefaults(env, snapshot) } : snapshot
+    return { ok: true, config: Object.freeze(await resolve(effective, config, logger)) }
   } catch (thrown) {
     const error =
       thrown instanceof AuthError
@@ -132,12 +142,49 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
   return secrets as string[]
 }
 
-function resolveBasePath(basePath: string | undefined): string {
-  const path = basePath ?? "/auth"
+/** `basePath`, else the path of the canonical `url`, else `/auth`. */
+function resolveBasePath(basePath: string | undefined, urlPath: string | undefined): string {
+  const path = basePath ?? urlPath ?? "/auth"
   if (typeof path !== "string" || !path.startsWith("/") || /[?#\s]/.test(path)) {
     throw new InvalidConfiguration(`basePath must be a path starting with "/", got "${path}"`)
   }
-  return path.replace(/\/+$/, "")
+  return path.replace(/\/+$/, "") || "/auth"
+}
+
+/**
+ * The host trust model (see `config/origin.ts`). Found here, once: no way to
+ * know the origin at all (a configuration error), or trusting any host a
+ * client names (a warning).
+ */
+function resolveOrigin(
+  config: AuthConfig,
+  source: AuthConfig,
+  logger: LoggerInstance,
+): { policy: OriginPolicy; urlPath: string | undefined } {
+  const canonical =
+    parseCanonicalUrl(config.url, "url") ?? parseCanonicalUrl(config.origin, "origin")
+  if (config.origin !== undefined && config.url !== undefined) {
+    throw new InvalidConfiguration("Set url or origin, not both")
+  }
+  const trustHost = !!config.trustHost
+  const allowedHosts = parseAllowedHosts(config.allowedHosts)
+  const urlPath = canonical?.pathname.replace(/\/+$/, "")
+  if (urlPath && config.basePath !== undefined && !suppressed.has(source)) {
+    const same = urlPath === config.basePath.replace(/\/+$/, "")
+    logger.warn(same ? "env-url-basepath-redundant" : "env-url-basepath-mismatch")
+  }
+  if (!canonical && !trustHost) {
+    throw new UntrustedHost(
+      "The application's origin is unknown: set AUTH_URL (or `url`), or trustHost (AUTH_TRUST_HOST) with allowedHosts",
+    )
+  }
+  if (!canonical && !allowedHosts) {
+    logger.warn("trust-host-unbounded")
+  }
+  return {
+    policy: { canonical: canonical && new URL(canonical.origin), trustHost, allowedHosts },
+    urlPath: urlPath || undefined,
+  }
 }
 
 function resolveSession(config: AuthConfig, adapter: Adapter | undefined): SessionOptions {
@@ -151,9 +198,15 @@ function resolveSession(config: AuthConfig, adapter: Adapter | undefined): Sessi
       throw new MissingAdapter(`Database sessions need adapter methods: ${missing.join(", ")}`)
     }
   }
+  const maxAge = config.session?.maxAge ?? 30 * DAY
+  const absoluteMaxAge = config.session?.absoluteMaxAge ?? Math.max(30 * DAY, maxAge)
+  if (!Number.isFinite(absoluteMaxAge) || absoluteMaxAge <= 0) {
+    throw new InvalidConfiguration("session.absoluteMaxAge must be a positive number of seconds")
+  }
   return {
     strategy,
-    maxAge: config.session?.maxAge ?? 30 * DAY,
+    maxAge,
+    absoluteMaxAge,
     updateAge: config.session?.updateAge ?? DAY,
     generateSessionToken: config.session?.generateSessionToken ?? defaultSessionToken,
   }
@@ -184,8 +237,15 @@ function resolveJwt(config: AuthConfig, session: SessionOptions, keys: KeyRing):
   }
 }
 
-async function resolve(config: AuthConfig, logger: LoggerInstance): Promise<ResolvedConfig> {
-  // Read once: a getter must not see a second, possibly different, value.
+/**
+ * @param config The configuration with the environment's defaults filled in.
+ * @param source The configuration as the app gave it.
+ */
+async function resolve(
+  config: AuthConfig,
+  source: AuthConfig,
+  logger: LoggerInstance,
+): Promise<ResolvedConfig> {
   const providerList = config.providers
   if (!Array.isArray(providerList)) throw new InvalidConfiguration("`providers` must be an array")
   const secrets = resolveSecrets(config.secret)
@@ -193,7 +253,8 @@ async function resolve(config: AuthConfig, logger: LoggerInstance): Promise<Reso
   const adapter = config.adapter
   const session = resolveSession(config, adapter)
   const redirectProxyUrl = config.redirectProxyUrl
-  const basePath = resolveBasePath(config.basePath)
+  const { policy: origin, urlPath } = resolveOrigin(config, source, logger)
+  const basePath = resolveBasePath(config.basePath, urlPath)
   const { providers, flows } = await resolveProviders(providerList, {
     adapter,
     logger,
@@ -220,7 +281,8 @@ async function resolve(config: AuthConfig, logger: LoggerInstance): Promise<Reso
     theme: { colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...config.theme },
     logger,
     debug: !!config.debug,
-    trustHost: !!config.trustHost,
+    origin,
+    trustHost: origin.trustHost,
     skipCSRFCheck: skip,
     raw: config.raw === raw,
     useSecureCookies: config.useSecureCookies,
@@ -229,7 +291,7 @@ async function resolve(config: AuthConfig, logger: LoggerInstance): Promise<Reso
       insecure: mergeCookies(defaultCookies(false), cookieOverrides),
     },
     redirectProxyUrl,
-    source: config,
+    source,
   }
 }
 

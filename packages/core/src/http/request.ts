@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidRequest, UnknownAction, UntrustedHost } from "../errors.js"
+import { trustedUrl } from "../config/origin.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { AuthAction, RequestInternal } from "../types.js"
 import { parseCookieHeader } from "./cookies.js"
@@ -23,51 +24,17 @@ export class RequestError extends Error {
   }
 }
 
-const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
-
 /**
- * The URL the client used: behind a proxy, rebuilt from `X-Forwarded-Host` and
- * `X-Forwarded-Proto`; or, when the host or those headers are malformed, what is
- * wrong. Call it only for trusted hosts: any client can send these headers.
+ * The URL `Auth()` works with: on the trusted origin (see `config/origin.ts`),
+ * with the request's path and query. A host the policy refuses is a 400.
  */
-export function forwardedUrl(url: URL, headers: Headers): URL | { problem: string } {
-  const forwardedHost = firstValue(headers.get("x-forwarded-host"))
-  const forwardedProto = firstValue(headers.get("x-forwarded-proto"))
-  const host = forwardedHost ?? url.host
-  if (!host || !HOST.test(host)) return { problem: "Missing or malformed host" }
-  if (forwardedProto !== undefined && forwardedProto !== "http" && forwardedProto !== "https") {
-    return { problem: "Malformed X-Forwarded-Proto" }
-  }
-  if (forwardedHost === undefined && forwardedProto === undefined) return url
-  try {
-    return new URL(
-      `${forwardedProto ?? url.protocol.slice(0, -1)}://${host}${url.pathname}${url.search}`,
-    )
-  } catch {
-    // The pattern lets through what only a full parse rejects, such as port 99999.
-    return { problem: "Missing or malformed host" }
-  }
-}
-
-/** The URL `Auth()` works with: forwarded headers honoured only with `trustHost`, bad ones a 400. */
-export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "trustHost">): URL {
-  const url = new URL(request.url)
-  if (!config.trustHost) {
-    throw new RequestError(
-      new UntrustedHost(
-        `Host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (host ${url.host})`,
-      ),
-      500,
-    )
-  }
-  const resolved = forwardedUrl(url, request.headers)
-  if (!(resolved instanceof URL)) throw new RequestError(new InvalidRequest(resolved.problem), 400)
-  return resolved
-}
-
-function firstValue(header: string | null): string | undefined {
-  const value = header?.split(",")[0]?.trim()
-  return value ? value : undefined
+export function effectiveUrl(request: Request, config: Pick<ResolvedConfig, "origin">): URL {
+  const url = trustedUrl(config.origin, new URL(request.url), request.headers)
+  if (url instanceof URL) return url
+  throw new RequestError(
+    url.malformed ? new InvalidRequest(url.message) : new UntrustedHost(url.message),
+    400,
+  )
 }
 
 async function readBody(request: Request): Promise<Record<string, any> | undefined> {

@@ -5,7 +5,7 @@
  * cookie Tessera sets (session, PKCE, state, nonce, challenges) use these.
  * @module
  */
-import { EncryptJWT, errors, jwtDecrypt } from "jose"
+import { base64url, EncryptJWT, errors, jwtDecrypt } from "jose"
 import { syncPrimitives } from "../lib/crypto.js"
 import { CLOCK_TOLERANCE, decryptFast, ENC } from "./fast-decrypt.js"
 import type { KeyRing } from "./keys.js"
@@ -55,6 +55,26 @@ export async function decrypt(
     return payload as Record<string, unknown>
   } catch (error) {
     throw withoutClaims(error)
+  }
+}
+
+/**
+ * True unless `token` names (by `kid`) a key of an older secret of the ring:
+ * such a token decodes, but should be issued again with the current secret.
+ * Reads the header the decrypt just cached.
+ */
+export async function isCurrentKey(ring: KeyRing, salt: string, token: string): Promise<boolean> {
+  const encoded = token.slice(0, token.indexOf("."))
+  const kid = ring.knownHeaders.get(encoded)?.kid ?? headerKid(encoded)
+  return kid === undefined || (await ring.key(salt)).kid === kid
+}
+
+function headerKid(encoded: string): unknown {
+  try {
+    return (JSON.parse(new TextDecoder().decode(base64url.decode(encoded))) as { kid?: unknown })
+      .kid
+  } catch {
+    return undefined
   }
 }
 

@@ -8,7 +8,7 @@ import type { AuthConfig } from "../config/auth-config.js"
 import { resolveConfig } from "../config/resolve.js"
 import { createContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
-import { forwardedUrl } from "../http/request.js"
+import { trustedUrl } from "../config/origin.js"
 import type { Cookie, Session } from "../types.js"
 import { sessionStrategy } from "./index.js"
 
@@ -36,12 +36,12 @@ export async function getSession(
     typeof input.cookies === "string" || input.cookies === null
       ? parseCookieHeader(input.cookies)
       : input.cookies
-  // The URL as Auth() sees it, so both pick the same (secure or plain) cookie names behind a
-  // trusted proxy. A malformed forwarded header is ignored here: a session read has nothing to refuse.
+  // The URL as Auth() sees it (the canonical origin, or a trusted forwarded one), so both pick
+  // the same (secure or plain) cookie names. A host Auth() would refuse is ignored here: a
+  // session read builds no URL and has nothing to refuse.
   const given = typeof input.url === "string" ? new URL(input.url) : input.url
-  const forwarded =
-    resolution.config.trustHost && input.headers ? forwardedUrl(given, input.headers) : given
-  const url = forwarded instanceof URL ? forwarded : given
+  const trusted = trustedUrl(resolution.config.origin, given, input.headers ?? new Headers())
+  const url = trusted instanceof URL ? trusted : given
   const ctx = createContext(
     resolution.config,
     {

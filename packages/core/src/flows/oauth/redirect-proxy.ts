@@ -13,6 +13,7 @@
  */
 import type { RequestContext } from "../../context.js"
 import { decrypt, encrypt } from "../../jwt/codec.js"
+import { isAllowedHost } from "../../config/origin.js"
 import { randomHex } from "../../lib/crypto.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 
@@ -85,6 +86,14 @@ export async function forwardingUrl(
   if (!target.pathname.endsWith(`/callback/${provider.id}`) || target.search || target.hash)
     return undefined
   if (target.href === ownCallbackUrl(ctx, provider)) return undefined
+  // Only to the app's own deployments: allowedHosts names them (e.g. *.preview.example.com).
+  const allowed = ctx.config.origin.allowedHosts
+  if (!allowed || !isAllowedHost(target.host, allowed)) {
+    ctx.config.logger.debug("oauth: the redirect proxy refused a target outside allowedHosts", {
+      provider: provider.id,
+    })
+    return undefined
+  }
   target.search = params.toString()
   return target.href
 }
