@@ -15,10 +15,14 @@
  *   issuer: "https://keycloak.example.com/realms/my-realm",
  * })
  * ```
+ *
+ * Verified e-mail: `email` when `email_verified` is true (Keycloak's "Email
+ * verified" user attribute; realms without e-mail verification report false).
+ * @see https://www.keycloak.org/docs/latest/server_admin/#_oidc
  * @module
  */
 import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of a Keycloak ID Token (standard client scopes). */
 export interface KeycloakProfile {
@@ -60,6 +64,7 @@ export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(
         image: profile.picture ?? null,
       }
     },
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#4d4d4d" },
     options: endpointUrlsAsObjects(options),
   }
