@@ -132,11 +132,17 @@ export function runEmailProviderTests(spec: EmailProviderTestOptions): EmailProv
     `${escapeRegExp(`${ORIGIN}/auth/callback/${id}`)}\\?[^\\s"'<>\\\\]+`,
   )
   let standIn!: StandIn
-  let refuse = false
+  let answer: "success" | "failure" | "echo" = "success"
 
   beforeAll(async () => {
     standIn = await StandIn.start()
-    standIn.on(method, spec.api.url, () => (refuse ? spec.api.failure() : spec.api.success()))
+    standIn.on(method, spec.api.url, (request) => {
+      if (answer === "success") return spec.api.success()
+      if (answer === "failure") return spec.api.failure()
+      // The worst service: it refuses and echoes the whole request back.
+      const headers = Object.fromEntries(request.headers)
+      return new Response(JSON.stringify({ headers, body: request.body }), { status: 400 })
+    })
   })
   afterAll(() => standIn?.stop())
 
@@ -202,7 +208,7 @@ export function runEmailProviderTests(spec: EmailProviderTestOptions): EmailProv
     })
 
     maybe("a refused request fails the sign-in and never shows the API key", async () => {
-      refuse = true
+      answer = "failure"
       try {
         const address = to()
         const { browser, errors } = setup()
@@ -240,7 +246,40 @@ export function runEmailProviderTests(spec: EmailProviderTestOptions): EmailProv
         expect(text).not.toContain(apiKey)
         expect(text).not.toContain("secret-token-value")
       } finally {
-        refuse = false
+        answer = "success"
+      }
+    })
+
+    maybe("a refusal that echoes the request leaks neither the key nor the link", async () => {
+      answer = "echo"
+      try {
+        const token = "secret-token-value-0123"
+        const address = to()
+        const url = `${ORIGIN}/auth/callback/${id}?token=${token}&email=${encodeURIComponent(address)}`
+        const provider = resolved()
+        const before = standIn.requests.length
+        const failure = await Promise.resolve(
+          provider.sendVerificationRequest({
+            identifier: address,
+            url,
+            token,
+            expires: new Date(Date.now() + 60_000),
+            provider,
+            theme: {},
+            request: new Request(ORIGIN),
+          }),
+        ).then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+        expect(failure).toBeInstanceOf(Error)
+        const text = errorText(failure)
+        const sent = standIn.requests.slice(before)[0]!
+        const authorization = sent.headers.get("authorization")
+        for (const secret of [apiKey, token, authorization?.slice(authorization.indexOf(" ") + 1)])
+          if (secret) expect(text).not.toContain(secret)
+      } finally {
+        answer = "success"
       }
     })
 

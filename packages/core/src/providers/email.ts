@@ -20,6 +20,7 @@
  * ```
  * @module
  */
+import { verificationMessage, type VerificationMessage } from "../email/message.js"
 import { customFetch } from "../symbols.js"
 import type { Awaitable, Theme } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
@@ -94,6 +95,31 @@ export function mailSender(params: EmailSendVerificationRequestParams): string {
 }
 
 /**
+ * What a request to an HTTP mail API is made of: the API key (required), the
+ * sender, the recipient and the default sign-in message.
+ */
+export function mailParts(
+  params: EmailSendVerificationRequestParams,
+  service: string,
+): { apiKey: string; from: string; to: string; message: VerificationMessage } {
+  const { url, theme } = params
+  return {
+    apiKey: mailApiKey(params.provider, service),
+    from: mailSender(params),
+    to: params.identifier,
+    message: verificationMessage({ url, host: new URL(url).host, theme }),
+  }
+}
+
+/** An e-mail provider that sends through an HTTP mail API with `sendVerificationRequest`. */
+export function mailApiProvider<C extends EmailConfig>(
+  defaults: Pick<C, "id" | "name" | "sendVerificationRequest"> & Partial<C>,
+  options: Omit<Partial<C>, "options" | "type">,
+): C {
+  return { type: "email", maxAge: 24 * 60 * 60, ...defaults, options } as unknown as C
+}
+
+/**
  * Sends one request to an HTTP mail API from a `sendVerificationRequest`:
  * through the provider's `customFetch` (or `fetch`), never following a
  * redirect. Resolves to the response when it is a 2xx; otherwise throws an
@@ -122,15 +148,25 @@ export async function sendToMailApi(
   const response = await send(url, { ...init, redirect: "error" })
   if (response.ok) return response
   const answer = await response.text().catch(() => "")
+  // A service may echo the request: the credentials sent are secrets too.
+  const sent = [...new Headers(init.headers)]
+    .filter(([name]) => name !== "content-type" && name !== "accept")
+    .flatMap(([, value]) => [value, value.slice(value.indexOf(" ") + 1)])
+  const detail = redact(answer, params, sent)
   throw new Error(
-    `${service} did not accept the sign-in e-mail: ${response.status} ${redact(answer, params)}`.trim(),
+    `${service} did not accept the sign-in e-mail: ${response.status} ${detail}`.trim(),
   )
 }
 
 /** The start of a service's answer with every secret of this message taken out. */
-function redact(text: string, params: EmailSendVerificationRequestParams): string {
+function redact(
+  text: string,
+  params: EmailSendVerificationRequestParams,
+  headerValues: string[],
+): string {
   const { provider, url, token, identifier } = params
-  const secrets = [provider.apiKey, url, token, identifier]
+  const credentials = headerValues.filter((value) => value.length >= 8)
+  const secrets = [provider.apiKey, url, token, identifier, ...credentials]
     .filter((s): s is string => typeof s === "string" && s.length >= 4)
     .flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)])
     .sort((a, b) => b.length - a.length)
