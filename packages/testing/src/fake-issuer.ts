@@ -66,6 +66,8 @@ export interface FakeIssuerOptions {
   jwksUri?: string
   /** Serve discovery at `<issuer>/.well-known/openid-configuration` (default true when jwksUri is set). */
   discovery?: boolean
+  /** Serve discovery here instead (a metadata URL that is not under the issuer). */
+  discoveryUrl?: string
   /** Extra discovery fields. */
   metadata?: Record<string, unknown>
   clientId: string
@@ -165,7 +167,8 @@ export class FakeIssuer {
     const { standIn } = o
     if (o.jwksUri) standIn.on("GET", o.jwksUri, () => json({ keys: [publicJwk] }))
     if (o.discovery ?? !!o.jwksUri) {
-      const wellKnown = `${o.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`
+      const wellKnown =
+        o.discoveryUrl ?? `${o.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`
       standIn.on("GET", wellKnown, () =>
         json({
           issuer: o.issuer,
@@ -198,8 +201,13 @@ export class FakeIssuer {
 
   /** The code record of the access token the request presents, if this issuer issued it. */
   recordForBearer(request: Recorded): CodeRecord | undefined {
-    const token = presentedToken(request, (t) => this.accessTokens.has(t))
+    const token = this.presentedToken(request)
     return token ? this.accessTokens.get(token) : undefined
+  }
+
+  /** The access token the request presents (Bearer, parameter, or path segment it issued). */
+  presentedToken(request: Recorded): string | undefined {
+    return presentedToken(request, (t) => this.accessTokens.has(t))
   }
 
   /**

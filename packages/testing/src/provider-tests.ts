@@ -105,8 +105,10 @@ export interface TokenResponseContext<I extends ProviderTestIdentity> {
   /** A fresh access token, already known to the stand-in's resources: send this one. */
   accessToken: string
   refreshToken: string
-  /** A valid ID Token for the identity (OIDC providers only). */
+  /** A valid ID Token for the identity (OIDC providers only), RS256. */
   idToken: string | undefined
+  /** Its claims: `iss`, `aud`, `sub`, `iat`, `exp`, `nonce` and the identity's (to sign another way). */
+  claims: Record<string, unknown>
   clientId: string
 }
 
@@ -132,8 +134,10 @@ export interface OAuthProviderTestOptions<I extends ProviderTestIdentity = Provi
   issuer?: {
     url: string
     jwksUri: string
-    /** Serve `<issuer>/.well-known/openid-configuration`. Default true. */
+    /** Serve `<issuer>/.well-known/openid-configuration` (or `wellKnown`). Default true. */
     discovery?: boolean
+    /** Where the metadata is served, when not under the issuer. */
+    wellKnown?: string
     /** Extra discovery fields (`userinfo_endpoint`, ...). */
     metadata?: Record<string, unknown>
   }
@@ -300,6 +304,7 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
       tokenEndpoint: url(spec.token.url),
       jwksUri: oidc ? url(oidc.jwksUri) : undefined,
       discovery: oidc ? (oidc.discovery ?? true) : false,
+      discoveryUrl: oidc?.wellKnown ? url(oidc.wellKnown) : undefined,
       metadata: mapStrings(oidc?.metadata ?? {}, url) as Record<string, unknown>,
       clientId,
       clientSecret,
@@ -313,6 +318,7 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
           accessToken: `at-${crypto.randomUUID()}`,
           refreshToken: `rt-${crypto.randomUUID()}`,
           idToken: oidc ? await issuer.idToken(issuer.defaultIdTokenClaims(record)) : undefined,
+          claims: issuer.defaultIdTokenClaims(record),
           clientId,
         }
         issuer.accessTokens.set(context.accessToken, record)
@@ -332,14 +338,13 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
     handler: NonNullable<OAuthProviderTestOptions<I>["resources"]>[number]["response"],
     request: Recorded,
   ): Promise<Response> {
-    const record = secure.recordForBearer(request) ?? insecure.recordForBearer(request)
+    const issuer = secure.recordForBearer(request) ? secure : insecure
+    const record = issuer.recordForBearer(request)
     if (!record)
       return json({ error: "invalid_token" }, 401, {
         "www-authenticate": 'Bearer error="invalid_token"',
       })
-    const token = [...secure.accessTokens, ...insecure.accessTokens].find(
-      ([, r]) => r === record,
-    )![0]
+    const token = issuer.presentedToken(request)!
     const answer = await handler({ identity: bySub.get(record.sub)!, request, accessToken: token })
     return answer instanceof Response ? answer : json(answer)
   }

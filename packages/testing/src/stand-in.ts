@@ -73,10 +73,14 @@ export class StandIn {
     return standIn
   }
 
-  /** Answers `method url` (an absolute URL; its query is ignored when matching) with `handler`. */
+  /**
+   * Answers `method url` with `handler`. `url` is absolute; its query is ignored
+   * when matching; a path ending in `/*` matches every path below it.
+   */
   on(method: string, url: string, handler: StandInHandler): this {
-    const u = new URL(url)
-    this.routes.set(`${method.toUpperCase()} ${u.origin}${u.pathname}`, handler)
+    const u = new URL(url.replace(/\/\*$/, "/"))
+    const key = `${method.toUpperCase()} ${u.origin}${u.pathname}`
+    this.routes.set(url.endsWith("/*") ? `${key}*` : key, handler)
     return this
   }
 
@@ -92,7 +96,12 @@ export class StandIn {
       : new URL(path, this.origin)
     const recorded: Recorded = { method, url, headers: new Headers(headers), body }
     this.requests.push(recorded)
-    const handler = this.routes.get(`${method} ${url.origin}${url.pathname}`)
+    const key = `${method} ${url.origin}${url.pathname}`
+    const handler =
+      this.routes.get(key) ??
+      [...this.routes].find(
+        ([route]) => route.endsWith("*") && key.startsWith(route.slice(0, -1)),
+      )?.[1]
     if (!handler) return new Response(`no route for ${method} ${url.href}`, { status: 404 })
     return handler(recorded)
   }

@@ -22,7 +22,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of Google's ID Token. */
 export interface GoogleProfile {
@@ -55,14 +55,7 @@ export default function Google<P extends GoogleProfile = GoogleProfile>(
     name: "Google",
     type: "oidc",
     issuer: "https://accounts.google.com",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
     verifiedEmail: emailIfVerified,
     style: { brandColor: "#1a73e8" },
     options: endpointUrlsAsObjects(options),

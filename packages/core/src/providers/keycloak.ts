@@ -22,7 +22,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of a Keycloak ID Token (standard client scopes). */
 export interface KeycloakProfile {
@@ -56,14 +56,7 @@ export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(
     id: "keycloak",
     name: "Keycloak",
     type: "oidc",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
     verifiedEmail: emailIfVerified,
     style: { brandColor: "#4d4d4d" },
     options: endpointUrlsAsObjects(options),

@@ -22,7 +22,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of LinkedIn's ID Token. */
 export interface LinkedInProfile {
@@ -53,14 +53,7 @@ export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(
     authorization: { params: { scope: "openid profile email" } },
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["state", "nonce"],
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
     verifiedEmail: emailIfVerified,
     style: { brandColor: "#0a66c2" },
     options: endpointUrlsAsObjects(options),

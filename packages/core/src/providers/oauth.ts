@@ -1,8 +1,8 @@
 /**
  * Configuration types of OAuth 2.0 (`type: "oauth"`) and OpenID Connect
  * (`type: "oidc"`) providers, and small helpers for provider modules (built-in
- * or your own): {@link emailIfVerified}, {@link requestTokens},
- * {@link withBearerTokenType}. The flow itself lives in `src/oauth/`.
+ * or your own): {@link emailIfVerified}, {@link profileOf}, {@link requestTokens},
+ * {@link requestUserinfo}, {@link withBearerTokenType}. The flow itself lives in `src/oauth/`.
  * @module
  */
 import type * as oauth from "oauth4webapi"
@@ -283,4 +283,60 @@ export async function withBearerTokenType(response: Response): Promise<Response 
     status: 200,
     headers: { "content-type": "application/json" },
   })
+}
+
+/**
+ * The `profile` of OpenID Connect providers that use the standard claims: `sub`,
+ * `name` (else `preferred_username`), `email`, `picture`.
+ */
+export function profileOf(profile: {
+  sub: string
+  name?: string | null
+  preferred_username?: string | null
+  email?: string | null
+  picture?: string | null
+}): User {
+  return {
+    id: profile.sub,
+    name: profile.name ?? profile.preferred_username ?? null,
+    email: profile.email ?? null,
+    image: profile.picture ?? null,
+  }
+}
+
+/**
+ * For a custom `userinfo.request`: one request (default: GET the userinfo URL
+ * with the access token as a Bearer token), resolving to the JSON object
+ * answered; throws on any other answer.
+ *
+ * @example
+ * ```ts
+ * userinfo: {
+ *   url: "https://api.provider.example/me",
+ *   request: (context) => requestUserinfo(context, { method: "POST", headers: { "x-api-version": "2" } }),
+ * }
+ * ```
+ */
+export async function requestUserinfo(
+  context: UserinfoRequestContext,
+  init: {
+    url?: string | URL
+    method?: string
+    headers?: Record<string, string>
+    bearer?: boolean
+  } = {},
+): Promise<Profile> {
+  const { provider, tokens } = context
+  const url = init.url ?? provider.userinfo?.url
+  if (!url) throw new Error(`Provider "${provider.id}" has no userinfo URL`)
+  const headers: Record<string, string> = { accept: "application/json", ...init.headers }
+  if (init.bearer !== false) headers.authorization = `Bearer ${tokens.access_token}`
+  const response = await context.fetch(url, { method: init.method ?? "GET", headers })
+  const body: unknown = await response.json().catch(() => undefined)
+  const path = new URL(url).pathname
+  if (!response.ok)
+    throw new Error(`Provider "${provider.id}": ${path} answered ${response.status}`)
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new Error(`Provider "${provider.id}": ${path} answered no JSON object`)
+  return body as Profile
 }

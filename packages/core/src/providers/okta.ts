@@ -18,7 +18,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of an Okta ID Token. */
 export interface OktaProfile {
@@ -63,14 +63,7 @@ export default function Okta<P extends OktaProfile = OktaProfile>(
     id: "okta",
     name: "Okta",
     type: "oidc",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
     verifiedEmail: emailIfVerified,
     style: { brandColor: "#000000" },
     options: endpointUrlsAsObjects(options),

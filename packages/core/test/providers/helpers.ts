@@ -73,3 +73,38 @@ export async function signInFromEnv(
   )
   return { start, done, session: setsSession(done) ? await browser.session() : null }
 }
+
+/** A stand-in resource that answers with the identity's `profile` (the provider's user document). */
+export function profileAt(url: string, method: "GET" | "POST" = "GET") {
+  return { url, method, response: ({ identity }: { identity: any }) => identity.profile }
+}
+
+/** The two identities of an OAuth 2 spec: `profile` is what the provider's API returns for each. */
+export interface ProfileIdentity {
+  sub: string
+  profile: any
+  expect: any
+  [key: string]: unknown
+}
+
+/**
+ * Two identities of an OpenID Connect provider with the standard claims: Ada,
+ * whose `email_verified` is true, and Bob, whose is false.
+ */
+export function standardOidcIdentities(domain: string, extra: Record<string, unknown> = {}) {
+  const make = (sub: string, name: string, verified: boolean) => {
+    const email = `${name.toLowerCase()}@${domain}`
+    return {
+      sub,
+      claims: { name, email, email_verified: verified, ...extra },
+      expect: {
+        user: { id: sub, name, email, image: (extra.picture as string | undefined) ?? null },
+        verifiedEmail: verified ? email : null,
+      },
+    }
+  }
+  return {
+    verified: make("ada-subject", "Ada", true),
+    unverified: make("bob-subject", "Bob", false),
+  }
+}
