@@ -28,3 +28,26 @@ export type { RateLimitStoreTestOptions, CrossProcessOptions } from "./rate-limi
 export { runRateLimitStoreWorker, incrementMany } from "./rate-limit-store-worker.js"
 export { startRedis, findRedisServer } from "./redis.js"
 export type { RedisServer, StartRedisOptions } from "./redis.js"
+export { StandIn, startStandIn, json, readJson, readForm } from "./stand-in.js"
+export type { Recorded, StandInHandler } from "./stand-in.js"
+export { FakeIssuer, basicCredentials } from "./fake-issuer.js"
+export type { CodeRecord, FakeIssuerOptions, TokenEndpointAuth } from "./fake-issuer.js"
+export { AppBrowser, parseSetCookies, setsSession, SESSION_COOKIE } from "./browser.js"
+export type { SetCookie } from "./browser.js"
+export { runProviderTests, runOAuthProviderTests, PROVIDER_TEST_ORIGIN } from "./provider-tests.js"
+export type {
+  OAuthProviderTestOptions,
+  ProviderTestIdentity,
+  ProviderTestHandle,
+  ProviderSignIn,
+  ProviderSignInOptions,
+  ExpectedUser,
+  TokenResponseContext,
+  ResourceContext,
+} from "./provider-tests.js"
+export { runEmailProviderTests } from "./email-provider-tests.js"
+export type {
+  EmailProviderTestOptions,
+  EmailProviderTestHandle,
+  MailApiRequest,
+} from "./email-provider-tests.js"

@@ -22,6 +22,10 @@
  *   That field is not signed (it passes through the browser), so it is used
  *   for the name only; the e-mail is the ID Token's.
  * - Everything else comes from the ID Token; there is no userinfo endpoint.
+ *
+ * Verified e-mail: the ID Token's `email` when `email_verified` is true, or the
+ * string `"true"` Apple has been documented to send.
+ * @see https://developer.apple.com/documentation/sign_in_with_apple/sign_in_with_apple_rest_api/authenticating_users_with_sign_in_with_apple
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
@@ -94,6 +98,10 @@ export default function Apple<P extends AppleProfile = AppleProfile>(
       // The e-mail comes from the signed ID Token only: the posted `user` passes through the browser unsigned.
       return { id: profile.sub, name: name || null, email: profile.email ?? null, image: null }
     },
+    verifiedEmail: (profile) =>
+      (profile.email_verified === true || profile.email_verified === "true") && profile.email
+        ? profile.email
+        : null,
     style: { brandColor: "#000000" },
     options: endpointUrlsAsObjects(options),
   }

@@ -11,10 +11,15 @@
  * import Auth0 from "@tessera/core/providers/auth0"
  * Auth0({ clientId: process.env.AUTH0_ID, clientSecret: process.env.AUTH0_SECRET, issuer: "https://my-tenant.eu.auth0.com" })
  * ```
+ *
+ * Verified e-mail: `email` when `email_verified` is true. (A connection that does
+ * not verify addresses, such as a social one, reports what its source says.)
+ * @see https://auth0.com/docs/manage-users/user-accounts/user-profiles/user-profile-structure
+ * @see https://auth0.com/docs/authenticate/login/oidc-conformant-authentication
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of an Auth0 ID Token. */
 export interface Auth0Profile {
@@ -52,6 +57,7 @@ export default function Auth0<P extends Auth0Profile = Auth0Profile>(
         image: profile.picture ?? null,
       }
     },
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#eb5424" },
     options: endpointUrlsAsObjects(options),
   }

@@ -14,6 +14,10 @@
  * Discord sends an avatar hash, not a URL: the image is built from it (an
  * animated `a_` hash is a GIF), or is Discord's default avatar for the user.
  * The name is the display name (`global_name`), else the user name.
+ * Verified e-mail: `email` when `verified` is true (Discord's "whether the
+ * email on this account has been verified").
+ * @see https://discord.com/developers/docs/resources/user#user-object
+ * @see https://discord.com/developers/docs/topics/oauth2
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
@@ -83,6 +87,7 @@ export default function Discord<P extends DiscordProfile = DiscordProfile>(
         image: profile.image_url,
       }
     },
+    verifiedEmail: (profile) => (profile.verified === true && profile.email ? profile.email : null),
     style: { brandColor: "#5865f2" },
     options: endpointUrlsAsObjects(options),
   }

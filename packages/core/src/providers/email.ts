@@ -5,7 +5,9 @@
  *
  * `Email` is the generic provider: give it your own `sendVerificationRequest`
  * (an HTTP mail API, a queue), or `server` and `from` to send with nodemailer
- * as `Nodemailer` does.
+ * as `Nodemailer` does. Providers for HTTP mail APIs (`resend`, `sendgrid`,
+ * `postmark`, `mailgun`, `forwardemail`, `loops`) build on
+ * {@link sendToMailApi}, which your own can use too.
  *
  * @example
  * ```ts
@@ -18,6 +20,8 @@
  * ```
  * @module
  */
+import { verificationMessage, type VerificationMessage } from "../flows/email/message.js"
+import { customFetch } from "../symbols.js"
 import type { Awaitable, Theme } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
 import { sendWithNodemailer } from "./nodemailer.js"
@@ -58,6 +62,8 @@ export interface EmailConfig extends CommonProviderOptions {
   secret?: string
   /** For HTTP mail APIs; Tessera only passes it through to `sendVerificationRequest` via `provider`. */
   apiKey?: string
+  /** Routes an HTTP mail API provider's requests through your own `fetch` (proxies, tests). */
+  [customFetch]?: typeof fetch
   options?: EmailUserConfig
 }
 
@@ -74,4 +80,97 @@ export default function Email(config: EmailUserConfig = {}): EmailConfig {
     sendVerificationRequest: sendWithNodemailer,
     options: config,
   }
+}
+
+/** The API key of an HTTP mail API provider; throws (naming the variable to set) when there is none. */
+export function mailApiKey(provider: EmailConfig, service: string): string {
+  if (typeof provider.apiKey === "string" && provider.apiKey !== "") return provider.apiKey
+  const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_KEY`
+  throw new TypeError(`${service}: no API key (set apiKey, or ${variable})`)
+}
+
+/** The sender: `from`, or `no-reply@<the app's host>` as for `Nodemailer`. */
+export function mailSender(params: EmailSendVerificationRequestParams): string {
+  return params.provider.from ?? `no-reply@${new URL(params.url).hostname}`
+}
+
+/**
+ * What a request to an HTTP mail API is made of: the API key (required), the
+ * sender, the recipient and the default sign-in message.
+ */
+export function mailParts(
+  params: EmailSendVerificationRequestParams,
+  service: string,
+): { apiKey: string; from: string; to: string; message: VerificationMessage } {
+  const { url, theme } = params
+  return {
+    apiKey: mailApiKey(params.provider, service),
+    from: mailSender(params),
+    to: params.identifier,
+    message: verificationMessage({ url, host: new URL(url).host, theme }),
+  }
+}
+
+/** An e-mail provider that sends through an HTTP mail API with `sendVerificationRequest`. */
+export function mailApiProvider<C extends EmailConfig>(
+  defaults: Pick<C, "id" | "name" | "sendVerificationRequest"> & Partial<C>,
+  options: Omit<Partial<C>, "options" | "type">,
+): C {
+  return { type: "email", maxAge: 24 * 60 * 60, ...defaults, options } as unknown as C
+}
+
+/**
+ * Sends one request to an HTTP mail API from a `sendVerificationRequest`:
+ * through the provider's `customFetch` (or `fetch`), never following a
+ * redirect. Resolves to the response when it is a 2xx; otherwise throws an
+ * error naming the service, the status and the start of its answer, with the
+ * API key, the link, its token and the address taken out (errors are logged).
+ *
+ * @example
+ * ```ts
+ * async sendVerificationRequest(params) {
+ *   await sendToMailApi(params, "Acme Mail", "https://api.acme.example/send", {
+ *     method: "POST",
+ *     headers: { authorization: `Bearer ${mailApiKey(params.provider, "Acme Mail")}` },
+ *     body: JSON.stringify({ to: params.identifier, ...verificationMessage(...) }),
+ *   })
+ * }
+ * ```
+ */
+export async function sendToMailApi(
+  params: EmailSendVerificationRequestParams,
+  service: string,
+  url: string,
+  init: RequestInit,
+): Promise<Response> {
+  const { provider } = params
+  const send = provider[customFetch] ?? globalThis.fetch
+  const response = await send(url, { ...init, redirect: "error" })
+  if (response.ok) return response
+  const answer = await response.text().catch(() => "")
+  // A service may echo the request: the credentials sent are secrets too.
+  const sent = [...new Headers(init.headers)]
+    .filter(([name]) => name !== "content-type" && name !== "accept")
+    .flatMap(([, value]) => [value, value.slice(value.indexOf(" ") + 1)])
+  const detail = redact(answer, params, sent)
+  throw new Error(
+    `${service} did not accept the sign-in e-mail: ${response.status} ${detail}`.trim(),
+  )
+}
+
+/** The start of a service's answer with every secret of this message taken out. */
+function redact(
+  text: string,
+  params: EmailSendVerificationRequestParams,
+  headerValues: string[],
+): string {
+  const { provider, url, token, identifier } = params
+  const credentials = headerValues.filter((value) => value.length >= 8)
+  const secrets = [provider.apiKey, url, token, identifier, ...credentials]
+    .filter((s): s is string => typeof s === "string" && s.length >= 4)
+    .flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)])
+    .sort((a, b) => b.length - a.length)
+  let result = text.replace(/[\u0000-\u001f\u007f]/g, " ")
+  for (const secret of secrets) result = result.split(secret).join("[redacted]")
+  return result.slice(0, 200)
 }

@@ -16,6 +16,11 @@
  * `picture.data.url`; the code flow has no PKCE, so the check is `state`; the
  * App Secret goes in the request body. The API version is your app's default
  * (pass versioned endpoint URLs to pin one).
+ * Verified e-mail: none. The Graph API's `email` is "the primary email address
+ * listed on their profile", absent when no valid address is available, with
+ * no flag saying Facebook verified it.
+ * @see https://developers.facebook.com/docs/graph-api/reference/user
+ * @see https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
@@ -53,6 +58,7 @@ export default function Facebook<P extends FacebookProfile = FacebookProfile>(
         image: profile.picture?.data?.url ?? null,
       }
     },
+    verifiedEmail: () => null,
     style: { brandColor: "#0866ff" },
     options: endpointUrlsAsObjects(options),
   }

@@ -19,6 +19,13 @@
  *   `user:email` scope, asked for by default). An unverified address is never used.
  * - The token endpoint reports errors with status 200 and `{ error }`; they are
  *   turned into the 400 error response OAuth 2.0 specifies.
+ * Verified e-mail: the profile's `email`. GitHub lets a user make public only
+ * an address they verified, and when none is public the address is taken from
+ * `/user/emails` only if it is primary and verified: every address this
+ * provider reports is one GitHub verified.
+ * @see https://docs.github.com/en/rest/users/users#get-the-authenticated-user
+ * @see https://docs.github.com/en/rest/users/emails#list-email-addresses-for-the-authenticated-user
+ * @see https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
@@ -148,6 +155,7 @@ export default function GitHub<P extends GitHubProfile = GitHubProfile>(
         image: profile.avatar_url,
       }
     },
+    verifiedEmail: (profile) => profile.email ?? null,
     style: { brandColor: "#24292f" },
     options: endpointUrlsAsObjects(rest),
   }

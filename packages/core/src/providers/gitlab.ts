@@ -12,6 +12,10 @@
  * // Self-managed:
  * GitLab({ baseUrl: "https://gitlab.example.com" })
  * ```
+ * Verified e-mail: `email` once the account is confirmed (`confirmed_at` set);
+ * GitLab's primary address is always one the user confirmed.
+ * @see https://docs.gitlab.com/api/users/#get-the-current-user
+ * @see https://docs.gitlab.com/integration/oauth_provider/
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
@@ -87,6 +91,7 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
         image: profile.avatar_url ?? null,
       }
     },
+    verifiedEmail: (profile) => (profile.confirmed_at && profile.email ? profile.email : null),
     style: { brandColor: "#fc6d26" },
     options: endpointUrlsAsObjects(rest),
   }

@@ -16,10 +16,13 @@
  * The profile is the ID Token. `hd` names the Workspace domain of the account;
  * check it (and `email_verified`) in the `signIn` callback to restrict sign-in
  * to your organisation.
+ *
+ * Verified e-mail: `email` when `email_verified` is true.
+ * @see https://developers.google.com/identity/openid-connect/openid-connect#an-id-tokens-payload
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of Google's ID Token. */
 export interface GoogleProfile {
@@ -52,14 +55,8 @@ export default function Google<P extends GoogleProfile = GoogleProfile>(
     name: "Google",
     type: "oidc",
     issuer: "https://accounts.google.com",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#1a73e8" },
     options: endpointUrlsAsObjects(options),
   }

@@ -15,10 +15,14 @@
  *   issuer: "https://keycloak.example.com/realms/my-realm",
  * })
  * ```
+ *
+ * Verified e-mail: `email` when `email_verified` is true (Keycloak's "Email
+ * verified" user attribute; realms without e-mail verification report false).
+ * @see https://www.keycloak.org/docs/latest/server_admin/#_oidc
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of a Keycloak ID Token (standard client scopes). */
 export interface KeycloakProfile {
@@ -52,14 +56,8 @@ export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(
     id: "keycloak",
     name: "Keycloak",
     type: "oidc",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#4d4d4d" },
     options: endpointUrlsAsObjects(options),
   }

@@ -16,10 +16,13 @@
  * metadata lives at `https://www.linkedin.com/oauth/.well-known/openid-configuration`.
  * Web apps get no PKCE there: the checks are `state` and `nonce`, and the
  * client secret goes in the request body.
+ *
+ * Verified e-mail: `email` when `email_verified` is true.
+ * @see https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2#response-body-schema
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of LinkedIn's ID Token. */
 export interface LinkedInProfile {
@@ -50,14 +53,8 @@ export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(
     authorization: { params: { scope: "openid profile email" } },
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["state", "nonce"],
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#0a66c2" },
     options: endpointUrlsAsObjects(options),
   }

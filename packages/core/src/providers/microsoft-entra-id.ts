@@ -20,6 +20,14 @@
  *   issuer: `https://login.microsoftonline.com/${process.env.ENTRA_TENANT_ID}/v2.0`,
  * })
  * ```
+ *
+ * Verified e-mail: never the `email` claim alone, which a tenant can set to any
+ * address. Only when the optional `xms_edov` claim ("email domain owner
+ * verified") is true is `email` reported; add `xms_edov` to the ID Token under
+ * Token configuration (optional claims) of your app registration, or no address
+ * is ever vouched for.
+ * @see https://learn.microsoft.com/en-us/entra/identity-platform/optional-claims-reference
+ * @see https://learn.microsoft.com/en-us/entra/identity-platform/migrate-off-email-claim-authorization
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
@@ -49,6 +57,8 @@ export interface MicrosoftEntraIDProfile {
   login_hint?: string
   roles?: string[]
   groups?: string[]
+  /** Optional claim: true when the domain of `email` is verified by its owner. */
+  xms_edov?: boolean
   [claim: string]: unknown
 }
 
@@ -85,6 +95,7 @@ export default function MicrosoftEntraID<
         image: null,
       }
     },
+    verifiedEmail: (profile) => (profile.xms_edov === true && profile.email ? profile.email : null),
     style: { brandColor: "#0072c6" },
     options: userOptions,
   }

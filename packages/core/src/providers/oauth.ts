@@ -1,6 +1,8 @@
 /**
  * Configuration types of OAuth 2.0 (`type: "oauth"`) and OpenID Connect
- * (`type: "oidc"`) providers. The flow itself lives in `src/flows/oauth/`.
+ * (`type: "oidc"`) providers, and small helpers for provider modules (built-in
+ * or your own): {@link emailIfVerified}, {@link profileOf}, {@link requestTokens},
+ * {@link requestUserinfo}, {@link withBearerTokenType}. The flow itself lives in `src/flows/oauth/`.
  * @module
  */
 import type * as oauth from "oauth4webapi"
@@ -186,3 +188,155 @@ export type OAuthConfigInternal<P> = OAuthConfig<P> & {
 }
 
 export type { Account }
+
+/**
+ * The `verifiedEmail` of OpenID Connect providers that use the standard claims
+ * (OIDC Core §5.1): `email` when `email_verified` is `true`, else null.
+ *
+ * @example
+ * ```ts
+ * { type: "oidc", ..., verifiedEmail: emailIfVerified }
+ * ```
+ */
+export function emailIfVerified(profile: {
+  email?: unknown
+  email_verified?: unknown
+}): string | null {
+  return profile.email_verified === true &&
+    typeof profile.email === "string" &&
+    profile.email !== ""
+    ? profile.email
+    : null
+}
+
+/** Provider-sent text that ends up in an error message: short, no control characters. */
+function clean(text: unknown): string {
+  return String(text)
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .slice(0, 100)
+}
+
+/**
+ * A token request for providers whose token endpoint wants more than the
+ * standard one (extra body fields, headers, the client id under another name):
+ * for a custom `token.request`. Sends `grant_type=authorization_code`, `code`,
+ * `redirect_uri` and the PKCE verifier as a form, plus `body`; with `basic`,
+ * the client id and secret as HTTP Basic credentials (RFC 6749 §2.3.1).
+ * Resolves to the token response; throws when the endpoint answers an error,
+ * with a non-2xx status or with an `error` field (some answer errors with 200).
+ *
+ * @example
+ * ```ts
+ * token: {
+ *   url: "https://provider.example/token",
+ *   request: (context) =>
+ *     requestTokens(context, { body: { client_key: context.provider.clientId! } }),
+ * }
+ * ```
+ */
+export async function requestTokens(
+  context: TokenRequestContext,
+  init: { basic?: boolean; body?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<TokenSet> {
+  const { provider, params, checks, redirectUri } = context
+  const url = provider.token?.url
+  if (!url) throw new Error(`Provider "${provider.id}" has no token URL`)
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: params.code ?? "",
+    redirect_uri: redirectUri,
+  })
+  if (checks.code_verifier) body.set("code_verifier", checks.code_verifier)
+  for (const [key, value] of Object.entries(init.body ?? {})) body.set(key, value)
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "content-type": "application/x-www-form-urlencoded",
+    ...init.headers,
+  }
+  if (init.basic) {
+    const encode = (value: string | undefined) =>
+      encodeURIComponent(value ?? "").replace(/%20/g, "+")
+    const credentials = `${encode(provider.clientId)}:${encode(provider.clientSecret)}`
+    headers.authorization = `Basic ${btoa(credentials)}`
+  }
+  const response = await context.fetch(url, { method: "POST", headers, body })
+  const json: unknown = await response.json().catch(() => undefined)
+  const error = json && typeof json === "object" ? (json as { error?: unknown }).error : "not JSON"
+  if (!response.ok || error !== undefined) {
+    const label = error === undefined ? "" : ` with error "${clean(error)}"`
+    throw new Error(
+      `Provider "${provider.id}": the token endpoint answered ${response.status}${label}`,
+    )
+  }
+  return json as TokenSet
+}
+
+/**
+ * A `token.conform` for providers whose token response has no `token_type`
+ * (OAuth 2.0 requires one): their access tokens are bearer tokens.
+ */
+export async function withBearerTokenType(response: Response): Promise<Response | undefined> {
+  if (response.status !== 200) return undefined
+  const body: unknown = await response.json().catch(() => undefined)
+  if (!body || typeof body !== "object" || "token_type" in body) return undefined
+  return new Response(JSON.stringify({ ...body, token_type: "bearer" }), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  })
+}
+
+/**
+ * The `profile` of OpenID Connect providers that use the standard claims: `sub`,
+ * `name` (else `preferred_username`), `email`, `picture`.
+ */
+export function profileOf(profile: {
+  sub: string
+  name?: string | null
+  preferred_username?: string | null
+  email?: string | null
+  picture?: string | null
+}): User {
+  return {
+    id: profile.sub,
+    name: profile.name ?? profile.preferred_username ?? null,
+    email: profile.email ?? null,
+    image: profile.picture ?? null,
+  }
+}
+
+/**
+ * For a custom `userinfo.request`: one request (default: GET the userinfo URL
+ * with the access token as a Bearer token), resolving to the JSON object
+ * answered; throws on any other answer.
+ *
+ * @example
+ * ```ts
+ * userinfo: {
+ *   url: "https://api.provider.example/me",
+ *   request: (context) => requestUserinfo(context, { method: "POST", headers: { "x-api-version": "2" } }),
+ * }
+ * ```
+ */
+export async function requestUserinfo(
+  context: UserinfoRequestContext,
+  init: {
+    url?: string | URL
+    method?: string
+    headers?: Record<string, string>
+    bearer?: boolean
+  } = {},
+): Promise<Profile> {
+  const { provider, tokens } = context
+  const url = init.url ?? provider.userinfo?.url
+  if (!url) throw new Error(`Provider "${provider.id}" has no userinfo URL`)
+  const headers: Record<string, string> = { accept: "application/json", ...init.headers }
+  if (init.bearer !== false) headers.authorization = `Bearer ${tokens.access_token}`
+  const response = await context.fetch(url, { method: init.method ?? "GET", headers })
+  const body: unknown = await response.json().catch(() => undefined)
+  const path = new URL(url).pathname
+  if (!response.ok)
+    throw new Error(`Provider "${provider.id}": ${path} answered ${response.status}`)
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new Error(`Provider "${provider.id}": ${path} answered no JSON object`)
+  return body as Profile
+}

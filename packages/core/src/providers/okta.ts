@@ -12,10 +12,13 @@
  * import Okta from "@tessera/core/providers/okta"
  * Okta({ clientId: process.env.OKTA_ID, clientSecret: process.env.OKTA_SECRET, issuer: "https://acme.okta.com/oauth2/default" })
  * ```
+ *
+ * Verified e-mail: `email` when `email_verified` is true.
+ * @see https://developer.okta.com/docs/reference/api/oidc/#scope-dependent-claims-not-always-returned
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of an Okta ID Token. */
 export interface OktaProfile {
@@ -60,14 +63,8 @@ export default function Okta<P extends OktaProfile = OktaProfile>(
     id: "okta",
     name: "Okta",
     type: "oidc",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: profileOf,
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#000000" },
     options: endpointUrlsAsObjects(options),
   }

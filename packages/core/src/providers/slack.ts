@@ -14,10 +14,13 @@
  * Slack's Web API answers errors with status 200 and `{ ok: false, error }`;
  * the token endpoint's are turned into the 400 error response OAuth 2.0
  * specifies, so the error is reported as the provider's.
+ *
+ * Verified e-mail: `email` when `email_verified` is true.
+ * @see https://api.slack.com/authentication/sign-in-with-slack#response
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of Slack's ID Token. */
 export interface SlackProfile {
@@ -83,6 +86,7 @@ export default function Slack<P extends SlackProfile = SlackProfile>(
         image: profile.picture ?? profile["https://slack.com/user_image_512"] ?? null,
       }
     },
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#4a154b" },
     options: endpointUrlsAsObjects(options),
   }

@@ -17,10 +17,14 @@
  * - The token response's `scope` is a JSON array, not the space-separated
  *   string OAuth 2.0 specifies; it is joined before validation.
  * - Client credentials go in the request body (`client_secret_post`).
+ *
+ * Verified e-mail: `email` when `email_verified` is true (both asked for in
+ * the default `claims` request).
+ * @see https://dev.twitch.tv/docs/authentication/getting-tokens-oidc/#requesting-claims
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
 
 /** The claims of Twitch's ID Token (with the default `claims` request). */
 export interface TwitchProfile {
@@ -79,6 +83,7 @@ export default function Twitch<P extends TwitchProfile = TwitchProfile>(
         image: profile.picture ?? null,
       }
     },
+    verifiedEmail: emailIfVerified,
     style: { brandColor: "#9146ff" },
     options: endpointUrlsAsObjects(options),
   }

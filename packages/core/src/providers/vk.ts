@@ -28,11 +28,22 @@
  *   `users.get` does not return it (ask for the `email` scope, the default);
  * - `users.get` answers `{ response: [profile] }`, or `{ error: {...} }` with status 200;
  * - VK's OAuth does not implement PKCE, so the check is `state`.
+ *
+ * Verified e-mail: none. VK sends the address in the token response with no
+ * flag saying it was verified.
+ * @see https://dev.vk.com/en/api/access-token/authcode-flow-user
+ * @see https://dev.vk.com/en/method/users.get
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
-import type { OAuthConfig, OAuthUserConfig, TokenSet, UserinfoRequestContext } from "./oauth.js"
+import {
+  withBearerTokenType,
+  type OAuthConfig,
+  type OAuthUserConfig,
+  type TokenSet,
+  type UserinfoRequestContext,
+} from "./oauth.js"
 
 /** The API version used when the endpoint URLs do not say otherwise. */
 export const VK_API_VERSION = "5.126"
@@ -320,17 +331,6 @@ export interface VkTokenSet extends TokenSet {
   email?: string
 }
 
-/** VK sends no `token_type`; its tokens are bearer tokens. */
-async function conformTokenResponse(response: Response): Promise<Response | undefined> {
-  if (response.status !== 200) return undefined
-  const body: unknown = await response.json().catch(() => undefined)
-  if (!body || typeof body !== "object" || "token_type" in body) return undefined
-  return new Response(JSON.stringify({ ...body, token_type: "bearer" }), {
-    status: 200,
-    headers: { "content-type": "application/json" },
-  })
-}
-
 /**
  * `users.get` with the token in the POST body, not the URL, where it would
  * end up in access logs. Unwraps `{ response: [profile] }`.
@@ -381,7 +381,8 @@ export default function VK<P extends VkProfile = VkProfile>(
     },
     token: {
       url: `https://oauth.vk.com/access_token?v=${VK_API_VERSION}`,
-      conform: conformTokenResponse,
+      // VK sends no `token_type`; its tokens are bearer tokens.
+      conform: withBearerTokenType,
     },
     userinfo: {
       url: `https://api.vk.com/method/users.get?fields=photo_100&v=${VK_API_VERSION}`,
@@ -399,6 +400,7 @@ export default function VK<P extends VkProfile = VkProfile>(
         image: profile.photo_100 ?? null,
       }
     },
+    verifiedEmail: () => null,
     style: { brandColor: "#0077ff" },
     options: userOptions,
   }

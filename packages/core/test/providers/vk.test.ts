@@ -1,21 +1,20 @@
 /**
  * VK against a loopback stand-in answering as oauth.vk.com and api.vk.com
- * (reached through customFetch) with VK's documented response shapes.
+ * (reached through customFetch) with VK's documented response shapes: the
+ * conformance suite, then VK's own option names and API versions.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { setEnvDefaults } from "@tessera/core"
+import { customFetch, setEnvDefaults, type AuthConfig } from "@tessera/core"
 import VK, { VK_API_VERSION, type VkProfile } from "@tessera/core/providers/vk"
-import { customFetch } from "../src/symbols.js"
-import type { AuthConfig } from "../src/config/auth-config.js"
 import {
   AppBrowser,
   FakeIssuer,
   json,
-  recordingLogger,
-  SECRET,
+  runProviderTests,
   setsSession,
   StandIn,
-} from "./oauth-helpers.js"
+} from "@tessera/testing"
+import { configFor, SECRET } from "./helpers.js"
 
 const ORIGIN = "http://localhost:3000"
 let standIn: StandIn
@@ -34,6 +33,65 @@ const ada: VkProfile = {
   last_seen: { platform: 7, time: 1_700_000_000 },
   first_name_gen: "Ады",
 }
+
+const bob: VkProfile = {
+  id: 5678,
+  first_name: "Bob",
+  last_name: "",
+  can_access_closed: true,
+  is_closed: false,
+  photo_100: "https://sun.userapi.example/bob_100.jpg",
+}
+
+runProviderTests<{ sub: string; user: VkProfile; email?: string; expect: any }>({
+  provider: VK,
+  authorization: {
+    url: "https://oauth.vk.com/authorize",
+    scope: "email",
+    checks: ["state"],
+    params: { v: VK_API_VERSION },
+  },
+  token: {
+    url: "https://oauth.vk.com/access_token",
+    clientAuth: "client_secret_post",
+    // No token_type; the user's id and (with the email scope) e-mail ride along.
+    response: ({ accessToken, identity }) => ({
+      access_token: accessToken,
+      expires_in: 86400,
+      user_id: identity.user.id,
+      ...(identity.email ? { email: identity.email } : {}),
+    }),
+    error: () =>
+      json({ error: "invalid_grant", error_description: "Code is invalid or expired." }, 401),
+  },
+  resources: [
+    {
+      method: "POST",
+      url: "https://api.vk.com/method/users.get",
+      response: ({ identity }) => ({ response: [identity.user] }),
+    },
+  ],
+  identities: {
+    // VK vouches for no address: the "verified" identity has one, but no flag.
+    verified: {
+      sub: "ada",
+      user: ada,
+      email: "ada@vk.example",
+      expect: {
+        user: { id: "1234", name: "Ada Lovelace", email: "ada@vk.example", image: ada.photo_100 },
+        verifiedEmail: null,
+      },
+    },
+    unverified: {
+      sub: "bob",
+      user: bob,
+      expect: {
+        user: { id: "5678", name: "Bob", email: null, image: bob.photo_100 },
+        verifiedEmail: null,
+      },
+    },
+  },
+})
 
 beforeAll(async () => {
   standIn = await StandIn.start()
@@ -61,23 +119,8 @@ beforeAll(async () => {
 afterAll(() => standIn?.stop())
 
 function config(provider: ReturnType<typeof VK>, extra: Partial<AuthConfig> = {}) {
-  const recorder = recordingLogger()
-  const seen: { account?: any } = {}
-  const cfg: AuthConfig = {
-    secret: SECRET,
-    trustHost: true,
-    debug: true,
-    logger: recorder.logger,
-    providers: [provider],
-    callbacks: {
-      jwt({ token, account, trigger }) {
-        if (trigger === "signIn") seen.account = account
-        return token
-      },
-    },
-    ...extra,
-  }
-  return { cfg, seen, ...recorder }
+  const { config, seen, errors } = configFor(provider, extra)
+  return { cfg: config, seen, errors }
 }
 
 async function signIn(cfg: AuthConfig) {
@@ -206,7 +249,7 @@ describe("VK", () => {
       { AUTH_SECRET: SECRET, AUTH_VK_ID: "51234567", AUTH_VK_SECRET: "vk-app-secret" },
       {
         trustHost: true,
-        logger: recordingLogger().logger,
+        logger: { error: () => {}, warn: () => {}, debug: () => {} },
         providers: [(options: any) => VK({ ...options, [customFetch]: standIn.fetch })],
       },
     )

@@ -1,0 +1,59 @@
+/**
+ * Every provider module: a factory whose id is its file name, a row in
+ * src/providers/README.md, a `verifiedEmail` (OAuth/OIDC), and a test file that
+ * runs the conformance suite.
+ */
+import { readdirSync, readFileSync, existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { describe, expect, test } from "vitest"
+
+const srcDir = fileURLToPath(new URL("../../src/providers/", import.meta.url))
+const testDir = fileURLToPath(new URL("./", import.meta.url))
+const readme = readFileSync(`${srcDir}README.md`, "utf8")
+/** Modules that hold shared types and helpers, not a provider. */
+const NOT_PROVIDERS = new Set(["index", "oauth"])
+const ids = readdirSync(srcDir)
+  .filter((file) => file.endsWith(".ts"))
+  .map((file) => file.slice(0, -3))
+  .filter((id) => !NOT_PROVIDERS.has(id))
+
+test("the catalog has 40+ OAuth/OIDC providers and the mail API ones", async () => {
+  const types = await Promise.all(ids.map(async (id) => (await load(id)).type))
+  expect(types.filter((t) => t === "oauth" || t === "oidc").length).toBeGreaterThanOrEqual(40)
+  expect(ids).toEqual(
+    expect.arrayContaining(["resend", "sendgrid", "postmark", "mailgun", "forwardemail", "loops"]),
+  )
+})
+
+async function load(id: string): Promise<any> {
+  const module = await import(`../../src/providers/${id}.ts`)
+  expect(typeof module.default, `${id}: default export`).toBe("function")
+  return module.default({})
+}
+
+describe.each(ids)("%s", (id) => {
+  test("factory, README row, verifiedEmail, conformance test", async () => {
+    const provider = await load(id)
+    expect(provider.options?.id ?? provider.id).toBe(id)
+    const row = readme.split("\n").find((line) => line.startsWith(`| \`${id}\` |`))
+    expect(row, `README row for ${id}`).toBeDefined()
+    expect(row).toContain(`| ${provider.type} |`)
+    const source = readFileSync(`${srcDir}${id}.ts`, "utf8")
+    expect(source).toMatch(/^\/\*\*[\s\S]*?@module\n \*\//)
+    if (provider.type === "oauth" || provider.type === "oidc") {
+      expect(typeof provider.verifiedEmail, `${id}: verifiedEmail`).toBe("function")
+      expect(source).toMatch(/Verified e-mail:/)
+      expect(source).toMatch(/@see https:\/\//)
+      expect(source).toContain(`/auth/callback/${id}`)
+    }
+    if (
+      provider.type === "oauth" ||
+      provider.type === "oidc" ||
+      /import \{[^}]*\bsendToMailApi\b[^}]*\} from "\.\/email\.js"/.test(source)
+    ) {
+      const file = `${testDir}${id}.test.ts`
+      expect(existsSync(file), `${id}.test.ts`).toBe(true)
+      expect(readFileSync(file, "utf8")).toMatch(/runProviderTests(<[^>]*>)?\(/)
+    }
+  })
+})
