@@ -139,16 +139,23 @@ describe.each([
     )
   })
 
-  test("allowDangerousEmailAccountLinking links to the user with that e-mail", async () => {
+  test("allowDangerousEmailAccountLinking links to the user with that e-mail, when both sides verified it", async () => {
     const existing = await backend.adapter.createUser!({
       id: crypto.randomUUID(),
       email: "ada@example.com",
       name: "Ada",
-      emailVerified: null,
+      emailVerified: new Date(),
       image: null,
     })
     const events: string[] = []
-    const { config: c } = config({}, { allowDangerousEmailAccountLinking: true }, events)
+    const { config: c } = config(
+      {},
+      {
+        allowDangerousEmailAccountLinking: true,
+        verifiedEmail: (profile: { email?: string }) => profile.email ?? null,
+      },
+      events,
+    )
     const { response, jar } = await oauthSignIn(c, standin, {
       id: "gh-3",
       email: "ada@example.com",

@@ -211,13 +211,13 @@ describe.each([
     expect((await follow(config, link)).response.headers.get("location")).toBe(`${ORIGIN}/`)
   })
 
-  test("an existing user signs in as themselves; emailVerified is set and updateUser fires", async () => {
+  test("a user whose address is verified signs in as themselves", async () => {
     const address = uniqueAddress()
     const existing = await backend.adapter.createUser!({
       id: crypto.randomUUID(),
       email: address,
       name: "Ada",
-      emailVerified: null,
+      emailVerified: new Date(Date.now() - 86_400_000),
       image: null,
     })
     const events: string[] = []
@@ -234,8 +234,62 @@ describe.each([
     const users = await backend.users()
     expect(users).toHaveLength(1)
     expect(users[0]).toMatchObject({ id: existing.id, name: "Ada" })
+    expect(events).toEqual([`signIn:${existing.id}:false`])
+  })
+
+  test("an account holding the address unverified is not signed into: the claim is released, the prover gets an account of their own", async () => {
+    const address = uniqueAddress()
+    const claimer = await backend.adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: address,
+      name: "Claimer",
+      emailVerified: null,
+      image: null,
+    })
+    const events: string[] = []
+    const { config } = emailConfig(backend, {
+      events: {
+        createUser: ({ user }) => void events.push(`createUser:${user.id === claimer.id}`),
+        updateUser: ({ user }) => void events.push(`updateUser:${user.id === claimer.id}`),
+      },
+    })
+    await requestLink(config, address)
+    const { jar } = await follow(config, linkIn(await mailTo(address)))
+
+    const users = await backend.users()
+    expect(users).toHaveLength(2)
+    const prover = users.find((u) => u.id !== claimer.id)!
+    expect(prover).toMatchObject({ email: address })
+    expect(prover.emailVerified).toBeInstanceOf(Date)
+    expect(users.find((u) => u.id === claimer.id)!.email).toBeNull()
+    expect(events).toEqual(["updateUser:true", "createUser:false"])
+    const session = await Auth(get("/auth/session", { jar }), config)
+    expect(((await session.json()) as { user: { email: string } }).user.email).toBe(address)
+  })
+
+  test("signed in as the account holding the address unverified, the link verifies it in place", async () => {
+    const address = uniqueAddress()
+    const { config } = emailConfig(backend, { session: { strategy: "database" } })
+    const holder = await backend.adapter.createUser!({
+      id: crypto.randomUUID(),
+      email: address,
+      name: "Holder",
+      emailVerified: null,
+      image: null,
+    })
+    const sessionToken = "s".repeat(40)
+    await backend.adapter.createSession!({
+      sessionToken: createHash("sha256").update(sessionToken).digest("hex"),
+      userId: holder.id,
+      expires: new Date(Date.now() + 3_600_000),
+    })
+    const jar = new Jar({ "tessera.session-token": sessionToken })
+    await requestLink(config, address, { jar })
+    await follow(config, linkIn(await mailTo(address)), jar)
+    const users = await backend.users()
+    expect(users).toHaveLength(1)
+    expect(users[0]!.id).toBe(holder.id)
     expect(users[0]!.emailVerified).toBeInstanceOf(Date)
-    expect(events).toEqual([`updateUser:${existing.id}`, `signIn:${existing.id}:false`])
   })
 
   test("first-time users are sent to pages.newUser with the callback URL", async () => {

@@ -208,7 +208,8 @@ describe("OAuth 2 providers", () => {
       ),
     ).toBe(false)
 
-    const none = configOf(oauth2(basic, { checks: ["none"] }))
+    // checks: ["none"] only with the explicit opt-in (refused otherwise: see test/security).
+    const none = configOf(oauth2(basic, { checks: ["none"], dangerouslyAllowNoChecks: true }))
     const unchecked = await signIn(none.config, basic)
     expect(unchecked.location.searchParams.has("state")).toBe(false)
     expect(unchecked.location.searchParams.has("code_challenge")).toBe(false)
@@ -617,20 +618,22 @@ describe("redirect proxy", () => {
 })
 
 describe("account linking by e-mail", () => {
+  /** A user who proved ada@example.test; the provider here vouches for the address it reports. */
   async function withExistingUser() {
     const adapter = MemoryAdapter()
     const existing = await adapter.createUser!({
       id: crypto.randomUUID(),
       email: "ada@example.test",
-      emailVerified: null,
+      emailVerified: new Date(),
       name: "Ada",
     })
     return { adapter, existing }
   }
+  const vouching = { verifiedEmail: (profile: { email?: string }) => profile.email ?? null }
 
   test("refused by default: OAuthAccountNotLinked", async () => {
     const { adapter } = await withExistingUser()
-    const { config } = configOf(oauth2(basic), { adapter })
+    const { config } = configOf(oauth2(basic, vouching), { adapter })
     const { done } = await signIn(config, basic, "ada")
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`)
     expect(setsSession(done)).toBe(false)
@@ -639,9 +642,10 @@ describe("account linking by e-mail", () => {
 
   test("allowDangerousEmailAccountLinking links to the existing user", async () => {
     const { adapter, existing } = await withExistingUser()
-    const { config } = configOf(oauth2(basic, { allowDangerousEmailAccountLinking: true }), {
-      adapter,
-    })
+    const { config } = configOf(
+      oauth2(basic, { ...vouching, allowDangerousEmailAccountLinking: true }),
+      { adapter },
+    )
     const { done } = await signIn(config, basic, "ada")
     expect(setsSession(done)).toBe(true)
     const [account] = [...adapter.store.accounts.values()]
@@ -650,6 +654,17 @@ describe("account linking by e-mail", () => {
       provider: "acme",
       providerAccountId: "4242",
     })
+  })
+
+  test("even with allowDangerousEmailAccountLinking, an address the provider does not vouch for never links", async () => {
+    const { adapter } = await withExistingUser()
+    const { config } = configOf(oauth2(basic, { allowDangerousEmailAccountLinking: true }), {
+      adapter,
+    })
+    const { done } = await signIn(config, basic, "ada")
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthAccountNotLinked`)
+    expect(setsSession(done)).toBe(false)
+    expect(adapter.store.accounts.size).toBe(0)
   })
 })
 

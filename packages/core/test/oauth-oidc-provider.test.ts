@@ -144,9 +144,10 @@ describe("sign-in through oidc-provider", () => {
     )
 
     const session = await browser.session()
+    // The provider's "Ada@Example.test", normalised as an e-mail sign-in address would be.
     expect(session.user).toEqual({
       name: "Ada Lovelace",
-      email: "Ada@Example.test",
+      email: "ada@example.test",
       image: "https://img.example/ada.png",
     })
 

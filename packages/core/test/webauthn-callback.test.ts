@@ -69,7 +69,10 @@ describe("POST callback/<passkey>: registration", () => {
       transports: "internal",
     })
     expect(stored.credentialPublicKey).toMatch(/^[A-Za-z0-9_-]+$/) // base64url COSE key
-    expect(store.verificationTokens.size).toBe(0) // challenge consumed
+    // The verified answer's challenge is recorded as used (single use); nothing else is.
+    expect([...store.verificationTokens.values()].map((t) => t.identifier)).toEqual([
+      "webauthn-used:passkey",
+    ])
     expect(events).toEqual(["createUser", "linkAccount", "signIn:true"])
     expect((await browser.session()).user.email).toBe("ada@example.com")
     expect(errors).toEqual([])
@@ -208,7 +211,8 @@ describe("POST callback/<passkey>: registration", () => {
       await expectRefused(await browser.callback("register", credential), errors, reason)
       expect(store.users.size, what).toBe(0)
       expect(store.authenticators.size, what).toBe(0)
-      expect(store.verificationTokens.size, what).toBe(0) // the attempt burned the challenge
+      // Refused before its signature counted: no row at all (the cookie is cleared instead).
+      expect(store.verificationTokens.size, what).toBe(0)
     }
   })
 
@@ -223,12 +227,11 @@ describe("POST callback/<passkey>: registration", () => {
     expect(response.headers.get("location")).toBe(
       "http://localhost:3000/auth/error?error=AccessDenied",
     )
-    expect(
-      store.users.size +
-        store.accounts.size +
-        store.authenticators.size +
-        store.verificationTokens.size,
-    ).toBe(0)
+    expect(store.users.size + store.accounts.size + store.authenticators.size).toBe(0)
+    // Only the spent challenge is on record: the verified answer cannot be replayed.
+    expect([...store.verificationTokens.values()].map((t) => t.identifier)).toEqual([
+      "webauthn-used:passkey",
+    ])
     expect(errors.at(-1)?.type).toBe("AccessDenied")
   })
 })
@@ -243,7 +246,8 @@ describe("POST callback/<passkey>: authentication", () => {
     expect((await browser.session()).user.email).toBe("user@example.com")
     expect(store.authenticators.get(credentialId)!.counter).toBe(1)
     expect(store.users.size).toBe(1)
-    expect(store.verificationTokens.size).toBe(0)
+    // The registration's and this sign-in's challenges, each recorded once used.
+    expect(store.verificationTokens.size).toBe(2)
     expect(errors).toEqual([])
   })
 
@@ -296,6 +300,7 @@ describe("POST callback/<passkey>: authentication", () => {
       ],
     ]
     const { browser, store, credentialId, errors } = await registeredUser()
+    const recorded = store.verificationTokens.size
     for (const [what, override, reason] of cases) {
       const { body } = await browser.options({ action: "authenticate" })
       const assertion = browser.authenticator.authenticate(body.options, {
@@ -304,7 +309,7 @@ describe("POST callback/<passkey>: authentication", () => {
       })
       await expectRefused(await browser.callback("authenticate", assertion), errors, reason)
       expect(store.authenticators.get(credentialId)!.counter, what).toBe(0)
-      expect(store.verificationTokens.size, what).toBe(0)
+      expect(store.verificationTokens.size, what).toBe(recorded)
     }
     expect(await browser.session()).toBeNull()
   })

@@ -81,12 +81,12 @@ describe("WebAuthn configuration errors, at start", () => {
   })
 
   it("needs the authenticator (and verification token) methods: MissingAdapterMethods", async () => {
-    const { getAuthenticator, updateAuthenticatorCounter, useVerificationToken, ...adapter } =
+    const { getAuthenticator, updateAuthenticatorCounter, createVerificationToken, ...adapter } =
       MemoryAdapter()
     const result = await configurationError({ adapter, providers: [Passkey()] })
     expect(result).toMatchObject({ status: 500, type: "MissingAdapterMethods" })
     expect(result.message).toContain(
-      "getAuthenticator, updateAuthenticatorCounter, useVerificationToken",
+      "getAuthenticator, updateAuthenticatorCounter, createVerificationToken",
     )
   })
 

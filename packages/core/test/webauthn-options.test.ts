@@ -40,15 +40,9 @@ describe("GET webauthn-options", () => {
       decode({ token: value, secret: SECRET, salt: "tessera.session-token" }),
     ).rejects.toThrow()
 
-    // Recorded for single use, hashed.
-    const records = [...store.verificationTokens.values()]
-    expect(records).toHaveLength(1)
-    expect(records[0]).toMatchObject({
-      identifier: "webauthn-challenge:passkey",
-      token: sha256hex(body.options.challenge),
-    })
-    expect(records[0]!.expires.valueOf() - Date.now()).toBeGreaterThan(290_000)
-    expect(records[0]!.expires.valueOf() - Date.now()).toBeLessThanOrEqual(300_000)
+    // An anonymous request writes nothing: the challenge lives in the cookie only.
+    expect(store.verificationTokens.size).toBe(0)
+    expect(store.users.size).toBe(0)
   })
 
   it("registers an e-mail address no user has, with a new user handle and passkey requirements", async () => {
@@ -86,9 +80,9 @@ describe("GET webauthn-options", () => {
     })
   })
 
-  it("authenticates an e-mail address a user has, without revealing their credentials", async () => {
+  it("answers the same for an address an account uses and one nobody uses, and reveals no credential", async () => {
     const { config, adapter } = passkeyConfig()
-    await adapter.createUser!({ id: "u1", email: "known@example.com", emailVerified: null })
+    await adapter.createUser!({ id: "u1", email: "known@example.com", emailVerified: new Date() })
     await adapter.createAuthenticator!({
       userId: "u1",
       credentialID: "Y3JlZA",
@@ -99,9 +93,23 @@ describe("GET webauthn-options", () => {
       credentialBackedUp: false,
       transports: "internal",
     })
-    const { body } = await new Browser(config).options({ email: "known@example.com" })
-    expect(body.action).toBe("authenticate")
-    expect(JSON.stringify(body)).not.toContain("Y3JlZA")
+    const known = await new Browser(config).options({ email: "known@example.com" })
+    const unknown = await new Browser(config).options({ email: "unknown@example.com" })
+    expect(known.status).toBe(unknown.status)
+    expect(known.body.action).toBe(unknown.body.action)
+    // Same keys and value types all the way down: only the values differ (a new user handle).
+    const shape = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(shape)
+        : value && typeof value === "object"
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((k) => [k, shape((value as Record<string, unknown>)[k])]),
+            )
+          : typeof value
+    expect(shape(known.body.options)).toEqual(shape(unknown.body.options))
+    expect(JSON.stringify(known.body)).not.toContain("Y3JlZA")
   })
 
   it("refuses bad input with 400 and changes nothing", async () => {
@@ -123,16 +131,25 @@ describe("GET webauthn-options", () => {
     expect(store.users.size).toBe(0)
   })
 
-  it("refuses to register a new account for an address that has one (409)", async () => {
-    const { config, adapter, store } = passkeyConfig()
+  it("a new passkey account for an address an account uses is refused when it arrives, not when it is asked for", async () => {
+    const { config, adapter, store, errors } = passkeyConfig()
     await adapter.createUser!({ id: "u1", email: "taken@example.com", emailVerified: null })
-    const { status, body } = await new Browser(config).options({
+    const browser = new Browser(config)
+    const { status, body } = await browser.options({
       action: "register",
       email: "taken@example.com",
     })
-    expect(status).toBe(409)
-    expect(body.message).toMatch(/sign in/)
-    expect(store.verificationTokens.size).toBe(0)
+    expect(status).toBe(200)
+    const response = await browser.callback(
+      "register",
+      browser.authenticator.register(body.options, { origin: browser.origin }),
+    )
+    expect(response.headers.get("location")).toBe(
+      "http://localhost:3000/auth/signin?error=Callback",
+    )
+    expect(store.users.size).toBe(1)
+    expect(store.authenticators.size).toBe(0)
+    expect(errors.at(-1)?.message).toMatch(/sign in to it/)
   })
 
   it("getUserInfo: () => null lets only signed-in users register", async () => {
@@ -184,7 +201,7 @@ describe("GET webauthn-options", () => {
     // On https the cookie is __Secure- and Secure.
     const cookie = response.headers
       .getSetCookie()
-      .find((c) => c.startsWith("__Secure-tessera.challenge="))!
+      .find((c) => c.startsWith("__Host-tessera.challenge="))!
     expect(cookie).toMatch(/; Secure/)
   })
 
@@ -204,13 +221,15 @@ describe("GET webauthn-options", () => {
     expect(body.options.rpId).toBe("localhost") // controlled keys cannot be overridden
   })
 
-  it("keeps one unused challenge record per browser: asking again retires the previous one", async () => {
+  it("asking again replaces the browser's challenge, and still writes nothing", async () => {
     const { config, store } = passkeyConfig()
     const browser = new Browser(config)
     const first = (await browser.options()).body.options.challenge
+    const firstCookie = browser.jar.get("tessera.challenge")
     const second = (await browser.options()).body.options.challenge
     expect(second).not.toBe(first)
-    expect([...store.verificationTokens.values()].map((r) => r.token)).toEqual([sha256hex(second)])
+    expect(browser.jar.get("tessera.challenge")).not.toBe(firstCookie)
+    expect(store.verificationTokens.size).toBe(0)
   })
 
   it("answers 404 for a provider that is not WebAuthn or does not exist, 405 for POST", async () => {

@@ -1,12 +1,15 @@
 /**
  * Default cookie names and options.
  *
- * On https every cookie is `Secure` and prefixed: the CSRF cookie with `__Host-`
- * (no Domain, Path=/: it cannot be set by a sibling subdomain), the others with
- * `__Secure-`. All are HttpOnly and SameSite=Lax. The short-lived flow cookies
- * (PKCE, state, nonce, WebAuthn challenge) expire after 15 minutes.
+ * On https every cookie is `Secure` and prefixed: the CSRF cookie and the
+ * short-lived flow cookies (PKCE verifier, state, nonce, WebAuthn challenge)
+ * with `__Host-` (no Domain, Path=/: a sibling subdomain cannot set them, so it
+ * cannot plant its own sign-in into a victim's browser), the others with
+ * `__Secure-`. All are HttpOnly and SameSite=Lax. The flow cookies expire
+ * after 15 minutes.
  * @module
  */
+import { InvalidConfiguration } from "../errors.js"
 import type { CookiesOptions } from "../types.js"
 
 const FLOW_COOKIE_MAX_AGE = 15 * 60
@@ -20,14 +23,18 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     sessionToken: { name: `${secure}tessera.session-token`, options: base },
     callbackUrl: { name: `${secure}tessera.callback-url`, options: base },
     csrfToken: { name: `${host}tessera.csrf-token`, options: base },
-    pkceCodeVerifier: { name: `${secure}tessera.pkce.code_verifier`, options: flow },
-    state: { name: `${secure}tessera.state`, options: flow },
-    nonce: { name: `${secure}tessera.nonce`, options: flow },
-    webauthnChallenge: { name: `${secure}tessera.challenge`, options: flow },
+    pkceCodeVerifier: { name: `${host}tessera.pkce.code_verifier`, options: flow },
+    state: { name: `${host}tessera.state`, options: flow },
+    nonce: { name: `${host}tessera.nonce`, options: flow },
+    webauthnChallenge: { name: `${host}tessera.challenge`, options: flow },
   }
 }
 
-/** Merges user cookie overrides over the defaults, option by option. */
+/**
+ * Merges user cookie overrides over the defaults, option by option. A
+ * `__Host-` name with a `domain` or another `path` would be dropped by every
+ * browser: refused here rather than failing silently on the first sign-in.
+ */
 export function mergeCookies(
   defaults: CookiesOptions,
   overrides: Partial<CookiesOptions> | undefined,
@@ -40,6 +47,12 @@ export function mergeCookies(
     merged[key] = {
       name: override.name ?? defaults[key].name,
       options: { ...defaults[key].options, ...override.options },
+    }
+    const { name, options } = merged[key]
+    if (name.startsWith("__Host-") && (options.domain || (options.path ?? "/") !== "/")) {
+      throw new InvalidConfiguration(
+        `cookies.${key}: a __Host- cookie cannot have a domain or a path other than "/"; rename it or drop those options`,
+      )
     }
   }
   return merged

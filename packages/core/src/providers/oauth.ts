@@ -157,6 +157,12 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
    * test providers only. Never enable it for a provider reached over a network.
    */
   dangerouslyAllowInsecureHttpRequests?: boolean
+  /**
+   * Allow `checks: ["none"]`: a callback tied to no state, PKCE verifier or
+   * nonce, which anyone can forge into a victim's browser. Off by default;
+   * only for providers that support none of the checks. Logs a warning.
+   */
+  dangerouslyAllowNoChecks?: boolean
   /** Routes this provider's HTTP calls through your own `fetch` (proxies, tests). */
   [customFetch]?: typeof fetch
   /** The options the user passed to the factory; merged over the defaults. */

@@ -71,7 +71,15 @@ function checkDomain(domain: string): void {
 export function normalizeEmailAddress(input: unknown): string {
   if (typeof input !== "string")
     throw new InvalidEmailAddress("The e-mail address must be a string")
-  const value = input.trim().toLowerCase()
+  const trimmed = input.trim()
+  // Only ASCII is folded: Unicode case mapping turns some characters into ASCII
+  // letters (the Kelvin sign U+212A becomes "k"), which would make two different
+  // mailboxes one address. Non-ASCII local parts are refused below, before folding.
+  const at0 = trimmed.indexOf("@")
+  if (at0 > 0 && /[^\x00-\x7f]/.test(trimmed.slice(0, at0))) {
+    throw new InvalidEmailAddress("The local part may only hold ASCII characters")
+  }
+  const value = trimmed.toLowerCase()
   if (value.length === 0) throw new InvalidEmailAddress("The e-mail address is empty")
   if (value.length > MAX_ADDRESS * 4)
     throw new InvalidEmailAddress("The e-mail address is too long")

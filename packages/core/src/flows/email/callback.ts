@@ -16,6 +16,7 @@ import { signInPageUrl } from "../../http/urls.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { renderErrorPage } from "../../pages/error.js"
 import { completeSignIn } from "../sign-in/complete.js"
+import { emailSignInUser } from "../sign-in/email-identity.js"
 import { persistEmail } from "./persist.js"
 import type { ResponseInternal } from "../../types.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
@@ -75,11 +76,7 @@ export async function emailCallback(
   if (invite.identifier !== identifier)
     throw new Verification("The sign-in link does not match its address")
 
-  const user = (await callAdapter(ctx.config, "getUserByEmail", identifier)) ?? {
-    id: crypto.randomUUID(),
-    email: identifier,
-    emailVerified: null,
-  }
+  const user = await emailSignInUser(ctx, identifier)
   const result = await completeSignIn(
     ctx,
     {

@@ -1,11 +1,13 @@
 /**
- * How an e-mail sign-in is stored: the address was just proven by the link,
- * so its user (new or not) has a verified e-mail.
+ * How an e-mail sign-in is stored: the link proved the address, so the user
+ * who signs in holds it verified. See `sign-in/email-identity.ts` for what
+ * happens to an account that claimed the address without proof.
  * @module
  */
 import type { RequestContext } from "../../context.js"
 import { callAdapter } from "../../lib/adapter.js"
-import { fireEvent } from "../../lib/events.js"
+import { sessionStrategy } from "../../session/index.js"
+import { holderOf, releaseClaim, verifyInPlace } from "../sign-in/email-identity.js"
 import { newUser, registered } from "../sign-in/users.js"
 import type { ProviderIdentity, SignInUser } from "../types.js"
 
@@ -14,15 +16,15 @@ export async function persistEmail(
   identity: ProviderIdentity,
 ): Promise<SignInUser> {
   const email = identity.account.providerAccountId
-  const existing = await callAdapter(ctx.config, "getUserByEmail", email)
-  if (existing) {
-    if (existing.emailVerified) return { user: existing, isNewUser: false }
-    const user = await callAdapter(ctx.config, "updateUser", {
-      id: existing.id,
-      emailVerified: new Date(),
-    })
-    await fireEvent(ctx, "updateUser", { user })
-    return { user, isNewUser: false }
+  const holder = await holderOf(ctx, email)
+  if (holder?.verified) return { user: holder.user, isNewUser: false }
+  if (holder) {
+    // The claiming account proves its own address only while signed in as itself.
+    const currentUserId = await sessionStrategy(ctx).currentUserId(ctx)
+    if (currentUserId === holder.user.id) {
+      return { user: await verifyInPlace(ctx, holder.user), isNewUser: false }
+    }
+    await releaseClaim(ctx, holder.user)
   }
   const user = await callAdapter(
     ctx.config,

@@ -21,6 +21,7 @@ import { callAdapter } from "../../lib/adapter.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import type { EmailConfig } from "../../providers/email.js"
 import type { ResponseInternal } from "../../types.js"
+import { emailSignInUser } from "../sign-in/email-identity.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
 
 /** The provider's `normalizeIdentifier`, with any failure turned into `EmailSignInError` (never quoting the input). */
@@ -49,11 +50,7 @@ export async function startEmailSignIn(
   const { config } = ctx
   const identifier = normalizeIdentifier(provider, ctx.request.body?.email)
 
-  const user: AdapterUser = (await callAdapter(config, "getUserByEmail", identifier)) ?? {
-    id: crypto.randomUUID(),
-    email: identifier,
-    emailVerified: null,
-  }
+  const user = await emailSignInUser(ctx, identifier)
   const account = {
     providerAccountId: identifier,
     userId: user.id,

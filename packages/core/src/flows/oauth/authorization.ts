@@ -14,6 +14,7 @@ import * as o from "oauth4webapi"
 import type { RequestContext } from "../../context.js"
 import { OAuthSignInError } from "../../errors.js"
 import type { ResponseInternal } from "../../types.js"
+import { currentBinding } from "./binding.js"
 import { crossSiteOptions, setCheckCookie } from "./checks.js"
 import { oauthClient } from "./client.js"
 import { authorizationServer } from "./discovery.js"
@@ -78,21 +79,22 @@ export async function startOAuthSignIn(
 
   const crossSite = url.searchParams.get("response_mode") === "form_post"
   const { checks } = provider
+  const startedBy = await currentBinding(ctx)
   if (checks.includes("pkce")) {
     const verifier = o.generateRandomCodeVerifier()
     url.searchParams.set("code_challenge", await o.calculatePKCECodeChallenge(verifier))
     url.searchParams.set("code_challenge_method", "S256")
-    await setCheckCookie(ctx, "pkceCodeVerifier", verifier, crossSite)
+    await setCheckCookie(ctx, "pkceCodeVerifier", verifier, crossSite, startedBy)
   }
   if (checks.includes("state")) {
     const state = forwardTo ? await proxiedState(ctx, forwardTo) : o.generateRandomState()
     url.searchParams.set("state", state)
-    await setCheckCookie(ctx, "state", state, crossSite)
+    await setCheckCookie(ctx, "state", state, crossSite, startedBy)
   }
   if (checks.includes("nonce")) {
     const nonce = o.generateRandomNonce()
     url.searchParams.set("nonce", nonce)
-    await setCheckCookie(ctx, "nonce", nonce, crossSite)
+    await setCheckCookie(ctx, "nonce", nonce, crossSite, startedBy)
   }
   if (crossSite) keepCallbackUrlCrossSite(ctx)
   ctx.config.logger.debug("oauth: redirecting to the authorization endpoint", {

@@ -23,9 +23,9 @@ import { useCheckCookies, type CheckCookie } from "./checks.js"
 import { oauthClient } from "./client.js"
 import { authorizationServer, UNKNOWN_ISSUER } from "./discovery.js"
 import { callbackFailure } from "./failures.js"
-import { fetchProfile, toUserAndAccount } from "./profile.js"
+import { emailOf, fetchProfile, toUserAndAccount } from "./profile.js"
 import { forwardingUrl, redirectTarget } from "./redirect-proxy.js"
-import { persistOAuth } from "./persist.js"
+import { persistOAuth, type OAuthIdentity } from "./persist.js"
 import { exchangeCode } from "./tokens.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 
@@ -53,7 +53,7 @@ export async function oauthCallback(
     })
     return { redirect: forward }
   }
-  let identity: Awaited<ReturnType<typeof toUserAndAccount>> & { profile: Profile }
+  let identity: OAuthIdentity
   try {
     const oauth = oauthClient(provider)
     const as = await authorizationServer(provider)
@@ -64,7 +64,8 @@ export async function oauthCallback(
     if (checks.includes("state")) wanted.push("state")
     if (checks.includes("pkce")) wanted.push("pkceCodeVerifier")
     if (checks.includes("nonce")) wanted.push("nonce")
-    const { state, pkceCodeVerifier: codeVerifier, nonce } = await useCheckCookies(ctx, wanted)
+    const { values, startedBy } = await useCheckCookies(ctx, wanted)
+    const { state, pkceCodeVerifier: codeVerifier, nonce } = values
     if (state !== undefined) {
       const returned = params.get("state")
       if (!returned) throw new InvalidCheck("The authorization response has no state")
@@ -90,7 +91,9 @@ export async function oauthCallback(
       nonce,
     })
     const profile = await fetchProfile({ provider, as, oauth, tokens, claims, params })
-    identity = { ...(await toUserAndAccount(provider, profile, tokens)), profile }
+    const { user, account } = await toUserAndAccount(provider, profile, tokens)
+    const { email, verified } = emailOf(provider, user, profile, tokens)
+    identity = { user: { ...user, email }, account, profile, emailVerified: verified, startedBy }
   } catch (error) {
     throw callbackFailure(provider.id, error)
   }

@@ -1,6 +1,7 @@
 /**
  * The PKCE code verifier, state and nonce travel from the sign-in request to
- * the callback in their own cookies: encrypted (jwt.ts, the cookie name as
+ * the callback in their own cookies, each also naming who started the sign-in
+ * (see `binding.ts`): encrypted (jwt.ts, the cookie name as
  * salt, so one cannot be swapped for another), HttpOnly, 15 minutes. A cookie
  * is cleared as soon as the callback reads it, whatever the outcome: each
  * value serves one authorization response only.
@@ -31,10 +32,11 @@ export async function setCheckCookie(
   check: CheckCookie,
   value: string,
   crossSite: boolean,
+  startedBy: string,
 ): Promise<void> {
   const option = ctx.cookieOptions[check]
   const maxAge = option.options.maxAge ?? DEFAULT_MAX_AGE
-  const token = await encrypt(ctx.config.keys, option.name, { value }, maxAge)
+  const token = await encrypt(ctx.config.keys, option.name, { value, startedBy }, maxAge)
   ctx.cookies.push({
     name: option.name,
     value: token,
@@ -57,7 +59,16 @@ export function crossSiteOptions(
  * The value stored by `setCheckCookie`, and the cookie cleared. Throws
  * `InvalidCheck` when the cookie is missing, forged, or expired.
  */
-export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): Promise<string> {
+/** What a check cookie carries: the check's value and who started the sign-in (see `binding.ts`). */
+interface CheckPayload {
+  value: string
+  startedBy: string | undefined
+}
+
+export async function useCheckCookie(
+  ctx: RequestContext,
+  check: CheckCookie,
+): Promise<CheckPayload> {
   const option = ctx.cookieOptions[check]
   const raw = ctx.request.cookies[option.name]
   if (!raw)
@@ -65,7 +76,7 @@ export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): P
       `The ${LABELS[check]} cookie is missing (expired, or the sign-in started in another browser)`,
     )
   ctx.cookies.push(expiredCookie(option))
-  let payload: { value?: unknown }
+  let payload: { value?: unknown; startedBy?: unknown }
   try {
     payload = await decrypt(ctx.config.keys, option.name, raw)
   } catch {
@@ -76,7 +87,8 @@ export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): P
   if (typeof payload?.value !== "string" || payload.value === "") {
     throw new InvalidCheck(`The ${LABELS[check]} cookie has no value`)
   }
-  return payload.value
+  const startedBy = typeof payload.startedBy === "string" ? payload.startedBy : undefined
+  return { value: payload.value, startedBy }
 }
 
 /**
@@ -86,16 +98,21 @@ export async function useCheckCookie(ctx: RequestContext, check: CheckCookie): P
 export async function useCheckCookies(
   ctx: RequestContext,
   wanted: CheckCookie[],
-): Promise<Partial<Record<CheckCookie, string>>> {
+): Promise<{ values: Partial<Record<CheckCookie, string>>; startedBy: string | undefined }> {
   const values: Partial<Record<CheckCookie, string>> = {}
+  const starters = new Set<string | undefined>()
   let failure: unknown
   for (const check of wanted) {
     try {
-      values[check] = await useCheckCookie(ctx, check)
+      const payload = await useCheckCookie(ctx, check)
+      values[check] = payload.value
+      starters.add(payload.startedBy)
     } catch (error) {
       failure ??= error
     }
   }
   if (failure) throw failure
-  return values
+  // Cookies of two different sign-ins mixed together: no one can be said to have started this one.
+  if (starters.size > 1) throw new InvalidCheck("The check cookies belong to different sign-ins")
+  return { values, startedBy: starters.values().next().value }
 }

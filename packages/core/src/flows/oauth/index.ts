@@ -10,10 +10,10 @@ import type { Flow, ResolvedOAuthProvider } from "../types.js"
 import { startOAuthSignIn } from "./authorization.js"
 import { oauthCallback } from "./callback.js"
 import { normalizeOAuthProvider } from "./normalize.js"
-import { persistOAuth } from "./persist.js"
+import { persistOAuth, type OAuthIdentity } from "./persist.js"
 import { oauthSection } from "./section.js"
 
-export const oauthFlow: Flow<ResolvedOAuthProvider> = {
+export const oauthFlow: Flow<ResolvedOAuthProvider, OAuthIdentity> = {
   normalize: normalizeOAuthProvider,
   async signIn(ctx, provider) {
     rememberCallbackUrl(ctx, await resolveCallbackUrl(ctx))

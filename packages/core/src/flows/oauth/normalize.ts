@@ -7,6 +7,7 @@
  * @module
  */
 import { InvalidConfiguration, InvalidEndpoints } from "../../errors.js"
+import { emailIfVerified } from "../../providers/oauth.js"
 import type {
   EndpointHandler,
   OAuthChecks,
@@ -36,6 +37,9 @@ export function defaultProfile(profile: Profile): User {
     image: (profile.picture ?? null) as string | null,
   }
 }
+
+/** Plain OAuth 2 gives no standard way to tell whether an address is verified. */
+const noVerifiedEmail = () => null
 
 /** Keeps the token fields an Account stores. */
 export function defaultAccount(tokens: TokenSet): TokenSet {
@@ -97,7 +101,15 @@ function resolveChecks(provider: OAuthConfig<any>, proxied: boolean): OAuthCheck
   // Behind a redirect proxy the state carries the origin to forward to.
   if (proxied && !checks.includes("state")) checks.push("state")
   const effective = checks.filter((c) => c !== "none")
-  return effective.length ? effective : ["none"]
+  if (effective.length) return effective
+  // No state, PKCE or nonce: nothing ties the callback to the browser that started the
+  // sign-in (login CSRF, code injection). Only for providers that support none of them.
+  if (provider.dangerouslyAllowNoChecks !== true) {
+    throw new InvalidConfiguration(
+      `Provider "${provider.id}": checks: ["none"] leaves the callback unprotected; use pkce or state, or set dangerouslyAllowNoChecks: true if the provider supports neither`,
+    )
+  }
+  return ["none"]
 }
 
 export function normalizeOAuthProvider(
@@ -140,16 +152,24 @@ export function normalizeOAuthProvider(
   if (provider.account !== undefined && typeof provider.account !== "function") {
     throw new InvalidConfiguration(`Provider "${id}": \`account\` must be a function`)
   }
+  if (provider.verifiedEmail !== undefined && typeof provider.verifiedEmail !== "function") {
+    throw new InvalidConfiguration(`Provider "${id}": \`verifiedEmail\` must be a function`)
+  }
   if (allowHttp) context.logger.warn("insecure-issuer")
+  const checks = resolveChecks(provider, redirectProxyUrl !== undefined)
+  if (checks.includes("none")) context.logger.warn("oauth-checks-none")
 
   const resolved = {
     ...provider,
     authorization,
     token,
     userinfo,
-    checks: resolveChecks(provider, redirectProxyUrl !== undefined),
+    checks,
     redirectProxyUrl,
     profile: provider.profile ?? defaultProfile,
+    // OIDC's standard claims say whether the address is verified; plain OAuth 2 says nothing.
+    verifiedEmail:
+      provider.verifiedEmail ?? (provider.type === "oidc" ? emailIfVerified : noVerifiedEmail),
     account: provider.account ?? defaultAccount,
   } as OAuthConfigInternal<any>
   return resolved as ResolvedOAuthProvider

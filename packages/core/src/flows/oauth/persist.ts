@@ -1,11 +1,19 @@
 /**
  * Users and accounts for an OAuth/OIDC sign-in, decided per sign-in:
  *
- * - an account already linked: its user signs in (if someone else is signed in,
- *   refuse: the account belongs to another user);
- * - someone is signed in: the new account is linked to them;
- * - the e-mail matches a user: refuse with `OAuthAccountNotLinked`, unless the
- *   provider sets `allowDangerousEmailAccountLinking`;
+ * - the provider account is linked already: its user signs in. If someone
+ *   else is signed in and started this sign-in to link it, refuse: the
+ *   account belongs to another user.
+ * - the signed-in user started this sign-in: the account is linked to them.
+ *   (A sign-in started by someone else, or by nobody, never links to the
+ *   session it lands in; see `binding.ts`.)
+ * - the address is verified by the provider (`verifiedEmail`) and a user holds
+ *   it verified: refuse with `OAuthAccountNotLinked`, unless the provider sets
+ *   `allowDangerousEmailAccountLinking`, which links to them. A user holding it
+ *   unverified loses the claim (see `sign-in/email-identity.ts`).
+ * - the address is not verified: it never matches anyone. When a user holds it
+ *   verified, refuse (`OAuthAccountNotLinked`: sign in the way you did
+ *   before); when someone claims it unverified, the new user gets no address.
  * - otherwise a new user is created with the account, in one transaction when
  *   the adapter offers `createUserAndAccount`.
  *
@@ -16,43 +24,66 @@ import type { RequestContext } from "../../context.js"
 import { OAuthAccountNotLinked } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sessionStrategy } from "../../session/index.js"
+import { holderOf, releaseClaim } from "../sign-in/email-identity.js"
 import { createUserWithAccount, linkTo, newUser } from "../sign-in/users.js"
 import type { ProviderIdentity, ResolvedOAuthProvider, SignInUser } from "../types.js"
+import { bindingOf } from "./binding.js"
+
+export interface OAuthIdentity extends ProviderIdentity {
+  /** True when the provider vouches for `user.email` (already normalised). */
+  emailVerified: boolean
+  /** Who started the sign-in (`binding.ts`); `undefined` without check cookies. */
+  startedBy: string | undefined
+}
 
 export async function persistOAuth(
   ctx: RequestContext,
-  identity: ProviderIdentity,
+  identity: OAuthIdentity,
 ): Promise<SignInUser> {
   if (!ctx.config.adapter) return { user: identity.user, isNewUser: false }
   return providerUser(ctx, identity)
 }
 
-async function providerUser(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInUser> {
+/** The signed-in user's id when that user started this sign-in, else `null`. */
+async function linkingUserId(ctx: RequestContext, identity: OAuthIdentity): Promise<string | null> {
+  const currentUserId = await sessionStrategy(ctx).currentUserId(ctx)
+  if (!currentUserId || identity.startedBy === undefined) return null
+  return identity.startedBy === (await bindingOf(ctx, currentUserId)) ? currentUserId : null
+}
+
+async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promise<SignInUser> {
   const { config } = ctx
   const { provider, providerAccountId } = identity.account
-  const currentUserId = await sessionStrategy(ctx).currentUserId(ctx)
+  const linkingId = await linkingUserId(ctx, identity)
   const linked = await callAdapter(config, "getUserByAccount", { provider, providerAccountId })
   if (linked) {
-    if (currentUserId && currentUserId !== linked.id) {
+    if (linkingId && linkingId !== linked.id) {
       throw new OAuthAccountNotLinked("The account is already linked to another user")
     }
     return { user: linked, isNewUser: false }
   }
-  if (currentUserId) {
-    const current = await callAdapter(config, "getUser", currentUserId)
+  if (linkingId) {
+    const current = await callAdapter(config, "getUser", linkingId)
     if (current) return linkTo(ctx, current, identity)
   }
-  const email = identity.user.email?.trim().toLowerCase()
-  const byEmail = email ? await callAdapter(config, "getUserByEmail", email) : null
-  if (byEmail) {
+  const email = identity.user.email ?? null
+  const holder = email ? await holderOf(ctx, email) : null
+  if (holder?.verified) {
     const settings = config.flows.get(provider)?.provider as ResolvedOAuthProvider | undefined
-    if (!settings?.allowDangerousEmailAccountLinking) {
+    if (!identity.emailVerified || !settings?.allowDangerousEmailAccountLinking) {
       throw new OAuthAccountNotLinked(
         "Another user already has this e-mail address; sign in as them to link this account",
       )
     }
-    return linkTo(ctx, byEmail, identity)
+    return linkTo(ctx, holder.user, identity)
   }
-  const user = newUser({ ...identity, user: { ...identity.user, email: email ?? null } }, null)
+  // An unverified address held by no one is stored as a claim; one held by a claim is left out.
+  let stored = email
+  if (holder && identity.emailVerified) await releaseClaim(ctx, holder.user)
+  else if (holder) stored = null
+  const user = newUser(
+    { ...identity, user: { ...identity.user, email: stored } },
+    stored && identity.emailVerified ? new Date() : null,
+  )
   return createUserWithAccount(ctx, user, identity)
 }

@@ -11,6 +11,7 @@ import * as o from "oauth4webapi"
 import { OAuthProfileParseError, OAuthProviderError } from "../../errors.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthClient } from "./client.js"
+import { normalizeEmailAddress } from "../email/address.js"
 import { httpOptions, providerFetch } from "./http.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 
@@ -134,4 +135,36 @@ export async function toUserAndAccount(
   if (typeof account.token_type === "string")
     account.token_type = account.token_type.toLowerCase() as Lowercase<string>
   return { user: { ...user, id }, account }
+}
+
+/** An address as e-mail sign-in would normalise it, or `null` when it is none it would accept. */
+function normalized(value: unknown): string | null {
+  try {
+    return normalizeEmailAddress(value)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The user's e-mail address as Tessera keeps it (normalised exactly like an
+ * e-mail sign-in address, or `null`), and whether the provider vouches for it:
+ * its `verifiedEmail` must name the same address. A provider's quirks (which
+ * claim says so) live in its module; a throwing `verifiedEmail` vouches for nothing.
+ */
+export function emailOf(
+  provider: Provider,
+  user: User,
+  profile: Profile,
+  tokens: TokenSet,
+): { email: string | null; verified: boolean } {
+  const email = normalized(user.email)
+  if (email === null) return { email, verified: false }
+  let vouched: unknown
+  try {
+    vouched = provider.verifiedEmail?.(profile as never, tokens)
+  } catch {
+    vouched = null
+  }
+  return { email, verified: normalized(vouched) === email }
 }

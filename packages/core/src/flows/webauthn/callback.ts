@@ -24,7 +24,12 @@ import { timingSafeEqual } from "../../lib/crypto.js"
 import { sessionStrategy } from "../../session/index.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import type { ResponseInternal } from "../../types.js"
-import { consumeChallenge, type ChallengeClaims, type WebAuthnAction } from "./challenge.js"
+import {
+  consumeChallenge,
+  recordChallengeUse,
+  type ChallengeClaims,
+  type WebAuthnAction,
+} from "./challenge.js"
 import { fromBase64Url, toBase64Url } from "./encoding.js"
 import { persistWebAuthn, type PendingWebAuthnSignIn } from "./persist.js"
 import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
@@ -150,6 +155,7 @@ async function register(
   )
   if (!result.verified)
     throw new WebAuthnVerificationError("The passkey registration could not be verified")
+  await recordChallengeUse(ctx, claims)
   const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo
   // The library takes the id from the authenticator data; the one the browser reported must agree.
   if (credential.id !== response.id)
@@ -235,6 +241,7 @@ async function authenticate(
   )
   if (!result.verified)
     throw new WebAuthnVerificationError("The passkey sign-in could not be verified")
+  await recordChallengeUse(ctx, claims)
   // The library refused a counter that did not go up (a cloned authenticator);
   // authenticators that do not count report 0 every time and need no write.
   const { newCounter } = result.authenticationInfo

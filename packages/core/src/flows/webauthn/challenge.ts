@@ -1,21 +1,19 @@
 /**
  * WebAuthn challenges: random, bound to one browser, short-lived, single use.
  *
- * A challenge travels in the `webauthnChallenge` cookie, encrypted (the JWE of
- * `jwt.ts`, keyed with the cookie name as salt) together with what the ceremony
- * is for: the action, the provider and, for a registration, the user. The cookie
- * alone cannot make a challenge single use: whoever holds a copy of it could
- * send it again while it has not expired. So every challenge is also recorded
- * through the adapter's verification tokens (identifier
- * `webauthn-challenge:<provider>`, token = SHA-256 of the challenge, the same
- * expiry) and `useVerificationToken` consumes it atomically when the response
- * arrives: a second response with the same challenge finds nothing. The record
- * is consumed before the response is verified, so a failed attempt also burns it.
+ * A challenge travels in the `webauthnChallenge` cookie only, encrypted (the
+ * JWE of `jwt/codec.ts`, keyed with the cookie name as salt) together with what
+ * the ceremony is for: the action, the provider and, for a registration, the
+ * user. Asking for options writes nothing to the database, so anonymous
+ * requests cannot fill it.
  *
- * When a browser asks for new options while holding an unused challenge (passkey
- * autofill re-arming, a second click), that older record is consumed right away:
- * its cookie is being replaced, so it could never be answered anyway. This keeps
- * unused records to one per browser.
+ * The cookie alone cannot make a challenge single use: whoever holds a copy of
+ * it and of an answer could send them again while the cookie has not expired.
+ * So once an answer is verified, the challenge is recorded as used through the
+ * adapter's verification tokens (identifier `webauthn-used:<provider>`, token =
+ * SHA-256 of the challenge, expiring with it). Recording it twice fails (the
+ * adapter refuses a duplicate token, as the conformance suite requires): the
+ * second answer is refused, even when two arrive at once.
  * @module
  */
 import type { ResolvedWebAuthnProvider } from "../types.js"
@@ -41,11 +39,13 @@ export interface ChallengeClaims {
   /** register, new user: the e-mail address and display name given. */
   email?: string
   name?: string
+  /** When the challenge expires (seconds), as the cookie's token says. */
+  exp?: number
 }
 
 const CHALLENGE_BYTES = 32
 
-const identifierOf = (providerId: string) => `webauthn-challenge:${providerId}`
+const identifierOf = (providerId: string) => `webauthn-used:${providerId}`
 
 /** A new challenge from the CSPRNG (256 bits), base64url. */
 export function newChallenge(): string {
@@ -65,22 +65,15 @@ async function readCookie(ctx: RequestContext): Promise<ChallengeClaims | undefi
     if (!claims || typeof claims.challenge !== "string" || typeof claims.provider !== "string")
       return undefined
     if (claims.action !== "register" && claims.action !== "authenticate") return undefined
+    // The challenge's lifetime is exact: no clock tolerance as for session tokens.
+    if (typeof claims.exp !== "number" || claims.exp * 1000 <= Date.now()) return undefined
     return claims as ChallengeClaims
   } catch {
     return undefined
   }
 }
 
-/** Consumes the record of `challenge`; true if it existed and had not expired. */
-async function consumeRecord(ctx: RequestContext, claims: ChallengeClaims): Promise<boolean> {
-  const record = await callAdapter(ctx.config, "useVerificationToken", {
-    identifier: identifierOf(claims.provider),
-    token: await sha256Hex(claims.challenge),
-  })
-  return !!record && new Date(record.expires).valueOf() > Date.now()
-}
-
-/** Records a new challenge and sets its cookie. `claims.challenge` must come from {@link newChallenge}. */
+/** Sets the cookie of a new challenge. `claims.challenge` must come from {@link newChallenge}. */
 export async function issueChallenge(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
@@ -88,13 +81,6 @@ export async function issueChallenge(
 ): Promise<void> {
   const { webauthnChallenge } = ctx.cookieOptions
   const maxAge = provider.challengeMaxAge
-  const previous = await readCookie(ctx)
-  if (previous) await consumeRecord(ctx, previous)
-  await callAdapter(ctx.config, "createVerificationToken", {
-    identifier: identifierOf(provider.id),
-    token: await sha256Hex(claims.challenge),
-    expires: new Date(Date.now() + maxAge * 1000),
-  })
   const value = await encrypt(ctx.config.keys, webauthnChallenge.name, { ...claims }, maxAge)
   ctx.cookies.push({
     ...webauthnChallenge,
@@ -109,9 +95,8 @@ export async function issueChallenge(
 
 /**
  * The claims of the challenge this browser was given for `action` with
- * `provider`, consumed: the cookie is cleared and the record used up. Throws
- * `WebAuthnVerificationError` when there is none, it expired, it was for
- * something else, or it was used already.
+ * `provider`; the cookie is cleared. Throws `WebAuthnVerificationError` when
+ * there is none, it expired, or it was for something else.
  */
 export async function consumeChallenge(
   ctx: RequestContext,
@@ -131,13 +116,32 @@ export async function consumeChallenge(
   }
   if (claims.provider !== provider.id)
     throw new WebAuthnVerificationError("The passkey challenge was issued for another provider")
-  // Burn it before looking further: a mismatched or failed attempt must not leave it usable.
-  const fresh = await consumeRecord(ctx, claims)
   if (claims.action !== action)
     throw new WebAuthnVerificationError(
       `The passkey challenge was issued to ${claims.action}, not to ${action}`,
     )
-  if (!fresh)
-    throw new WebAuthnVerificationError("The passkey challenge was already used or has expired")
   return claims
+}
+
+/**
+ * Records the challenge of a verified answer as used; throws when it was used
+ * already. Called only after the answer's signature checked out, so no
+ * anonymous request writes a row.
+ */
+export async function recordChallengeUse(
+  ctx: RequestContext,
+  claims: ChallengeClaims,
+): Promise<void> {
+  const expires = new Date((claims.exp ?? Math.floor(Date.now() / 1000) + 600) * 1000)
+  try {
+    await callAdapter(ctx.config, "createVerificationToken", {
+      identifier: identifierOf(claims.provider),
+      token: await sha256Hex(claims.challenge),
+      expires,
+    })
+  } catch (error) {
+    throw new WebAuthnVerificationError("The passkey challenge was already used", {
+      cause: { err: error },
+    })
+  }
 }

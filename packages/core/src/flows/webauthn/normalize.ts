@@ -33,7 +33,6 @@ export const requiredAdapterMethods = [
   "createUser",
   "linkAccount",
   "createVerificationToken",
-  "useVerificationToken",
 ] as const
 
 export const DEFAULT_CHALLENGE_MAX_AGE = 300

@@ -17,6 +17,7 @@ import { InvalidRequest } from "../../errors.js"
 import { RequestError } from "../../http/request.js"
 import { noStoreHeaders } from "../../http/response.js"
 import { callAdapter } from "../../lib/adapter.js"
+import { normalizeEmailAddress } from "../email/address.js"
 import type { WebAuthnUserInfo } from "../../providers/webauthn.js"
 import { sessionStrategy } from "../../session/index.js"
 import type { ResponseInternal } from "../../types.js"
@@ -30,7 +31,6 @@ import { relyingPartyFor } from "./relying-party.js"
 import { authenticationDefaults, registrationDefaults } from "./settings.js"
 import { userHandleOf } from "./user-handle.js"
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/
 const MAX_EMAIL = 320
 const MAX_NAME = 200
 
@@ -50,15 +50,30 @@ async function signedInUser(ctx: RequestContext): Promise<AdapterUser | null> {
   return id ? await callAdapter(ctx.config, "getUser", id) : null
 }
 
-/** Default `getUserInfo`: `email` (and `name`) from the query. */
+/**
+ * Default `getUserInfo`: `email` (and `name`) from the query. Whether an
+ * account uses the address is not looked up: the answer to an anonymous
+ * request must not tell. A passkey for an address that has an account is
+ * refused when its registration arrives (after the ceremony).
+ */
 async function defaultUserInfo(ctx: RequestContext): Promise<WebAuthnUserInfo | null> {
   const raw = ctx.request.query.email?.trim()
   if (!raw) return null
-  const email = raw.toLowerCase()
-  if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw badRequest("Malformed e-mail address")
+  const email = normalizedEmail(raw)
   const name = ctx.request.query.name?.trim().slice(0, MAX_NAME) || null
-  const existing = await callAdapter(ctx.config, "getUserByEmail", email)
-  return { user: { email, name }, exists: !!existing }
+  return { user: { email, name }, exists: false }
+}
+
+/** The address as e-mail sign-in keeps it, or 400. */
+function normalizedEmail(raw: string): string {
+  let email: string
+  try {
+    email = normalizeEmailAddress(raw)
+  } catch {
+    throw badRequest("Malformed e-mail address")
+  }
+  if (email.length > MAX_EMAIL) throw badRequest("Malformed e-mail address")
+  return email
 }
 
 async function userInfo(
@@ -68,8 +83,7 @@ async function userInfo(
   if (!provider.getUserInfo) return defaultUserInfo(ctx)
   const info = await provider.getUserInfo(provider, ctx.request)
   if (info && typeof info.user?.email === "string") {
-    const email = info.user.email.trim().toLowerCase()
-    if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw badRequest("Malformed e-mail address")
+    const email = normalizedEmail(info.user.email)
     return { user: { ...info.user, email }, exists: !!info.exists }
   }
   return info ?? null
@@ -106,11 +120,6 @@ async function registrationOptions(
   } else {
     const email = info?.user.email
     if (!info || !email) throw badRequest("An e-mail address is needed to register a passkey")
-    if (info.exists)
-      throw badRequest(
-        "An account already uses this e-mail address: sign in to it to add a passkey",
-        409,
-      )
     const id = crypto.randomUUID()
     const displayName = info.user.name ?? email
     user = { id, name: email, displayName }

@@ -39,9 +39,11 @@ async function newUserWithAccount(
   account: AdapterAccount,
 ): Promise<AdapterUser> {
   const { config } = ctx
+  // Whoever holds the address (proven or not), a new passkey account cannot take it. The
+  // options did not say whether the address was in use; only a completed ceremony learns it.
   if (await callAdapter(config, "getUserByEmail", user.email)) {
     throw new WebAuthnVerificationError(
-      "An account with this e-mail address was created during passkey registration",
+      "An account already uses this e-mail address: sign in to it (with its passkey or an e-mail link), then add this passkey from there",
     )
   }
   if (config.adapter?.createUserAndAccount) {
