@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url"
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -16,7 +16,9 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "bench/**/*.test.mjs"],
+    // bench/.baseline/ holds Auth.js and the apps the benchmarks generate.
+    exclude: [...configDefaults.exclude, "bench/.baseline/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
