@@ -86,6 +86,9 @@ for (const [library, build] of Object.entries(builds)) {
 console.log(
   `\nTessera without @simplewebauthn/server and what only it pulls in: ${kb(tessera.webauthnStack.restMinified)} / ${kb(tessera.webauthnStack.restGzip)} (that stack: ${kb(tessera.webauthnStack.minified)} / ${kb(tessera.webauthnStack.gzip)}); ratio ${round(tessera.webauthnStack.restMinified / authjs.single.minified, 3)} / ${round(tessera.webauthnStack.restGzip / authjs.single.gzip, 3)}`,
 )
+console.log("@tessera/core in the bundle, by folder of dist/:")
+for (const { folder, bytes } of tessera.single.ownByFolder)
+  console.log(`  ${folder.padEnd(50)} ${kb(bytes).padStart(9)}`)
 console.log("Largest files of @tessera/core in the bundle:")
 for (const { file, bytes } of tessera.single.largestOwnFiles)
   console.log(`  ${file.padEnd(50)} ${kb(bytes).padStart(9)}`)

@@ -2,7 +2,7 @@
 // sums up which met their targets. Each prints its own figures and writes
 // bench/results/<name>.json; see bench/README.md for what each measures.
 //
-// Run: npm run bench                      (builds first, then everything: ~20 min)
+// Run: npm run bench                      (builds first, then everything: ~15 min)
 //      node bench/run.mjs cold-start bundle-size   (after `npm run build`)
 // Exits 1 when any benchmark failed or missed its target; the others still run.
 import { spawnSync } from "node:child_process"

@@ -22,8 +22,10 @@
 // per request (from /proc/<pid>/stat: a busy neighbour barely moves it) and of
 // requests per second, and the A/B ratios are medians of per-round ratios.
 //
-// Then a CPU profile (in-process inspector, only while autocannon runs) of
-// Tessera's JWT pair, by package and per request, to show what A adds.
+// Then CPU profiles (V8's sampling profiler through node:inspector, only while
+// autocannon runs) of Tessera's JWT pair, Tessera's database A and Auth.js's
+// JWT A, by package and per request (each package's share of the samples times
+// the variant's measured CPU per request), to show what A adds.
 //
 // Run: npm run build && node bench/sveltekit-page.mjs [rounds=8] [seconds per run=1]
 // Builds nine apps into bench/.baseline/ (about 2 minutes; a rerun rebuilds
@@ -56,7 +58,7 @@ import { cpuMicros, median, round, writeResult } from "./lib/stats.mjs"
 const ROUNDS = Number(process.argv[2] ?? 8)
 const SECONDS = Number(process.argv[3] ?? 1)
 const CONNECTIONS = 10
-const PROFILE_SECONDS = 5
+const PROFILE_SECONDS = 8
 const TARGETS = { "tessera-jwt": 1.1, "tessera-database": 1.25 }
 
 for (const file of [
@@ -297,41 +299,58 @@ try {
     ]),
   )
 
-  // ---- CPU profiles of Tessera's JWT pair (and Auth.js's A), only while under load ----
+  // ---- CPU profiles (Tessera's pairs, Auth.js's JWT A), only while under load ----
   await stopAll()
   for (const name of Object.keys(servers)) delete servers[name]
   const profiles = {}
-  for (const [name, library, variant] of [
-    ["tessera-jwt-A", "tessera", "auth"],
-    ["tessera-jwt-B", "tessera", "constant"],
-    ["authjs-jwt-A", "authjs", "auth"],
+  for (const [name, library, strategy, variant] of [
+    ["tessera-jwt-A", "tessera", "jwt", "auth"],
+    ["tessera-jwt-B", "tessera", "jwt", "constant"],
+    ["tessera-database-A", "tessera", "database", "auth"],
+    ["authjs-jwt-A", "authjs", "jwt", "auth"],
   ]) {
     // Kept in bench/results/ (git-ignored), to open in Chrome DevTools.
     const file = fileURLToPath(
       new URL(`results/sveltekit-page-${name}.cpuprofile`, import.meta.url),
     )
     mkdirSync(dirname(file), { recursive: true })
-    servers[name] = await startApp(appDir(library, `kit-jwt-${variant}`), { BENCH_PROFILE: file })
-    const { cookie } = sessions[`${library}-jwt`]
+    const { cookie, path } = sessions[`${library}-${strategy}`]
+    servers[name] = await startApp(appDir(library, `kit-${strategy}-${variant}`), {
+      BENCH_PROFILE: file,
+      ...(path ? { BENCH_DATABASE: path } : {}),
+    })
     await measure(name, cookie, 2)
     await fetch(`${servers[name].url}/__bench/profile/start`)
-    const { cpuPerRequest } = await measure(name, cookie, PROFILE_SECONDS)
+    await measure(name, cookie, PROFILE_SECONDS)
     await fetch(`${servers[name].url}/__bench/profile/stop`)
-    // The profiler samples in wall-clock time, which a busy machine stretches:
-    // each package's share of the busy samples is applied to the CPU time per
-    // request measured (from /proc) over the same run.
-    const totals = addProfile(JSON.parse(readFileSync(file, "utf8")))
+    // The profiler samples in wall-clock time, which a busy machine stretches,
+    // and costs CPU itself: each package's share of the busy samples is applied
+    // to the variant's CPU time per request measured in the rounds above.
+    const cpuPerRequest = perVariant[name].cpuMicrosPerRequest
+    const own = library === "tessera" ? "@tessera/core" : "@auth/core"
+    const files = {
+      package: own,
+      marker: library === "tessera" ? "/dist/" : "/@auth/core/",
+      totals: new Map(),
+    }
+    const totals = addProfile(JSON.parse(readFileSync(file, "utf8")), new Map(), files)
     totals.delete("(idle)")
+    totals.delete("(profiler)")
     const busy = [...totals.values()].reduce((a, b) => a + b, 0)
+    const perRequest = (micros) => round((micros / busy) * cpuPerRequest, 1)
     profiles[name] = {
-      cpuMicrosPerRequest: round(cpuPerRequest),
+      cpuMicrosPerRequest: cpuPerRequest,
       byPackage: [...totals]
         .sort((a, b) => b[1] - a[1])
         .map(([pkg, micros]) => ({
           package: pkg,
           share: round(micros / busy, 3),
-          microsPerRequest: round((micros / busy) * cpuPerRequest, 1),
+          microsPerRequest: perRequest(micros),
         })),
+      [`${own} by file`]: [...files.totals]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 10)
+        .map(([path, micros]) => ({ file: path, microsPerRequest: perRequest(micros) })),
     }
     await servers[name].stop()
     delete servers[name]
@@ -392,6 +411,14 @@ try {
       `${row.package.padEnd(66)} ${String(row.A).padStart(7)} ${String(row.B).padStart(9)} ${String(row.difference).padStart(9)}`,
     )
   }
+  for (const name of ["tessera-jwt-A", "tessera-database-A"]) {
+    console.log(`\n${name}, @tessera/core by file (µs per request):`)
+    for (const row of profiles[name]["@tessera/core by file"])
+      console.log(`  ${row.file.padEnd(64)} ${String(row.microsPerRequest).padStart(7)}`)
+  }
+  console.log("\ntessera-database-A, µs per request by package:")
+  for (const row of profiles["tessera-database-A"].byPackage.filter((r) => r.microsPerRequest >= 1))
+    console.log(`${row.package.padEnd(66)} ${String(row.microsPerRequest).padStart(7)}`)
   console.log("\nAuth.js's A (JWT), µs per request by package:")
   for (const row of profiles["authjs-jwt-A"].byPackage.filter((row) => row.microsPerRequest >= 1))
     console.log(`${row.package.padEnd(66)} ${String(row.microsPerRequest).padStart(7)}`)

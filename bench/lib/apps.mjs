@@ -166,7 +166,7 @@ async function control(req, res) {
     profiler = new Session()
     profiler.connect()
     await post("Profiler.enable")
-    await post("Profiler.setSamplingInterval", { interval: 100 })
+    await post("Profiler.setSamplingInterval", { interval: 500 })
     await post("Profiler.start")
   } else if (req.url === "/__bench/profile/stop") {
     const { profile } = await post("Profiler.stop")

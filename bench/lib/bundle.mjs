@@ -64,14 +64,23 @@ export async function singleFileBundle(library, { external = [] } = {}) {
   const result = await bundle(library, { external })
   const [file] = result.outputFiles
   const [output] = Object.values(result.metafile.outputs)
-  const own = library === "authjs" ? "/@auth/core/" : "/packages/core/"
+  const own = library === "authjs" ? "/@auth/core/" : "/packages/core/dist/"
+  const ownFiles = Object.entries(output.inputs).filter(([path]) => `/${path}`.includes(own))
+  const byFolder = new Map()
+  for (const [path, { bytesInOutput }] of ownFiles) {
+    const rest = `/${path}`.slice(`/${path}`.indexOf(own) + own.length).split("/")
+    const folder = rest.length > 1 ? `${rest[0]}/` : "(top level)"
+    byFolder.set(folder, (byFolder.get(folder) ?? 0) + bytesInOutput)
+  }
   return {
     minified: file.contents.length,
     gzip: gzipSize(file.contents),
     modules: Object.keys(output.inputs).length,
     byPackage: bytesByPackage([output]),
-    largestOwnFiles: Object.entries(output.inputs)
-      .filter(([path]) => `/${path}`.includes(own))
+    ownByFolder: [...byFolder]
+      .sort((a, b) => b[1] - a[1])
+      .map(([folder, bytes]) => ({ folder, bytes })),
+    largestOwnFiles: ownFiles
       .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
       .slice(0, 12)
       .map(([path, { bytesInOutput }]) => ({

@@ -1,4 +1,5 @@
-// CPU time by package from V8 CPU profiles (`node --cpu-prof`).
+// CPU time by package from V8 CPU profiles (`node --cpu-prof`, or the same
+// profiler started through `node:inspector`).
 //
 // Each sample is charged to the package of the innermost frame that belongs to
 // one (a file under node_modules/<package>, packages/<name>, or a generated
@@ -7,9 +8,9 @@
 // loader before any package frame (resolving, reading, compiling and linking
 // modules) are listed as the loader's: a profile cannot tell which module was
 // being compiled; likewise for Node loading its own lazily loaded built-ins
-// (undici, behind the Request and Response globals). Samples with neither on the stack are Node's own work
-// (bootstrap, the HTTP server, timers); garbage collection and idle time are
-// listed apart.
+// (undici, behind the Request and Response globals). Samples with none of
+// these on the stack are Node's own work (bootstrap, the HTTP server, timers).
+// Garbage collection, idle time and the profiler's own work are listed apart.
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 
@@ -39,8 +40,12 @@ const SPECIAL = new Map([
   ["(root)", "(program: V8 and Node native work outside JS)"],
 ])
 
-/** Adds one profile's samples into `totals` (microseconds by package). */
-export function addProfile(profile, totals = new Map()) {
+/**
+ * Adds one profile's samples into `totals` (microseconds by package). With
+ * `files`, also adds the samples charged to that package into `files.totals`
+ * by the package's own file (the innermost frame of it on the stack).
+ */
+export function addProfile(profile, totals = new Map(), files) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
   const parent = new Map()
   for (const node of profile.nodes)
@@ -52,6 +57,7 @@ export function addProfile(profile, totals = new Map()) {
     const special = SPECIAL.get(node.callFrame.functionName)
     const { url } = node.callFrame
     let result = special ?? packageOf(url)
+    if (!result && url === "node:inspector") result = "(profiler)"
     if (!result && url.startsWith("node:internal/modules/")) result = LOADER
     if (!result && url === "node:internal/bootstrap/realm") result = BUILTINS
     if (!result) {
@@ -62,9 +68,22 @@ export function addProfile(profile, totals = new Map()) {
     owner.set(id, result)
     return result
   }
+  const fileOf = (id) => {
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const { url } = nodes.get(at).callFrame
+      if (packageOf(url) === files.package) return url.slice(url.lastIndexOf(files.marker))
+    }
+    return "?"
+  }
   for (let i = 0; i < profile.samples.length; i++) {
-    const key = ownerOf(profile.samples[i])
-    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0))
+    const id = profile.samples[i]
+    const key = ownerOf(id)
+    const delta = profile.timeDeltas[i] ?? 0
+    totals.set(key, (totals.get(key) ?? 0) + delta)
+    if (files && key === files.package) {
+      const file = fileOf(id)
+      files.totals.set(file, (files.totals.get(file) ?? 0) + delta)
+    }
   }
   return totals
 }

@@ -41,12 +41,16 @@ export function cpuMicros(pid) {
   }
 }
 
+const loadAtStart = loadavg()
+
 /** What the figures were measured on: Node, cores, and the load average (1, 5, 15 min). */
 export function machine() {
+  const load = (values) => values.map((value) => round(value, 2))
   return {
     node: process.version,
     cores: cpus().length,
-    loadAverage: loadavg().map((value) => round(value, 2)),
+    loadAverageAtStart: load(loadAtStart),
+    loadAverage: load(loadavg()),
   }
 }
 
