@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url"
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -26,7 +26,10 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "apps/*/test/**/*.test.ts",
       "examples/test/**/*.test.ts",
+      "bench/**/*.test.mjs",
     ],
+    // bench/.baseline/ holds Auth.js and the apps the benchmarks generate.
+    exclude: [...configDefaults.exclude, "bench/.baseline/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -25,12 +25,14 @@
 // bench/results/demo-auth.json.
 //
 // Run: npm run build && node bench/demo-auth.mjs [rounds] [seconds per run]
-import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
+import { whenReady } from "./lib/server.mjs"
+import { cpuMicros, median } from "./lib/stats.mjs"
 
 const ROUNDS = Number(process.argv[2] ?? 8)
 const SECONDS = Number(process.argv[3] ?? 1)
@@ -56,36 +58,10 @@ function startDemo(env = {}) {
     env: { ...clean, PORT: "0", IDP_PORT: "0", DEMO_DATA_DIR: dataDir, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   })
-  let output = ""
-  child.stderr.on("data", (chunk) => (output += chunk))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`The demo did not start:\n${output}`)), 60_000)
-    const fail = (error) => {
-      clearTimeout(timer)
-      child.kill("SIGKILL")
-      rmSync(dataDir, { recursive: true, force: true })
-      reject(error)
-    }
-    child.once("exit", (code) => fail(new Error(`The demo exited (${code}):\n${output}`)))
-    child.stdout.on("data", (chunk) => {
-      output += chunk
-      const match = /Tessera demo ready on (http:\/\/\S+)/.exec(output)
-      if (!match) return
-      clearTimeout(timer)
-      child.removeAllListeners("exit")
-      resolve({
-        url: match[1],
-        pid: child.pid,
-        stop: () =>
-          new Promise((done) => {
-            child.once("exit", () => {
-              rmSync(dataDir, { recursive: true, force: true })
-              done()
-            })
-            child.kill("SIGTERM")
-          }),
-      })
-    })
+  return whenReady(child, /Tessera demo ready on (http:\/\/\S+)/, {
+    name: "The demo",
+    timeout: 60_000,
+    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
   })
 }
 
@@ -114,26 +90,6 @@ async function signIn(url) {
   return cookie
 }
 
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100
-  } catch {
-    return 100
-  }
-})()
-
-/** CPU time (user + system, all threads) the process has used, in microseconds; NaN off Linux. */
-function cpuMicros(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6
-  } catch {
-    return Number.NaN
-  }
-}
-
 /** One autocannon run: requests per second, and the server's CPU microseconds per request. */
 async function measure(server, path, cookie, seconds) {
   const url = server.url + path
@@ -151,12 +107,6 @@ async function measure(server, path, cookie, seconds) {
     )
   }
   return { rps: result.requests.average, cpuPerRequest: cpu / result.requests.total }
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 /** A fresh pair of servers, with and without the hook, for one route's measurement. */

@@ -22,7 +22,7 @@ const { deriveEncryptionKey, encode } = await import(new URL("jwt.js", dist).hre
 
 const ROUNDS = Number(process.argv[2] ?? 21)
 const ITERATIONS = Number(process.argv[3] ?? 2000)
-const TARGET = 1.5
+const TARGET = 1.2
 
 const secret = "bench-secret-bench-secret-bench-secret-0123456789"
 const cookieName = "tessera.session-token"

@@ -1,0 +1,20 @@
+// The bundle-size budget: the minimal app (`Auth()` with Credentials and
+// GitHub) bundled by esbuild into one minified ESM file (bench/lib/bundle.mjs,
+// the same build bench/bundle-size.mjs compares with Auth.js) must stay within
+// bench/budget.json. It bundles the built package (packages/core/dist, as
+// published; `npm test` builds first) and needs no Auth.js install.
+import { readFileSync } from "node:fs"
+import { expect, test } from "vitest"
+import { singleFileBundle } from "./lib/bundle.mjs"
+
+const budget = JSON.parse(readFileSync(new URL("./budget.json", import.meta.url), "utf8"))
+
+test("the minimal app's bundle stays within bench/budget.json", async () => {
+  const { minified, gzip, byPackage } = await singleFileBundle("tessera")
+  const report = `${minified} bytes minified, ${gzip} gzip; budget ${budget.minimalApp.minified} / ${budget.minimalApp.gzip}; largest: ${byPackage
+    .slice(0, 5)
+    .map((entry) => `${entry.package} ${entry.bytes}`)
+    .join(", ")}`
+  expect(minified, report).toBeLessThanOrEqual(budget.minimalApp.minified)
+  expect(gzip, report).toBeLessThanOrEqual(budget.minimalApp.gzip)
+})
