@@ -73,26 +73,43 @@ const server = createServer((req, res) => {
 await listen(server, port, host)
 const actualPort = server.address().port
 const origin = `http://${host === "127.0.0.1" || host === "0.0.0.0" || host === "::" ? "localhost" : host}:${actualPort}`
+// Without ORIGIN, the Host header names the site: only the names this server answers to.
+if (!env.ORIGIN && !env.AUTH_URL && !env.AUTH_ALLOWED_HOSTS) {
+  env.AUTH_ALLOWED_HOSTS = [
+    ...new Set([new URL(origin).host, `localhost:${actualPort}`, `127.0.0.1:${actualPort}`]),
+  ].join(",")
+}
 
 const callbackPath = "/auth/callback/local-idp"
-const idp = await startOidcProvider({
-  port: parsePort(env.IDP_PORT, 0),
-  clientId: "tessera-demo",
-  // Both spellings of the loopback address: the callback URL follows the address the browser used.
-  redirectUris: [
-    ...new Set(
-      [
-        origin,
-        `http://localhost:${actualPort}`,
-        `http://127.0.0.1:${actualPort}`,
-        env.ORIGIN,
-      ].filter(Boolean),
-    ),
-  ].map((base) => `${base}${callbackPath}`),
-})
-env.DEMO_IDP_ISSUER = idp.issuer
-env.DEMO_IDP_CLIENT_ID = idp.clientId
-env.DEMO_IDP_CLIENT_SECRET = idp.clientSecret
+// The local provider signs anyone in under any name: a development convenience only.
+const localIdpEnabled = devDefaults || env.DEMO_LOCAL_IDP === "1"
+const idp = localIdpEnabled ? await startLocalIdp() : undefined
+if (idp) {
+  env.DEMO_IDP_ISSUER = idp.issuer
+  env.DEMO_IDP_CLIENT_ID = idp.clientId
+  env.DEMO_IDP_CLIENT_SECRET = idp.clientSecret
+}
+// The demo accounts' passwords are published on the sign-in page and in this repository.
+env.DEMO_ACCOUNTS = devDefaults || env.DEMO_ACCOUNTS === "1" ? "1" : "0"
+
+/** The local OpenID provider, with this app's callback URLs registered. */
+function startLocalIdp() {
+  return startOidcProvider({
+    port: parsePort(env.IDP_PORT, 0),
+    clientId: "tessera-demo",
+    // Both spellings of the loopback address: the callback URL follows the address the browser used.
+    redirectUris: [
+      ...new Set(
+        [
+          origin,
+          `http://localhost:${actualPort}`,
+          `http://127.0.0.1:${actualPort}`,
+          env.ORIGIN,
+        ].filter(Boolean),
+      ),
+    ].map((base) => `${base}${callbackPath}`),
+  })
+}
 
 try {
   ;({ handler: app } = await import("./build/handler.js"))
@@ -106,7 +123,12 @@ console.log(
     "",
     `  Tessera demo`,
     `  Database   ${shortPath(env.DEMO_DATABASE)}`,
-    `  Local IdP  ${idp.issuer} (OpenID provider; any login name, any password)`,
+    idp
+      ? `  Local IdP  ${idp.issuer} (OpenID provider; any login name, any password)`
+      : "  Local IdP  off (set DEMO_LOCAL_IDP=1 to offer it)",
+    env.DEMO_ACCOUNTS === "1"
+      ? "  Accounts   demo accounts with published passwords (alice, bob)"
+      : "  Accounts   no demo accounts (set DEMO_ACCOUNTS=1 to create them)",
     env.AUTH_VK_ID && env.AUTH_VK_SECRET ? "  VK ID      configured" : "",
     devDefaults
       ? [

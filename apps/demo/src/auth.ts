@@ -23,23 +23,27 @@ import { demoSettings, type DemoSettings } from "$lib/server/settings"
 export const LOCAL_IDP_ID = "local-idp"
 
 function providers(settings: DemoSettings): Provider[] {
-  const list: Provider[] = [
-    Credentials({
-      name: "Demo account",
-      credentials: {
-        email: { label: "E-mail", type: "email", autocomplete: "username", required: true },
-        password: {
-          label: "Password",
-          type: "password",
-          autocomplete: "current-password",
-          required: true,
+  const list: Provider[] = []
+  // The demo accounts' passwords are public: the method exists only when they are meant to.
+  if (settings.demoAccounts) {
+    list.push(
+      Credentials({
+        name: "Demo account",
+        credentials: {
+          email: { label: "E-mail", type: "email", autocomplete: "username", required: true },
+          password: {
+            label: "Password",
+            type: "password",
+            autocomplete: "current-password",
+            required: true,
+          },
         },
-      },
-      // `null` becomes `error=CredentialsSignin&code=credentials`: the same
-      // answer whichever of the two fields was wrong.
-      authorize: ({ email, password }) => checkCredentials(email, password),
-    }),
-  ]
+        // `null` becomes `error=CredentialsSignin&code=credentials`: the same
+        // answer whichever of the two fields was wrong.
+        authorize: ({ email, password }) => checkCredentials(email, password),
+      }),
+    )
+  }
   if (settings.devDefaults) {
     list.push(Email({ name: "E-mail", sendVerificationRequest: deliverToMailbox }))
   } else if (settings.emailServer) {

@@ -5,13 +5,15 @@ import { env } from "$env/dynamic/private"
 import { handle as authentication } from "./auth"
 import { seedDemoAccounts } from "$lib/server/accounts"
 import { migrateDatabase } from "$lib/server/db"
+import { demoSettings } from "$lib/server/settings"
 
-/** Runs once, before the first request: the database is migrated and the demo accounts exist. */
+/** Runs once, before the first request: the database is migrated and, when enabled, the demo accounts exist. */
 export const init: ServerInit = async () => {
   if (building) return
   const applied = await migrateDatabase()
   if (applied.length) console.log(`Database migrated: ${applied.join(", ")}`)
-  await seedDemoAccounts()
+  // Only when asked for: their passwords are published.
+  if (demoSettings().demoAccounts) await seedDemoAccounts()
 }
 
 /** Path prefixes only signed-in users may open. */

@@ -450,6 +450,33 @@ describe("without development defaults (AUTH_SECRET set)", () => {
       const signin = await (await fetch(new URL("/signin", server.url))).text()
       expect(signin).not.toContain("wonderland-42") // the demo passwords are shown only in development
       expect(signin).not.toContain("Send me a sign-in link") // no e-mail method without EMAIL_SERVER
+
+      // The attack: the published demo password must not open Alice's account in production,
+      // and the "any name, any password" local provider must not exist.
+      const providers = (await (
+        await fetch(new URL("/auth/providers", server.url))
+      ).json()) as Record<string, unknown>
+      expect(Object.keys(providers)).not.toContain("credentials")
+      expect(Object.keys(providers)).not.toContain("local-idp")
+      expect(server.output()).toContain("Local IdP  off")
+      const csrf = await fetch(new URL("/auth/csrf", server.url))
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+      const attempt = await fetch(new URL("/auth/callback/credentials", server.url), {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          origin: server.url,
+          "content-type": "application/x-www-form-urlencoded",
+          cookie: cookiesOf(csrf),
+        },
+        body: new URLSearchParams({
+          email: "alice@example.test",
+          password: "wonderland-42",
+          csrfToken,
+        }),
+      })
+      expect(attempt.status).toBe(404)
+      expect(cookiesOf(attempt)).not.toContain("session-token")
     } finally {
       await server.stop()
       rmSync(ownDir, { recursive: true, force: true })

@@ -139,8 +139,7 @@ function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): Re
   }
   if (request.action === "error") {
     // The error page itself failed: render the built-in one rather than loop.
-    const rendered = renderErrorPage(config.theme, undefined, value)
-    return { status: rendered.status, body: rendered.body }
+    return renderErrorPage(config.theme, undefined, value)
   }
   const params: Record<string, string> = { error: value }
   if (error instanceof CredentialsSignin) params.code = error.code
@@ -179,7 +178,7 @@ function configurationErrorResult(
     return { redirect: `${errorPage}${errorPage.includes("?") ? "&" : "?"}error=Configuration` }
   }
   const page = renderErrorPage({ colorScheme: "auto" }, undefined, "Configuration")
-  return { status: 500, body: page.body }
+  return { ...page, status: 500 }
 }
 
 export type { LoggerInstance, ResolvedConfig }

@@ -38,7 +38,7 @@ describe("sign-in page", () => {
     expect(order.every((i) => i > 0)).toBe(true)
     expect([...order].sort((a, b) => a - b)).toEqual(order)
     expect(html).toContain(
-      `<form class="provider" action="${ORIGIN}/auth/signin/github" method="POST">`,
+      `<form class="provider" action="${ORIGIN}/auth/signin/github" method="POST" data-provider="github">`,
     )
     expect(html).toContain(
       `<form class="provider" action="${ORIGIN}/auth/callback/credentials" method="POST">`,

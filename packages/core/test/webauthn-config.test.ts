@@ -152,8 +152,12 @@ describe("the built-in sign-in page", () => {
     )
     expect(page).toMatch(/<input type="hidden" name="csrfToken" value="[0-9a-f]{64}">/)
     expect(page).toContain('<button type="submit">Sign in with Passkey</button>')
-    expect(page).toContain(`<script>${webauthnClientScript}</script>`)
-    expect(page.match(/<script>/g)).toHaveLength(1)
+    // Once, with the nonce the page's Content-Security-Policy allows.
+    const nonce = /script-src 'nonce-([^']+)'/.exec(
+      response.headers.get("content-security-policy")!,
+    )![1]
+    expect(page).toContain(`<script nonce="${nonce}">${webauthnClientScript}</script>`)
+    expect(page.match(/<script\b/g)).toHaveLength(1)
   })
 
   it("without a WebAuthn provider, has no passkey script; with WebAuthn(), no autofill", async () => {
@@ -162,12 +166,12 @@ describe("the built-in sign-in page", () => {
       trustHost: true,
       providers: [Credentials({ credentials: { user: {} }, authorize: () => null })],
     })
-    expect(await plain.text()).not.toContain("<script>")
+    expect(await plain.text()).not.toContain("<script")
     const { config } = passkeyConfig({ providers: [WebAuthn()] })
     const page = await (await new Browser(config).fetch("/auth/signin")).text()
     expect(page).toContain('data-webauthn-provider="webauthn"')
     expect(page).not.toMatch(/<form[^>]*data-conditional-ui/)
-    expect(page).toContain("<script>")
+    expect(page).toContain("<script nonce=")
   })
 
   it("inlines a client script that is up to date with its sources", () => {

@@ -8,6 +8,7 @@
  *   e-mail or (provider, providerAccountId) rolls back and gets the winner.
  * @module
  */
+import { occasionally, purgeVerificationTokens } from "./purge.js"
 import type { Kysely, Selectable, Updateable } from "kysely"
 import type {
   Adapter,
@@ -149,6 +150,7 @@ export function createAdapterMethods(
   const date = (d: Date): Timestamp => (sqlite ? d.valueOf() : d)
   const optionalDate = (d: Date | null | undefined) => (d == null ? null : date(d))
   const bool = (b: boolean) => (sqlite ? (b ? 1 : 0) : b)
+  const purgeTokensSometimes = occasionally(() => purgeVerificationTokens(db, dialect))
 
   const userRow = (user: AdapterUser) => ({
     id: user.id ?? crypto.randomUUID(),
@@ -385,6 +387,8 @@ export function createAdapterMethods(
         .values({ identifier: token.identifier, token: token.token, expires: date(token.expires) })
         .returningAll()
         .executeTakeFirstOrThrow()
+      // Links and used challenges pile up otherwise: clear the expired ones now and then.
+      purgeTokensSometimes()
       return toToken(row)
     },
 

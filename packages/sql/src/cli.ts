@@ -4,6 +4,7 @@
  *
  *   tessera migrate [--sqlite <path> | --postgres <url>]
  *   tessera migrate --from authjs [--sqlite <path> | --postgres <url>] [--to <url or file>] [--apply]
+ *   tessera purge [--sqlite <path> | --postgres <url>]
  *   tessera secret
  *
  * `migrate` without a flag uses `DATABASE_URL` (a postgres:// URL, or a SQLite
@@ -34,6 +35,8 @@ const USAGE = `Usage:
       Imports an Auth.js database (Kysely, Prisma or Drizzle tables) into Tessera's tables:
       beside the Auth.js tables, which are never changed, or into the --to database.
       Prints what it would do; --apply does it, in one transaction.
+  tessera purge [--sqlite <path> | --postgres <url>]
+      Deletes expired sessions, e-mail links, used passkey challenges and rate-limit counters
   tessera secret
       Prints a random secret for AUTH_SECRET (32 bytes, base64url)
 `
@@ -108,27 +111,48 @@ async function runMigrate(args: string[], io: CliIO): Promise<number> {
     return runAuthjsImport(resolveTarget(rest, io.env), to, apply, io)
   }
   if (to !== undefined || apply) throw new UsageError("--to and --apply go with --from authjs")
-  const target = resolveTarget(rest, io.env)
-  const secrets = target.kind === "postgres" ? secretsOf(target.url) : []
-  const label = describeLocation(target)
-  let adapter: SqlAdapterInstance | undefined
-  try {
-    adapter =
-      target.kind === "postgres" ? SqlAdapter.postgres(target.url) : SqlAdapter.sqlite(target.path)
+  return withAdapter("migrate", rest, io, async (adapter, label) => {
     const { applied } = await adapter.migrate()
     io.out(
       applied.length
         ? `${label}: applied ${applied.join(", ")}\n`
         : `${label}: already up to date\n`,
     )
+  })
+}
+
+/** Opens the database `args` name, runs `work` on the adapter, closes it; errors are redacted. */
+async function withAdapter(
+  command: string,
+  args: string[],
+  io: CliIO,
+  work: (adapter: SqlAdapterInstance, label: string) => Promise<void>,
+): Promise<number> {
+  const target = resolveTarget(args, io.env)
+  const secrets = target.kind === "postgres" ? secretsOf(target.url) : []
+  const label = describeLocation(target)
+  let adapter: SqlAdapterInstance | undefined
+  try {
+    adapter =
+      target.kind === "postgres" ? SqlAdapter.postgres(target.url) : SqlAdapter.sqlite(target.path)
+    await work(adapter, label)
     return 0
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    io.err(`tessera migrate: ${label}: ${redactString(message, secrets)}\n`)
+    io.err(`tessera ${command}: ${label}: ${redactString(message, secrets)}\n`)
     return 1
   } finally {
     await adapter?.close().catch(() => undefined)
   }
+}
+
+function runPurge(args: string[], io: CliIO): Promise<number> {
+  return withAdapter("purge", args, io, async (adapter, label) => {
+    const { sessions, verificationTokens, rateLimits } = await adapter.purge()
+    io.out(
+      `${label}: deleted ${sessions} expired sessions, ${verificationTokens} verification tokens, ${rateLimits} rate-limit counters\n`,
+    )
+  })
 }
 
 async function runAuthjsImport(
@@ -158,6 +182,8 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
     switch (command) {
       case "migrate":
         return await runMigrate(args, io)
+      case "purge":
+        return await runPurge(args, io)
       case "secret":
         if (args.length) throw new UsageError("secret takes no arguments")
         io.out(`${randomBytes(32).toString("base64url")}\n`)

@@ -22,6 +22,7 @@ import {
   type SqlRateLimitStoreInstance,
   type SqlRateLimitStoreOptions,
 } from "./rate-limit-store.js"
+import { purgeExpired, type PurgeResult } from "./purge.js"
 import { redactError, secretsOf } from "./redact.js"
 import type { Database, SqlDialect } from "./schema.js"
 
@@ -29,6 +30,7 @@ export type * from "./schema.js"
 export { migrate, migrations, MIGRATION_TABLE, type MigrateOptions } from "./migrations.js"
 export { isUniqueViolation, type SqlAdapterMethods } from "./adapter.js"
 export { redactError } from "./redact.js"
+export type { PurgeResult } from "./purge.js"
 export {
   SqlRateLimitStore,
   type SqlRateLimitStoreInstance,
@@ -40,6 +42,8 @@ export interface SqlAdapterInstance extends SqlAdapterMethods {
   /** The Kysely instance, for your own queries on the same database. */
   readonly db: Kysely<Database>
   readonly dialect: SqlDialect
+  /** Deletes expired sessions, verification tokens and rate-limit counters (`npx tessera purge`). */
+  purge(): Promise<PurgeResult>
   /** Applies pending migrations (idempotent). */
   migrate(): Promise<{ applied: string[] }>
   /**
@@ -74,6 +78,7 @@ function build(
       }
     },
     rateLimitStore: (options = {}) => SqlRateLimitStore(db, { ...options, dialect, secrets }),
+    purge: () => purgeExpired(db, dialect),
     async close() {
       if (owned) await db.destroy()
     },

@@ -13,6 +13,7 @@ import { Auth, type AuthConfig } from "@tessera/core"
 import type { ResponseInternal } from "@tessera/core/types"
 import { actionConfig, basePathOf, findProvider } from "./config.js"
 import { applyCookies } from "./cookies.js"
+import { withoutForwardedHeaders } from "./forwarded.js"
 import type { SignInOptions, SignOutOptions } from "./types.js"
 
 /** Form fields with this prefix become authorization parameters of OAuth/OIDC providers. */
@@ -161,7 +162,7 @@ function signInPageUrl(event: RequestEvent, config: AuthConfig, callbackUrl: str
  * request: same headers (cookies, forwarded host), a new form body.
  */
 function internalRequest(event: RequestEvent, url: URL, body: Record<string, string>): Request {
-  const headers = new Headers(event.request.headers)
+  const headers = new Headers(withoutForwardedHeaders(event.request.headers))
   for (const name of ["content-length", "content-encoding", "transfer-encoding", "content-type"])
     headers.delete(name)
   // Asking for the redirect as JSON would turn a failed sign-in into a redirect; here it must throw.

@@ -10,9 +10,16 @@ import type { ProviderType } from "@tessera/core/types"
 import type { Env } from "./env.js"
 import type { SvelteKitAuthConfig } from "./types.js"
 
-/** `config` with the environment's defaults. Same object back while the environment is unchanged. */
+/**
+ * `config` with the environment's defaults, filled in place (as Auth.js does).
+ * Also: adapter-node's `ORIGIN` pins `event.url`; it is then the canonical
+ * origin core builds every URL on, unless `url`/`origin`/`AUTH_URL` say otherwise.
+ */
 export function withEnv(env: Env, config: SvelteKitAuthConfig): AuthConfig {
-  return setEnvDefaults(env, config as AuthConfig)
+  const filled = setEnvDefaults(env, config as AuthConfig)
+  if (env.ORIGIN && filled.url === undefined && filled.origin === undefined)
+    filled.origin = env.ORIGIN
+  return filled
 }
 
 type ActionConfig = AuthConfig & { raw: typeof raw; skipCSRFCheck: typeof skipCSRFCheck }

@@ -18,6 +18,7 @@ import { Auth, isAuthAction, type AuthConfig } from "@tessera/core"
 import { signInWithForm, signOutWithForm } from "./actions.js"
 import { basePathOf, withEnv } from "./config.js"
 import { kitRuntime, type Env, type KitRuntime } from "./env.js"
+import { withoutForwarded } from "./forwarded.js"
 import { sessionReader } from "./session.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 
@@ -95,7 +96,9 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     resolve: Parameters<Handle>[0]["resolve"],
   ) {
     event.locals.auth ??= sessionReader(event, config)
-    if (isAuthRoute(event.url.pathname, basePathOf(config))) return Auth(event.request, config)
+    if (isAuthRoute(event.url.pathname, basePathOf(config))) {
+      return Auth(withoutForwarded(event.request, event.url), config)
+    }
     return resolve(event)
   }
 

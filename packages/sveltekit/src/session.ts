@@ -8,6 +8,7 @@ import type { RequestEvent } from "@sveltejs/kit"
 import { getSession, type AuthConfig } from "@tessera/core"
 import type { Session } from "@tessera/core/types"
 import { applyCookies, cookieRecord } from "./cookies.js"
+import { withoutForwardedHeaders } from "./forwarded.js"
 
 /**
  * A function that reads the session on its first call and returns the same
@@ -24,7 +25,11 @@ export function sessionReader(
 
 async function readSession(event: RequestEvent, config: AuthConfig): Promise<Session | null> {
   const { session, cookies } = await getSession(
-    { url: event.url, cookies: cookieRecord(event.cookies), headers: event.request.headers },
+    {
+      url: event.url,
+      cookies: cookieRecord(event.cookies),
+      headers: withoutForwardedHeaders(event.request.headers),
+    },
     config,
   )
   // A refreshed session cookie (sliding expiry), or expired ones for a session that is no longer valid.

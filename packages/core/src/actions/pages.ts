@@ -20,7 +20,7 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
   if (custom) return { redirect: appPageUrl(ctx, custom, { callbackUrl, error, code }) }
   rememberCallbackUrl(ctx, callbackUrl)
   const csrfToken = await ensureCsrfToken(ctx)
-  return { body: renderSignInPage(ctx, { csrfToken, callbackUrl, error, email }) }
+  return renderSignInPage(ctx, { csrfToken, callbackUrl, error, email })
 }
 
 export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -28,15 +28,14 @@ export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal
   const custom = ctx.config.pages.signOut
   if (custom) return { redirect: appPageUrl(ctx, custom, { callbackUrl }) }
   const csrfToken = await ensureCsrfToken(ctx)
-  return { body: renderSignOutPage(ctx, { csrfToken, callbackUrl }) }
+  return renderSignOutPage(ctx, { csrfToken, callbackUrl })
 }
 
 export async function errorPage(ctx: RequestContext): Promise<ResponseInternal> {
   const { error } = ctx.request.query
   const custom = ctx.config.pages.error
   if (custom) return { redirect: appPageUrl(ctx, custom, { error }) }
-  const page = renderErrorPage(ctx.config.theme, signInPageUrl(ctx), error)
-  return { status: page.status, body: page.body }
+  return renderErrorPage(ctx.config.theme, signInPageUrl(ctx), error)
 }
 
 export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -45,5 +44,5 @@ export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseIn
     const { provider, type } = ctx.request.query
     return { redirect: appPageUrl(ctx, custom, { provider, type }) }
   }
-  return { body: renderVerifyRequestPage(ctx) }
+  return renderVerifyRequestPage(ctx)
 }

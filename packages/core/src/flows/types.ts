@@ -96,6 +96,8 @@ export interface SignInPageParams {
   callbackUrl: string
   error?: string
   email?: string
+  /** The page's CSP nonce, for a section's own `<style>`. */
+  nonce: string
 }
 
 export type Method = "GET" | "POST"
@@ -120,8 +122,8 @@ export interface Flow<P extends ResolvedProvider, I extends ProviderIdentity = P
   readonly callback: FlowCallback<P>
   /** The provider's part of the built-in sign-in page. */
   section(ctx: RequestContext, provider: P, params: SignInPageParams): SafeHtml
-  /** Markup for the page's head (a script), once per page, when a provider of this type is shown. */
-  head?(ctx: RequestContext): SafeHtml
+  /** Markup for the page's head (a script, with the page's CSP `nonce`), once per page, when a provider of this type is shown. */
+  head?(ctx: RequestContext, nonce: string): SafeHtml
   /** How a sign-in through this flow is stored. */
   persist: Persist<I>
   /** GET webauthn-options/<id>: only flows that prepare a browser ceremony have it. */
@@ -139,7 +141,7 @@ export interface ProviderFlow {
     handle(ctx: RequestContext): Promise<ResponseInternal>
   }
   section(ctx: RequestContext, params: SignInPageParams): SafeHtml
-  head?(ctx: RequestContext): SafeHtml
+  head?(ctx: RequestContext, nonce: string): SafeHtml
   options?(ctx: RequestContext): Promise<ResponseInternal>
 }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Theme } from "../types.js"
+import { noStoreHeaders } from "../http/response.js"
 import { html, unsafeRaw, type SafeHtml } from "./html.js"
 
 const CSS = `
@@ -21,16 +22,62 @@ button,.button{display:block;width:100%;padding:.65rem .75rem;border:0;border-ra
 .provider-logo{height:1.1rem;vertical-align:middle;margin-right:.5rem}
 `
 
+/** A built-in page as the handler answers it: its HTML and the headers that protect it. */
+export interface RenderedPage {
+  status?: number
+  body: string
+  headers: Record<string, string>
+}
+
+/** A fresh nonce (128 bits) for the page's own `<style>` and `<script>`. */
+function newNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))))
+}
+
+/**
+ * The headers of every built-in page: never cached (they carry CSRF tokens),
+ * never framed (clickjacking), no inline code but the page's own (a nonce),
+ * no Referer to other sites, no content sniffing. (`same-origin`, not
+ * `no-referrer`: with no referrer at all, browsers send `Origin: null` on the
+ * page's own form posts, which the CSRF check rightly refuses. Responses at
+ * URLs that carry a token use `no-referrer`.)
+ */
+export function pageHeaders(nonce: string): Record<string, string> {
+  return {
+    ...noStoreHeaders,
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": [
+      "default-src 'none'",
+      `script-src 'nonce-${nonce}'`,
+      `style-src 'nonce-${nonce}'`,
+      "img-src * data:",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ].join("; "),
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+  }
+}
+
+/**
+ * A whole page. `content` and `head` receive the page's nonce, for any
+ * `<style>`/`<script>` they add (nothing inline runs without it).
+ */
 export function renderDocument(
   theme: Theme,
   title: string,
-  body: SafeHtml,
-  head: SafeHtml | string = "",
-): string {
+  content: (nonce: string) => SafeHtml,
+  head?: (nonce: string) => SafeHtml,
+  status?: number,
+): RenderedPage {
+  const nonce = newNonce()
   const scheme = theme.colorScheme ?? "auto"
   const brand = theme.brandColor ? `:root{--brand:${cssColor(theme.brandColor)}}` : ""
   const buttonText = theme.buttonText ? `:root{--button-text:${cssColor(theme.buttonText)}}` : ""
-  return `<!DOCTYPE html>${html`<html lang="en" class="${scheme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="${scheme === "auto" ? "light dark" : scheme}"><title>${title}</title><style>${unsafeRaw(CSS + brand + buttonText)}</style>${head}</head><body><main>${theme.logo ? html`<img class="logo" src="${theme.logo}" alt="">` : ""}<div class="card">${body}</div></main></body></html>`}`
+  const body = `<!DOCTYPE html>${html`<html lang="en" class="${scheme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="${scheme === "auto" ? "light dark" : scheme}"><title>${title}</title><style nonce="${nonce}">${unsafeRaw(CSS + brand + buttonText)}</style>${head?.(nonce) ?? ""}</head><body><main>${theme.logo ? html`<img class="logo" src="${theme.logo}" alt="">` : ""}<div class="card">${content(nonce)}</div></main></body></html>`}`
+  return { ...(status !== undefined ? { status } : {}), body, headers: pageHeaders(nonce) }
 }
 
 /** Theme colours go into CSS, so only plain colour syntax is let through. */

@@ -5,16 +5,19 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
-import type { SignInPageParams } from "../flows/types.js"
-import { html, type SafeHtml } from "./html.js"
-import { renderDocument } from "./layout.js"
+import type { ProviderFlow, SignInPageParams } from "../flows/types.js"
+import { html } from "./html.js"
+import { renderDocument, type RenderedPage } from "./layout.js"
 import { signInErrorMessages } from "./messages.js"
 
 export type { SignInPageParams }
 
 const isButtonOnly = (type: string) => type === "oauth" || type === "oidc"
 
-export function renderSignInPage(ctx: RequestContext, params: SignInPageParams): string {
+export function renderSignInPage(
+  ctx: RequestContext,
+  params: Omit<SignInPageParams, "nonce">,
+): RenderedPage {
   const { providers, theme, flows } = ctx.config
   // Own keys only: `?error=toString` must not find Object.prototype's.
   const message = params.error
@@ -22,15 +25,21 @@ export function renderSignInPage(ctx: RequestContext, params: SignInPageParams):
       ? signInErrorMessages[params.error]
       : signInErrorMessages.default
     : undefined
-  const heads = new Set<(ctx: RequestContext) => SafeHtml>()
-  const sections = providers.map((provider, i) => {
-    const flow = flows.get(provider.id)!
-    if (flow.head) heads.add(flow.head)
-    // A rule between a form with fields and its neighbours, as users expect.
-    const separate =
-      i > 0 && (!isButtonOnly(provider.type) || !isButtonOnly(providers[i - 1]!.type))
-    return html`${separate ? html`<hr>` : ""}${flow.section(ctx, params)}`
-  })
-  const body = html`<h1>Sign in</h1>${message ? html`<div class="error" role="alert">${message}</div>` : ""}${sections}`
-  return renderDocument(theme, "Sign In", body, html`${[...heads].map((head) => head(ctx))}`)
+  const heads = new Set<NonNullable<ProviderFlow["head"]>>()
+  for (const provider of providers) {
+    const head = flows.get(provider.id)!.head
+    if (head) heads.add(head)
+  }
+  const content = (nonce: string) => {
+    const sections = providers.map((provider, i) => {
+      // A rule between a form with fields and its neighbours, as users expect.
+      const separate =
+        i > 0 && (!isButtonOnly(provider.type) || !isButtonOnly(providers[i - 1]!.type))
+      const section = flows.get(provider.id)!.section(ctx, { ...params, nonce })
+      return html`${separate ? html`<hr>` : ""}${section}`
+    })
+    return html`<h1>Sign in</h1>${message ? html`<div class="error" role="alert">${message}</div>` : ""}${sections}`
+  }
+  const head = (nonce: string) => html`${[...heads].map((h) => h(ctx, nonce))}`
+  return renderDocument(theme, "Sign In", content, head)
 }

@@ -19,7 +19,12 @@ export interface DemoSettings {
    * the pages show a banner and the development mailbox is on.
    */
   devDefaults: boolean
-  /** The local OpenID provider `server.js` started, if it did. */
+  /**
+   * The demo accounts (published passwords) exist and the credentials method is
+   * offered: with development defaults, or `DEMO_ACCOUNTS=1`.
+   */
+  demoAccounts: boolean
+  /** The local OpenID provider `server.js` started, if it did (development defaults or `DEMO_LOCAL_IDP=1`). */
   localIdp: LocalIdpSettings | undefined
   /** Sending real e-mail instead of the development mailbox (nodemailer connection URL). */
   emailServer: string | undefined
@@ -39,6 +44,7 @@ export function demoSettings(): DemoSettings {
   return {
     database: env.DEMO_DATABASE || "data/demo.db",
     devDefaults: env.DEMO_DEV_DEFAULTS === "1",
+    demoAccounts: env.DEMO_ACCOUNTS === "1",
     localIdp:
       DEMO_IDP_ISSUER && DEMO_IDP_CLIENT_ID && DEMO_IDP_CLIENT_SECRET
         ? {

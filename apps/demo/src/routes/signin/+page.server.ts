@@ -17,11 +17,12 @@ export const load: PageServerLoad = async ({ url }) => {
     // Only a path on this site: anything else would be refused by Tessera anyway.
     redirectTo: safePath(url.searchParams.get("redirectTo") ?? url.searchParams.get("callbackUrl")),
     methods: {
+      credentials: settings.demoAccounts,
       email: settings.devDefaults || !!settings.emailServer,
       localIdp: !!settings.localIdp,
       vk: !!settings.vk,
     },
-    demoAccounts: settings.devDefaults
+    demoAccounts: settings.demoAccounts
       ? DEMO_ACCOUNTS.map(({ email, password }) => ({ email, password }))
       : [],
   }

@@ -35,7 +35,8 @@ function malformedLink(ctx: RequestContext): ResponseInternal {
   ctx.config.logger.debug("Malformed e-mail sign-in link", { provider: ctx.flow?.provider.id })
   const signInUrl = signInPageUrl(ctx)
   const page = renderErrorPage(ctx.config.theme, signInUrl, "Verification")
-  return { status: 400, headers: noStoreHeaders, body: page.body }
+  // This page's own URL holds the (malformed) token: no Referer at all.
+  return { ...page, status: 400, headers: { ...page.headers, "Referrer-Policy": "no-referrer" } }
 }
 
 /** Consumes the token, trying each secret it may have been hashed with (rotation). */

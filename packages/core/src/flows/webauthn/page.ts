@@ -15,7 +15,7 @@ import { fieldId, formField, hiddenFields } from "../../pages/form-fields.js"
 import { webauthnClientScript } from "./client-script.generated.js"
 
 /** Built once: the script is constant and some 15 kB long. */
-const headScript = unsafeRaw(`<script>${webauthnClientScript}</script>`)
+const script = unsafeRaw(webauthnClientScript)
 
 export function webauthnSection(
   ctx: RequestContext,
@@ -29,6 +29,6 @@ export function webauthnSection(
 }
 
 /** The passkey script, once per page with a WebAuthn provider on it. */
-export function webauthnHead(): SafeHtml {
-  return headScript
+export function webauthnHead(_ctx: RequestContext, nonce: string): SafeHtml {
+  return html`<script nonce="${nonce}">${script}</script>`
 }
