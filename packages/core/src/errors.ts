@@ -74,14 +74,15 @@ export class AuthError extends Error {
   constructor(message?: string | ErrorOptions | Error, errorOptions?: ErrorOptions) {
     const [text, options] = normalizeArguments(message, errorOptions)
     super(text, options)
-    const ctor = new.target as unknown as typeof AuthError
+    const ctor = new.target
     this.name = ctor.name
     this.type = ctor.type
     this.kind = ctor.kind
     // V8 only; other runtimes keep the default stack.
-    ;(
-      Error as { captureStackTrace?: (target: object, ctor: Function) => void }
-    ).captureStackTrace?.(this, new.target)
+    ;(Error as { captureStackTrace?: (target: object, ctor: object) => void }).captureStackTrace?.(
+      this,
+      new.target,
+    )
   }
 }
 

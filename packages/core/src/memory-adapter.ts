@@ -68,7 +68,7 @@ function copyUser(u: AdapterUser): AdapterUser {
     email: u.email ?? null,
     emailVerified: copyDate(u.emailVerified),
     image: u.image ?? null,
-  } as AdapterUser
+  }
 }
 
 const ACCOUNT_FIELDS = [

@@ -11,7 +11,7 @@ import { memoryBackend, sqliteBackend, type Backend } from "./database-session-f
 import {
   ADA,
   get,
-  Jar,
+  type Jar,
   makeConfig,
   ORIGIN,
   sessionCookieName,

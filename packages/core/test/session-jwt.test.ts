@@ -9,7 +9,7 @@ import { decode, encode, type JWT } from "@tessera/core/jwt"
 import {
   ADA,
   HTTPS_ORIGIN,
-  Jar,
+  type Jar,
   ORIGIN,
   SECRET,
   csrfToken,

@@ -12,7 +12,7 @@ import type { SvelteKitAuthConfig } from "./types.js"
 
 /** `config` with the environment's defaults. Same object back while the environment is unchanged. */
 export function withEnv(env: Env, config: SvelteKitAuthConfig): AuthConfig {
-  return setEnvDefaults(env, config as AuthConfig)
+  return setEnvDefaults(env, config)
 }
 
 type ActionConfig = AuthConfig & { raw: typeof raw; skipCSRFCheck: typeof skipCSRFCheck }

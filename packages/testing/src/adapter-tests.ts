@@ -475,7 +475,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await method("createVerificationToken")(token)
         const params = { identifier: token.identifier, token: token.token }
         const results = await Promise.all(
-          Array.from({ length: 10 }, () => method("useVerificationToken")(params)),
+          Array.from({ length: 10 }, async () => method("useVerificationToken")(params)),
         )
         expect(results.filter(Boolean)).toHaveLength(1)
       })
@@ -597,7 +597,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(results.filter((r) => r.created)).toHaveLength(1)
         const winner = results.find((r) => r.created)!.user
         for (const result of results) expect(result.user.id).toBe(winner.id)
-        const stored = await Promise.all(attempts.map(({ user }) => db.user(user.id)))
+        const stored = await Promise.all(attempts.map(async ({ user }) => db.user(user.id)))
         expect(stored.filter(Boolean)).toHaveLength(1)
         expect(await db.account({ provider: "github", providerAccountId })).toMatchObject({
           userId: winner.id,

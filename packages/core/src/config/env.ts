@@ -93,7 +93,7 @@ function withEnvDefaults(env: Env, config: AuthConfig): AuthConfig {
 }
 
 /** Ids of factory providers, so a factory is called once to learn its id, not per request. */
-const factoryIds = new WeakMap<Function, string | undefined>()
+const factoryIds = new WeakMap<object, string | undefined>()
 
 function providerId(provider: AuthConfig["providers"][number]): string | undefined {
   if (typeof provider === "function") {
@@ -157,7 +157,7 @@ export function createActionURL(
   config: Pick<AuthConfig, "basePath"> & { logger?: Partial<LoggerInstance> },
 ): URL {
   const basePath = config.basePath ?? "/auth"
-  let envUrl = envObject.AUTH_URL
+  const envUrl = envObject.AUTH_URL
   if (envUrl) {
     const { origin, pathname } = new URL(envUrl)
     const path = config.basePath ?? (pathname !== "/" ? pathname.replace(/\/$/, "") : basePath)

@@ -58,13 +58,6 @@ async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
   return { key, raw, kid }
 }
 
-function sameSecrets(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true
-  if (!Array.isArray(a) || a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 /** The keys of one list of secrets: the first is current (encodes, signs), all are accepted. */
 export class KeyRing {
   /** Promises by `index \0 salt`, so concurrent first uses derive once. */
@@ -138,7 +131,7 @@ export class KeyRing {
     if (!key) {
       key = crypto.subtle.importKey(
         "raw",
-        encoder.encode(this.secrets[index]!),
+        encoder.encode(this.secrets[index]),
         { name: "HMAC", hash: "SHA-256" },
         false,
         ["sign"],

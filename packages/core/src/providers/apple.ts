@@ -59,9 +59,7 @@ function parseUser(raw: string | undefined): AppleUser | undefined {
   if (!raw) return undefined
   try {
     const user: unknown = JSON.parse(raw)
-    return user && typeof user === "object" && !Array.isArray(user)
-      ? (user as AppleUser)
-      : undefined
+    return user && typeof user === "object" && !Array.isArray(user) ? user : undefined
   } catch {
     return undefined
   }
@@ -70,7 +68,7 @@ function parseUser(raw: string | undefined): AppleUser | undefined {
 /** The validated ID Token claims, plus the `user` Apple posted alongside the code. */
 function profileFromCallback({ claims, params }: UserinfoRequestContext): Profile {
   const user = parseUser(params.user)
-  return { ...claims, ...(user ? { user } : {}) } as Profile
+  return { ...claims, ...(user ? { user } : {}) }
 }
 
 export default function Apple<P extends AppleProfile = AppleProfile>(

@@ -96,6 +96,7 @@ export async function useCheckCookies(
       failure ??= error
     }
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- what useCheckCookie threw
   if (failure) throw failure
   return values
 }

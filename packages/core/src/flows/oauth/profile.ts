@@ -46,7 +46,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
       throw new OAuthProfileParseError(
         `Provider "${provider.id}": userinfo.request returned no profile object`,
       )
-    return profile as Profile
+    return profile
   }
   if (!as.userinfo_endpoint) {
     // An OAuth 2 provider that sent an ID Token but has no userinfo endpoint.
@@ -74,12 +74,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
 
   if (provider.type === "oidc") {
     // The userinfo must describe the user the ID Token names (OIDC Core 5.3.2).
-    return (await o.processUserInfoResponse(
-      as,
-      oauth.client,
-      String(claims!.sub),
-      response,
-    )) as Profile
+    return await o.processUserInfoResponse(as, oauth.client, String(claims!.sub), response)
   }
   if (response.status !== 200)
     throw new OAuthProviderError(
@@ -95,7 +90,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
     throw new OAuthProfileParseError(
       `Provider "${provider.id}": the userinfo response is not an object`,
     )
-  return body as Profile
+  return body
 }
 
 /**

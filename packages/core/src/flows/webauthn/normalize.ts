@@ -160,5 +160,5 @@ export function normalizeWebAuthnProvider(
     challengeMaxAge,
     formFields,
     enableConditionalUI,
-  } as ResolvedWebAuthnProvider
+  }
 }
