@@ -112,5 +112,3 @@ export function isDate(value: unknown): value is string {
     /^\d{4}-\d{2}-\d{2}T/.test(value)
   )
 }
-
-export { MemoryAdapter } from "./memory-adapter.js"

@@ -439,7 +439,7 @@ describe("malformed tokens and ids: a clean 4xx, nothing written", () => {
     ["GET", "/auth/callback/nodemailer?token=%00&email=a%40b.example", 400],
     ["GET", "/auth/callback/nodemailer?token[]=x&email=a%40b.example", 400],
   ] as const)("%s %s -> %i", async (method, path, status) => {
-    const { MemoryAdapter } = await import("@tessera/core/adapters")
+    const { MemoryAdapter } = await import("@tessera/testing")
     const adapter = MemoryAdapter()
     const { config } = makeConfig({
       adapter,

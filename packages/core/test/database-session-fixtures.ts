@@ -9,15 +9,14 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
-import {
-  MemoryAdapter,
-  type Adapter,
-  type AdapterSession,
-  type AdapterUser,
-  type VerificationToken,
+import type {
+  Adapter,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
 } from "@tessera/core/adapters"
 import { SqlAdapter, type SqlAdapterInstance } from "@tessera/sql"
-import { startPostgres, type PostgresServer } from "@tessera/testing"
+import { MemoryAdapter, startPostgres, type PostgresServer } from "@tessera/testing"
 
 export interface StoredAccount {
   userId: string

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { setEnvDefaults } from "@tessera/core"
 import { customFetch } from "../src/symbols.js"
-import { MemoryAdapter } from "../src/memory-adapter.js"
+import { MemoryAdapter } from "@tessera/testing"
 import type { AuthConfig } from "../src/config/auth-config.js"
 import {
   AppBrowser,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
-import { MemoryAdapter } from "../src/memory-adapter.js"
+import { MemoryAdapter } from "@tessera/testing"
 import type { AuthConfig } from "../src/config/auth-config.js"
 import {
   AppBrowser,

@@ -81,7 +81,7 @@ describe("random requests against every provider type", () => {
     const fc = (await import("fast-check")).default
     const { skipCSRFCheck } = await import("@tessera/core")
     const Passkey = (await import("@tessera/core/providers/passkey")).default
-    const { MemoryAdapter } = await import("@tessera/core/adapters")
+    const { MemoryAdapter } = await import("@tessera/testing")
     const adapter = MemoryAdapter()
     const make = (skip: boolean) =>
       makeConfig({

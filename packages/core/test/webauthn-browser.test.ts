@@ -16,7 +16,7 @@ import {
 } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import Passkey from "@tessera/core/providers/passkey"
 import { SECRET } from "./webauthn-harness.js"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import Credentials from "@tessera/core/providers/credentials"
 import Passkey from "@tessera/core/providers/passkey"
 import WebAuthn from "@tessera/core/providers/webauthn"

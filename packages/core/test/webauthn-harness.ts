@@ -3,7 +3,7 @@
  * honours Set-Cookie (including expiry), and helpers for the passkey endpoints.
  */
 import { Auth } from "@tessera/core"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import Passkey from "@tessera/core/providers/passkey"
 import type { AuthConfig } from "@tessera/core"
 import { SoftAuthenticator } from "./webauthn-authenticator.js"

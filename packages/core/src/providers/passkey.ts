@@ -8,8 +8,8 @@
  * @example
  * ```ts
  * import Passkey from "@tessera/core/providers/passkey"
- * import { MemoryAdapter } from "@tessera/core/adapters"
- * const config = { adapter: MemoryAdapter(), providers: [Passkey()] }
+ * import { SqlAdapter } from "@tessera/sql"
+ * const config = { adapter: SqlAdapter(db), providers: [Passkey()] }
  * ```
  * @module
  */

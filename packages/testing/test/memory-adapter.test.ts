@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest"
-import { runAdapterTests, testAccount, testUser } from "@tessera/testing"
-import { MemoryAdapter } from "../src/adapters.js"
-import { accountKey, createMemoryStore, tokenKey } from "../src/memory-adapter.js"
+import { testAccount, testUser } from "@tessera/testing"
+import { runAdapterTests } from "@tessera/testing/suites"
+import { accountKey, createMemoryStore, MemoryAdapter, tokenKey } from "../src/memory-adapter.js"
 
 const store = createMemoryStore()
 

@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import { MemoryAdapter } from "@tessera/core/adapters"
+ * import { MemoryAdapter } from "@tessera/testing"
  * const config = { adapter: MemoryAdapter(), providers: [...] }
  * ```
  * @module
@@ -21,7 +21,7 @@ import type {
   AdapterSession,
   AdapterUser,
   VerificationToken,
-} from "./adapters.js"
+} from "@tessera/core/adapters"
 
 /** The maps behind a `MemoryAdapter`. Pass your own to inspect or seed them. */
 export interface MemoryStore {
