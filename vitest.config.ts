@@ -27,6 +27,12 @@ export default defineConfig({
       "apps/*/test/**/*.test.ts",
       "examples/test/**/*.test.ts",
     ],
+    // Type tests (`*.test-d.ts`): type-checked by tsc against the built declarations, not run.
+    typecheck: {
+      enabled: true,
+      include: ["packages/*/test/**/*.test-d.ts"],
+      tsconfig: "./tsconfig.typetests.json",
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
