@@ -14,6 +14,12 @@ type Env = Record<string, string | undefined>
  * Never mutates `config`. The result is cached per config object while the
  * environment values stay the same, so calling it per request keeps the
  * resolved configuration cached too.
+ *
+ * @param envObject The environment, usually `process.env`: `AUTH_SECRET` (and `AUTH_SECRET_1..3`),
+ *   `AUTH_URL`,
+ *   `AUTH_TRUST_HOST`, `AUTH_REDIRECT_PROXY_URL`, `AUTH_<PROVIDER>_ID`/`_SECRET`/`_ISSUER`.
+ * @param config The configuration; never changed.
+ * @see [Auth.js: setEnvDefaults()](https://authjs.dev/reference/core#setenvdefaults)
  */
 export function setEnvDefaults(envObject: Env, config: AuthConfig): AuthConfig {
   const signature = envSignature(envObject, config)
@@ -148,6 +154,14 @@ function providerWithEnv(
 /**
  * The URL of an action, honouring `AUTH_URL`, then `X-Forwarded-Host`/`Host`.
  * For framework integrations that need to build auth URLs outside a request to `Auth()`.
+ *
+ * @param action The action, e.g. `signin` or `session`.
+ * @param protocol The request's protocol (`http` or `https`), used when `AUTH_URL` is not set.
+ * @param headers The request's headers (`X-Forwarded-Host`, `Host`).
+ * @param envObject The environment (`AUTH_URL`).
+ * @param config `basePath` and a logger for warnings.
+ * @see [Auth.js: createActionURL()](https://authjs.dev/reference/core#createactionurl)
+ * @see [RFC 7239 §4, Forwarded HTTP extension](https://www.rfc-editor.org/rfc/rfc7239.html#section-4) (the de-facto `X-Forwarded-*` headers predate it)
  */
 export function createActionURL(
   action: AuthAction,

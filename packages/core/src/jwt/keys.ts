@@ -27,6 +27,10 @@ const encoder = new TextEncoder()
  * The raw 32-byte content key for `secret` and `salt`. Exported (from
  * `@tessera/core/jwt`) so that a token made by `encode` can be opened with
  * `jose.jwtDecrypt` directly.
+ *
+ * @param secret The secret (32+ characters).
+ * @param salt The cookie name the key is for.
+ * @see [RFC 5869, HKDF](https://www.rfc-editor.org/rfc/rfc5869.html)
  */
 export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
   const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [

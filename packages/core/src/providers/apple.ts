@@ -71,6 +71,16 @@ function profileFromCallback({ claims, params }: UserinfoRequestContext): Profil
   return { ...claims, ...(user ? { user } : {}) }
 }
 
+/**
+ * Sign in with Apple (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_APPLE_ID`, `AUTH_APPLE_SECRET`), and
+ *   any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: Apple](https://authjs.dev/reference/core/providers/apple)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ * @see [Sign in with Apple REST API](https://developer.apple.com/documentation/sign_in_with_apple/sign_in_with_apple_rest_api)
+ */
 export default function Apple<P extends AppleProfile = AppleProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {
