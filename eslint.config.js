@@ -2,8 +2,9 @@
 // are the ones that catch bugs: promises nobody awaits, type-only imports that would be
 // loaded at run time, `==`, unused code, and `any` (a warning: each one is a hole in the types).
 //
-// Type-aware rules run on the packages' sources only, where a tsconfig already lists every
-// file (the project service reuses it); tests, scripts and the demo get the syntactic rules.
+// Type-aware rules run on the packages' sources (the project service reuses their tsconfigs)
+// and, for the promise rules, on the tests (tsconfig.tests.json); scripts and the demo's
+// sources get the syntactic rules.
 import js from "@eslint/js"
 import globals from "globals"
 import svelte from "eslint-plugin-svelte"
@@ -87,6 +88,22 @@ export default tseslint.config(
       ],
       "@typescript-eslint/only-throw-error": "error",
       "@typescript-eslint/prefer-promise-reject-errors": "error",
+    },
+  },
+  {
+    // Tests: the promise rules (an un-awaited `expect(...).rejects` is a test that cannot fail).
+    files: ["packages/*/test/**/*.ts", "examples/test/**/*.ts", "apps/demo/test/**/*.ts"],
+    ignores: ["**/*.test-d.ts"],
+    languageOptions: {
+      parserOptions: { project: ["./tsconfig.tests.json"], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": [
+        "error",
+        { checksVoidReturn: { arguments: false } },
+      ],
+      "@typescript-eslint/await-thenable": "error",
     },
   },
   {
