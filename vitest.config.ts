@@ -30,6 +30,12 @@ export default defineConfig({
     ],
     // bench/.baseline/ holds Auth.js and the apps the benchmarks generate.
     exclude: [...configDefaults.exclude, "bench/.baseline/**"],
+    // Type tests (`*.test-d.ts`): type-checked by tsc against the built declarations, not run.
+    typecheck: {
+      enabled: true,
+      include: ["packages/*/test/**/*.test-d.ts"],
+      tsconfig: "./tsconfig.typetests.json",
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

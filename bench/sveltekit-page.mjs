@@ -173,7 +173,6 @@ async function layoutData(server, cookie) {
 const comparable = (session) => JSON.stringify({ ...session, expires: typeof session?.expires })
 
 const servers = {}
-const variants = []
 const stopAll = () => Promise.all(Object.values(servers).map((server) => server.stop()))
 try {
   // A first, for each library and strategy; B gets what A's layout returned.

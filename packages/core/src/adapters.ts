@@ -13,40 +13,73 @@
  */
 import type { Account, Authenticator, Awaitable, User } from "./types.js"
 
-/** A user as stored by an adapter. `email` is unique among users. */
+/**
+ * A user as stored by an adapter. `email` is unique among users.
+ *
+ * @see [Auth.js: AdapterUser](https://authjs.dev/reference/core/adapters#adapteruser)
+ */
 export interface AdapterUser extends User {
   id: string
   email: string
   emailVerified: Date | null
 }
 
-/** An account (a provider identity) linked to a user. (provider, providerAccountId) is unique. */
+/**
+ * An account (a provider identity) linked to a user. (provider, providerAccountId) is unique.
+ *
+ * @see [Auth.js: AdapterAccount](https://authjs.dev/reference/core/adapters#adapteraccount)
+ */
 export interface AdapterAccount extends Account {
   userId: string
   type: AdapterAccountType
 }
 
+/**
+ * The kind of sign-in an account came from.
+ *
+ * @see [Auth.js: AdapterAccountType](https://authjs.dev/reference/core/adapters#adapteraccounttype)
+ */
 export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn" | "credentials"
 
-/** A database session. `sessionToken` is the SHA-256 (hex) of the cookie value. */
+/**
+ * A database session. `sessionToken` is the SHA-256 (hex) of the cookie value.
+ *
+ * @see [Auth.js: AdapterSession](https://authjs.dev/reference/core/adapters#adaptersession)
+ */
 export interface AdapterSession {
   sessionToken: string
   userId: string
   expires: Date
 }
 
-/** A single-use e-mail sign-in token. `token` is a keyed hash of the value sent by mail. */
+/**
+ * A single-use e-mail sign-in token. `token` is a keyed hash of the value sent by mail.
+ *
+ * @see [Auth.js: VerificationToken](https://authjs.dev/reference/core/adapters#verificationtoken)
+ */
 export interface VerificationToken {
   identifier: string
   expires: Date
   token: string
 }
 
-/** A WebAuthn authenticator (passkey) belonging to a user. */
+/**
+ * A WebAuthn authenticator (passkey) belonging to a user.
+ *
+ * @see [Auth.js: AdapterAuthenticator](https://authjs.dev/reference/core/adapters#adapterauthenticator)
+ * @see [Web Authentication Level 3 §4, credential record](https://www.w3.org/TR/webauthn-3/#credential-record)
+ */
 export interface AdapterAuthenticator extends Authenticator {
   userId: string
 }
 
+/**
+ * A database adapter: every method is optional; a feature that needs one is refused at
+ * configuration time without it (`MissingAdapterMethods`).
+ *
+ * @see [Auth.js: Adapter](https://authjs.dev/reference/core/adapters#adapter)
+ * @see `runAdapterTests` in `@tessera/testing/suites`: the conformance suite every adapter passes
+ */
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
   getUser?(id: string): Awaitable<AdapterUser | null>
@@ -104,7 +137,12 @@ export interface Adapter {
   ): Awaitable<AdapterAuthenticator>
 }
 
-/** True if the value is a `Date` or a string that parses as an ISO date. Handy in adapters. */
+/**
+ * True if the value is a `Date` or a string that parses as an ISO date. Handy in adapters.
+ *
+ * @param value Any value read from a database.
+ * @see [RFC 3339 §5.6, Internet Date/Time Format](https://www.rfc-editor.org/rfc/rfc3339.html#section-5.6)
+ */
 export function isDate(value: unknown): value is string {
   return (
     typeof value === "string" &&
@@ -112,5 +150,3 @@ export function isDate(value: unknown): value is string {
     /^\d{4}-\d{2}-\d{2}T/.test(value)
   )
 }
-
-export { MemoryAdapter } from "./memory-adapter.js"

@@ -14,6 +14,11 @@
  * @module
  */
 
+/**
+ * The stable `type` of every error class, one per failure: for logs and `switch`es.
+ *
+ * @see [Auth.js: ErrorType](https://authjs.dev/reference/core/errors#errortype)
+ */
 export type ErrorType =
   | "AuthError"
   | "AccessDenied"
@@ -55,13 +60,28 @@ export type ErrorType =
   | "Verification"
   | "WebAuthnVerificationError"
 
-/** Where a user is sent when this error ends a flow. */
+/**
+ * Where a user is sent when this error ends a flow.
+ *
+ * @see {@link publicErrorOf}
+ */
 export type ErrorKind = "signIn" | "error"
 
-/** Options accepted by every error's constructor, as in `Error`, plus free-form context. */
+/**
+ * Options accepted by every error's constructor, as in `Error`, plus free-form context.
+ *
+ * @see [ECMAScript: InstallErrorCause](https://tc39.es/ecma262/#sec-installerrorcause)
+ */
 export type ErrorOptions = { cause?: unknown; [key: string]: unknown }
 
-/** The base of all Tessera errors. */
+/**
+ * The base of all Tessera errors.
+ *
+ * @param message The message; or an `ErrorOptions` object; or an `Error`, which becomes the cause
+ *   (the shapes Auth.js accepts).
+ * @param errorOptions With a string message: `cause` and any context to log.
+ * @see [Auth.js: AuthError](https://authjs.dev/reference/core/errors#autherror)
+ */
 export class AuthError extends Error {
   static type: ErrorType = "AuthError"
   static kind: ErrorKind = "error"
@@ -74,14 +94,15 @@ export class AuthError extends Error {
   constructor(message?: string | ErrorOptions | Error, errorOptions?: ErrorOptions) {
     const [text, options] = normalizeArguments(message, errorOptions)
     super(text, options)
-    const ctor = new.target as unknown as typeof AuthError
+    const ctor = new.target
     this.name = ctor.name
     this.type = ctor.type
     this.kind = ctor.kind
     // V8 only; other runtimes keep the default stack.
-    ;(
-      Error as { captureStackTrace?: (target: object, ctor: Function) => void }
-    ).captureStackTrace?.(this, new.target)
+    ;(Error as { captureStackTrace?: (target: object, ctor: object) => void }).captureStackTrace?.(
+      this,
+      new.target,
+    )
   }
 }
 
@@ -100,17 +121,29 @@ function normalizeArguments(
   return [undefined, message]
 }
 
-/** Errors that end a sign-in attempt and send the user back to the sign-in page. */
+/**
+ * Errors that end a sign-in attempt and send the user back to the sign-in page.
+ *
+ * @see [Auth.js: SignInError](https://authjs.dev/reference/core/errors#signinerror)
+ */
 export class SignInError extends AuthError {
   static override kind: ErrorKind = "signIn"
 }
 
-/** A database adapter method threw. */
+/**
+ * A database adapter method threw.
+ *
+ * @see [Auth.js: AdapterError](https://authjs.dev/reference/core/errors#adaptererror)
+ */
 export class AdapterError extends AuthError {
   static override type: ErrorType = "AdapterError"
 }
 
-/** The `signIn` callback returned `false`, or sign-in was otherwise refused. */
+/**
+ * The `signIn` callback returned `false`, or sign-in was otherwise refused.
+ *
+ * @see [Auth.js: AccessDenied](https://authjs.dev/reference/core/errors#accessdenied)
+ */
 export class AccessDenied extends AuthError {
   static override type: ErrorType = "AccessDenied"
 }
@@ -118,22 +151,37 @@ export class AccessDenied extends AuthError {
 /**
  * Something unexpected happened in the callback route: for example `authorize`
  * threw an error that is not a `CredentialsSignin`. The original error is in `cause.err`.
+ *
+ * @see [Auth.js: CallbackRouteError](https://authjs.dev/reference/core/errors#callbackrouteerror)
  */
 export class CallbackRouteError extends AuthError {
   static override type: ErrorType = "CallbackRouteError"
 }
 
-/** The custom error page itself redirected to the error page. */
+/**
+ * The custom error page itself redirected to the error page.
+ *
+ * @see [Auth.js: ErrorPageLoop](https://authjs.dev/reference/core/errors#errorpageloop)
+ */
 export class ErrorPageLoop extends AuthError {
   static override type: ErrorType = "ErrorPageLoop"
 }
 
-/** An `events` handler threw. Logged; it never breaks the flow that fired it. */
+/**
+ * An `events` handler threw. Logged; it never breaks the flow that fired it.
+ *
+ * @see [Auth.js: EventError](https://authjs.dev/reference/core/errors#eventerror)
+ */
 export class EventError extends AuthError {
   static override type: ErrorType = "EventError"
 }
 
-/** A callback URL could not be parsed or points outside the application. */
+/**
+ * A callback URL could not be parsed or points outside the application.
+ *
+ * @see [Auth.js: InvalidCallbackUrl](https://authjs.dev/reference/core/errors#invalidcallbackurl)
+ * @see [RFC 9700 §4.11, Open Redirection](https://www.rfc-editor.org/rfc/rfc9700.html#section-4.11)
+ */
 export class InvalidCallbackUrl extends AuthError {
   static override type: ErrorType = "InvalidCallbackUrl"
 }
@@ -143,6 +191,8 @@ export class InvalidCallbackUrl extends AuthError {
  * credentials. The user is sent to the sign-in page with
  * `error=CredentialsSignin&code=<code>`. Keep `code` vague: it must not reveal
  * whether the user name or the password was wrong.
+ *
+ * @see [Auth.js: CredentialsSignin](https://authjs.dev/reference/core/errors#credentialssignin)
  */
 export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin"
@@ -155,62 +205,116 @@ export class CredentialsSignin extends SignInError {
  * provider option of the wrong kind, an invalid relying party. Found once, when
  * the configuration is first resolved; every request then answers with the
  * `Configuration` error. (Tessera addition.)
+ *
+ * @see {@link MissingSecret}, {@link InvalidSecret}, {@link DuplicateProviderId}: the other
+ *   problems found when a configuration is resolved
  */
 export class InvalidConfiguration extends AuthError {
   static override type: ErrorType = "InvalidConfiguration"
 }
 
-/** The provider's endpoints are missing or not valid URLs. */
+/**
+ * The provider's endpoints are missing or not valid URLs.
+ *
+ * @see [Auth.js: InvalidEndpoints](https://authjs.dev/reference/core/errors#invalidendpoints)
+ * @see [RFC 8414 §2, Authorization Server Metadata](https://www.rfc-editor.org/rfc/rfc8414.html#section-2)
+ */
 export class InvalidEndpoints extends AuthError {
   static override type: ErrorType = "InvalidEndpoints"
 }
 
-/** A PKCE, state or nonce check failed, or its cookie was missing. */
+/**
+ * A PKCE, state or nonce check failed, or its cookie was missing.
+ *
+ * @see [Auth.js: InvalidCheck](https://authjs.dev/reference/core/errors#invalidcheck)
+ * @see [RFC 7636 §4.6, PKCE: Server Verifies code_verifier](https://www.rfc-editor.org/rfc/rfc7636.html#section-4.6)
+ * @see [RFC 6749 §10.12, Cross-Site Request Forgery](https://www.rfc-editor.org/rfc/rfc6749.html#section-10.12) (`state`)
+ * @see [OpenID Connect Core 1.0 §15.5.2, Nonce Implementation Notes](https://openid.net/specs/openid-connect-core-1_0.html#NonceNotes)
+ */
 export class InvalidCheck extends AuthError {
   static override type: ErrorType = "InvalidCheck"
 }
 
-/** A JWT session cookie could not be decoded, or a `jwt`/`session` callback threw. */
+/**
+ * A JWT session cookie could not be decoded, or a `jwt`/`session` callback threw.
+ *
+ * @see [Auth.js: JWTSessionError](https://authjs.dev/reference/core/errors#jwtsessionerror)
+ * @see [RFC 7516, JSON Web Encryption](https://www.rfc-editor.org/rfc/rfc7516.html)
+ */
 export class JWTSessionError extends AuthError {
   static override type: ErrorType = "JWTSessionError"
 }
 
-/** A feature needs a database adapter and none is configured. */
+/**
+ * A feature needs a database adapter and none is configured.
+ *
+ * @see [Auth.js: MissingAdapter](https://authjs.dev/reference/core/errors#missingadapter)
+ */
 export class MissingAdapter extends AuthError {
   static override type: ErrorType = "MissingAdapter"
 }
 
-/** The adapter lacks methods a configured feature needs. */
+/**
+ * The adapter lacks methods a configured feature needs.
+ *
+ * @see [Auth.js: MissingAdapterMethods](https://authjs.dev/reference/core/errors#missingadaptermethods)
+ */
 export class MissingAdapterMethods extends AuthError {
   static override type: ErrorType = "MissingAdapterMethods"
 }
 
-/** A credentials provider has no `authorize` function. */
+/**
+ * A credentials provider has no `authorize` function.
+ *
+ * @see [Auth.js: MissingAuthorize](https://authjs.dev/reference/core/errors#missingauthorize)
+ */
 export class MissingAuthorize extends AuthError {
   static override type: ErrorType = "MissingAuthorize"
 }
 
-/** No `secret` option and no `AUTH_SECRET`. */
+/**
+ * No `secret` option and no `AUTH_SECRET`.
+ *
+ * @see [Auth.js: MissingSecret](https://authjs.dev/reference/core/errors#missingsecret)
+ */
 export class MissingSecret extends AuthError {
   static override type: ErrorType = "MissingSecret"
 }
 
-/** A secret is shorter than 32 characters. (Tessera addition.) */
+/**
+ * A secret is shorter than 32 characters. (Tessera addition.)
+ *
+ * @see [RFC 2104 §3, Keys](https://www.rfc-editor.org/rfc/rfc2104.html#section-3) (keys shorter than the hash output are strongly discouraged)
+ * @see {@link MissingSecret}
+ */
 export class InvalidSecret extends AuthError {
   static override type: ErrorType = "InvalidSecret"
 }
 
-/** Two providers share an id. (Tessera addition.) */
+/**
+ * Two providers share an id. (Tessera addition.)
+ *
+ * @see {@link InvalidConfiguration}
+ */
 export class DuplicateProviderId extends AuthError {
   static override type: ErrorType = "DuplicateProviderId"
 }
 
-/** The e-mail of an OAuth sign-in belongs to a user who has not linked this provider. */
+/**
+ * The e-mail of an OAuth sign-in belongs to a user who has not linked this provider.
+ *
+ * @see [Auth.js: OAuthAccountNotLinked](https://authjs.dev/reference/core/errors#oauthaccountnotlinked)
+ */
 export class OAuthAccountNotLinked extends SignInError {
   static override type: ErrorType = "OAuthAccountNotLinked"
 }
 
-/** The provider answered the callback with an error, or a check of its answer failed. */
+/**
+ * The provider answered the callback with an error, or a check of its answer failed.
+ *
+ * @see [Auth.js: OAuthCallbackError](https://authjs.dev/reference/core/errors#oauthcallbackerror)
+ * @see [RFC 6749 §4.1.2.1, Error Response](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1.2.1)
+ */
 export class OAuthCallbackError extends SignInError {
   static override type: ErrorType = "OAuthCallbackError"
 }
@@ -220,27 +324,48 @@ export class OAuthCallbackError extends SignInError {
  * refused the code exchange (other than a spent code), an ID Token or userinfo
  * response failed validation, the provider could not be reached. The user sees
  * `error=OAuthCallbackError`; the log sees a server fault. (Tessera addition.)
+ *
+ * @see [RFC 6749 §5.2, Error Response](https://www.rfc-editor.org/rfc/rfc6749.html#section-5.2) (token endpoint)
+ * @see [OpenID Connect Core 1.0 §3.1.3.7, ID Token Validation](https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation)
+ * @see {@link OAuthCallbackError}
  */
 export class OAuthProviderError extends OAuthCallbackError {
   static override type: ErrorType = "OAuthProviderError"
 }
 
-/** The provider's profile could not be turned into a user. */
+/**
+ * The provider's profile could not be turned into a user.
+ *
+ * @see [Auth.js: OAuthProfileParseError](https://authjs.dev/reference/core/errors#oauthprofileparseerror)
+ */
 export class OAuthProfileParseError extends AuthError {
   static override type: ErrorType = "OAuthProfileParseError"
 }
 
-/** A database session token could not be read. */
+/**
+ * A database session token could not be read.
+ *
+ * @see [Auth.js: SessionTokenError](https://authjs.dev/reference/core/errors#sessiontokenerror)
+ */
 export class SessionTokenError extends AuthError {
   static override type: ErrorType = "SessionTokenError"
 }
 
-/** Starting an OAuth sign-in failed (building the authorization URL). */
+/**
+ * Starting an OAuth sign-in failed (building the authorization URL).
+ *
+ * @see [Auth.js: OAuthSignInError](https://authjs.dev/reference/core/errors#oauthsigninerror)
+ * @see [RFC 6749 §4.1.1, Authorization Request](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1.1)
+ */
 export class OAuthSignInError extends SignInError {
   static override type: ErrorType = "OAuthSignInError"
 }
 
-/** Starting an e-mail sign-in failed: bad address, or the message could not be sent. */
+/**
+ * Starting an e-mail sign-in failed: bad address, or the message could not be sent.
+ *
+ * @see [Auth.js: EmailSignInError](https://authjs.dev/reference/core/errors#emailsigninerror)
+ */
 export class EmailSignInError extends SignInError {
   static override type: ErrorType = "EmailSignInError"
 }
@@ -248,72 +373,134 @@ export class EmailSignInError extends SignInError {
 /**
  * The sign-in e-mail could not be sent: the mail server or API refused it.
  * The user sees `error=EmailSignin`; the log sees a server fault. (Tessera addition.)
+ *
+ * @see [RFC 5321 §4.2, SMTP Replies](https://www.rfc-editor.org/rfc/rfc5321.html#section-4.2)
+ * @see {@link EmailSignInError}
  */
 export class EmailDeliveryError extends EmailSignInError {
   static override type: ErrorType = "EmailDeliveryError"
 }
 
-/** Sign-out failed. */
+/**
+ * Sign-out failed.
+ *
+ * @see [Auth.js: SignOutError](https://authjs.dev/reference/core/errors#signouterror)
+ */
 export class SignOutError extends AuthError {
   static override type: ErrorType = "SignOutError"
 }
 
-/** The URL names no action Tessera knows, or the method does not fit the action. */
+/**
+ * The URL names no action Tessera knows, or the method does not fit the action.
+ *
+ * @see [Auth.js: UnknownAction](https://authjs.dev/reference/core/errors#unknownaction)
+ */
 export class UnknownAction extends AuthError {
   static override type: ErrorType = "UnknownAction"
 }
 
-/** A malformed request: body, query or cookie that cannot be read. (Tessera addition.) */
+/**
+ * A malformed request: body, query or cookie that cannot be read. (Tessera addition.)
+ *
+ * @see [RFC 9110 §15.5.1, 400 Bad Request](https://www.rfc-editor.org/rfc/rfc9110.html#section-15.5.1)
+ */
 export class InvalidRequest extends AuthError {
   static override type: ErrorType = "InvalidRequest"
 }
 
-/** The configured session strategy cannot serve this provider. */
+/**
+ * The configured session strategy cannot serve this provider.
+ *
+ * @see [Auth.js: UnsupportedStrategy](https://authjs.dev/reference/core/errors#unsupportedstrategy)
+ */
 export class UnsupportedStrategy extends AuthError {
   static override type: ErrorType = "UnsupportedStrategy"
 }
 
-/** A provider has a `type` Tessera does not know. */
+/**
+ * A provider has a `type` Tessera does not know.
+ *
+ * @see [Auth.js: InvalidProviderType](https://authjs.dev/reference/core/errors#invalidprovidertype)
+ */
 export class InvalidProviderType extends AuthError {
   static override type: ErrorType = "InvalidProviderType"
 }
 
-/** Host headers were used without `trustHost` / `AUTH_TRUST_HOST`. */
+/**
+ * Host headers were used without `trustHost` / `AUTH_TRUST_HOST`.
+ *
+ * @see [Auth.js: UntrustedHost](https://authjs.dev/reference/core/errors#untrustedhost)
+ * @see [RFC 7239 §4, Forwarded HTTP Extension](https://www.rfc-editor.org/rfc/rfc7239.html#section-4)
+ */
 export class UntrustedHost extends AuthError {
   static override type: ErrorType = "UntrustedHost"
 }
 
-/** An e-mail sign-in link was already used, expired, or never existed. */
+/**
+ * An e-mail sign-in link was already used, expired, or never existed.
+ *
+ * @see [Auth.js: Verification](https://authjs.dev/reference/core/errors#verification)
+ */
 export class Verification extends AuthError {
   static override type: ErrorType = "Verification"
 }
 
-/** A state-changing request had no valid CSRF token, or came from another site. */
+/**
+ * A state-changing request had no valid CSRF token, or came from another site.
+ *
+ * @see [Auth.js: MissingCSRF](https://authjs.dev/reference/core/errors#missingcsrf)
+ * @see [OWASP CSRF Prevention Cheat Sheet: signed double-submit cookie](https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html#signed-double-submit-cookie-recommended)
+ * @see [Fetch Metadata Request Headers: Sec-Fetch-Site](https://www.w3.org/TR/fetch-metadata/#sec-fetch-site-header)
+ */
 export class MissingCSRF extends SignInError {
   static override type: ErrorType = "MissingCSRF"
 }
 
-/** More than one WebAuthn provider asks for conditional UI. */
+/**
+ * More than one WebAuthn provider asks for conditional UI.
+ *
+ * @see [Auth.js: DuplicateConditionalUI](https://authjs.dev/reference/core/errors#duplicateconditionalui)
+ * @see [Credential Management Level 1: conditional mediation](https://www.w3.org/TR/credential-management-1/#dom-credentialmediationrequirement-conditional)
+ */
 export class DuplicateConditionalUI extends AuthError {
   static override type: ErrorType = "DuplicateConditionalUI"
 }
 
-/** Conditional UI is on but no form field has `autocomplete="webauthn"`. */
+/**
+ * Conditional UI is on but no form field has `autocomplete="webauthn"`.
+ *
+ * @see [Auth.js: MissingWebAuthnAutocomplete](https://authjs.dev/reference/core/errors#missingwebauthnautocomplete)
+ * @see [HTML: autofill, the `webauthn` token](https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill)
+ */
 export class MissingWebAuthnAutocomplete extends AuthError {
   static override type: ErrorType = "MissingWebAuthnAutocomplete"
 }
 
-/** A WebAuthn registration or authentication response failed verification. */
+/**
+ * A WebAuthn registration or authentication response failed verification.
+ *
+ * @see [Auth.js: WebAuthnVerificationError](https://authjs.dev/reference/core/errors#webauthnverificationerror)
+ * @see [Web Authentication Level 3 §7.1, Registering a New Credential](https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential)
+ * @see [Web Authentication Level 3 §7.2, Verifying an Authentication Assertion](https://www.w3.org/TR/webauthn-3/#sctn-verifying-assertion)
+ */
 export class WebAuthnVerificationError extends AuthError {
   static override type: ErrorType = "WebAuthnVerificationError"
 }
 
-/** The account is linked to another user. */
+/**
+ * The account is linked to another user.
+ *
+ * @see [Auth.js: AccountNotLinked](https://authjs.dev/reference/core/errors#accountnotlinked)
+ */
 export class AccountNotLinked extends SignInError {
   static override type: ErrorType = "AccountNotLinked"
 }
 
-/** Kept for Auth.js compatibility: Tessera ships no experimental flags today. */
+/**
+ * Kept for Auth.js compatibility: Tessera ships no experimental flags today.
+ *
+ * @see [Auth.js: ExperimentalFeatureNotEnabled](https://authjs.dev/reference/core/errors#experimentalfeaturenotenabled)
+ */
 export class ExperimentalFeatureNotEnabled extends AuthError {
   static override type: ErrorType = "ExperimentalFeatureNotEnabled"
 }
@@ -367,7 +554,12 @@ const clientErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "WebAuthnVerificationError",
 ])
 
-/** Where an error sends the user and with which `error` value. */
+/**
+ * Where an error sends the user and with which `error` value.
+ *
+ * @param error Anything thrown.
+ * @see {@link ErrorType}
+ */
 export function publicErrorOf(error: unknown): { page: ErrorKind; value: string } {
   if (error instanceof AuthError) {
     const known = publicErrorValues[error.type]
@@ -376,7 +568,12 @@ export function publicErrorOf(error: unknown): { page: ErrorKind; value: string 
   return { page: "error", value: "Configuration" }
 }
 
-/** True for errors the client caused (safe to show, logged at debug), false for server faults. */
+/**
+ * True for errors the client caused (safe to show, logged at debug), false for server faults.
+ *
+ * @param error Anything thrown.
+ * @see {@link publicErrorOf}
+ */
 export function isClientError(error: unknown): error is AuthError {
   return error instanceof AuthError && clientErrorTypes.has(error.type)
 }

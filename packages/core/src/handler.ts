@@ -34,6 +34,18 @@ import type { LoggerInstance, ResponseInternal } from "./types.js"
 const configurationMessage =
   "There is a problem with the server configuration. Check the server logs for more information."
 
+/**
+ * Handles one request to the auth routes under `basePath` (default `/auth`): sign-in, callbacks,
+ * sign-out, session, CSRF token, providers and the built-in pages. Never throws for a client's
+ * mistake: bad input is a 4xx, a broken configuration a 500 naming nothing to the client.
+ *
+ * @param request The incoming request: any `Request`; a body over 64 KiB is refused (413).
+ * @param config The configuration. Keep one object for the life of the app: it is validated once
+ *   and cached.
+ * @returns A `Response`, or with `raw` in the configuration the internal result for an integration.
+ * @see [Auth.js: Auth()](https://authjs.dev/reference/core#auth)
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ */
 export async function Auth(
   request: Request,
   config: AuthConfig & { raw: typeof raw },

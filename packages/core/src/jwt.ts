@@ -25,6 +25,11 @@ import type { Awaitable } from "./types.js"
 
 export { deriveEncryptionKey } from "./jwt/keys.js"
 
+/**
+ * The claims Tessera puts in a session token: the user's name, e-mail, picture and id (`sub`).
+ *
+ * @see [RFC 7519 §4.1, Registered Claim Names](https://www.rfc-editor.org/rfc/rfc7519.html#section-4.1)
+ */
 export interface DefaultJWT extends Record<string, unknown> {
   name?: string | null
   email?: string | null
@@ -36,9 +41,19 @@ export interface DefaultJWT extends Record<string, unknown> {
   jti?: string
 }
 
-/** The decoded session token. Extend it through module augmentation. */
+/**
+ * The decoded session token. Extend it through module augmentation.
+ *
+ * @see [RFC 7519 §4, JWT Claims](https://www.rfc-editor.org/rfc/rfc7519.html#section-4)
+ * @see [Auth.js: JWT](https://authjs.dev/reference/core/jwt#jwt)
+ */
 export interface JWT extends Record<string, unknown>, DefaultJWT {}
 
+/**
+ * What `encode` takes.
+ *
+ * @see {@link encode}
+ */
 export interface JWTEncodeParams<Payload = JWT> {
   /** Seconds until the token expires. Default 30 days. */
   maxAge?: number
@@ -49,6 +64,11 @@ export interface JWTEncodeParams<Payload = JWT> {
   token?: Payload
 }
 
+/**
+ * What `decode` takes.
+ *
+ * @see {@link decode}
+ */
 export interface JWTDecodeParams {
   salt: string
   /** One secret, or a list: decode accepts a token made with any of them (rotation). */
@@ -56,6 +76,11 @@ export interface JWTDecodeParams {
   token?: string
 }
 
+/**
+ * The `jwt` option: the session token's lifetime, and `encode`/`decode` to replace Tessera's JWE.
+ *
+ * @see [Auth.js: JWTOptions](https://authjs.dev/reference/core/jwt#jwtoptions)
+ */
 export interface JWTOptions {
   /** Seconds. Default: `session.maxAge`. */
   maxAge: number
@@ -88,6 +113,8 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
  * @param params.token The compact JWE.
  * @param params.secret One secret or a list (rotation: any may have made it).
  * @param params.salt The cookie name the token was made for.
+ * @see [RFC 7516 §5.2, Message Decryption](https://www.rfc-editor.org/rfc/rfc7516.html#section-5.2)
+ * @see [Auth.js: decode()](https://authjs.dev/reference/core/jwt#decode)
  */
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
   const { token, secret, salt } = params
@@ -95,6 +122,11 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   return (await decrypt(KeyRing.for(secret), salt, token)) as Payload
 }
 
+/**
+ * What `getToken` takes.
+ *
+ * @see {@link getToken}
+ */
 export interface GetTokenParams<R extends boolean = false> {
   /** The request (or anything with its headers) carrying the session cookie or `Authorization: Bearer`. */
   req: Request | { headers: Headers | Record<string, string> }
@@ -115,6 +147,10 @@ export interface GetTokenParams<R extends boolean = false> {
  * Reads the session token from the request's cookies (chunked or not) or its
  * `Authorization: Bearer` header and decodes it. Returns `null` when there is no
  * valid token; never throws for a bad token.
+ *
+ * @param params The request, the secret (default `AUTH_SECRET`) and where to find the token.
+ * @see [RFC 6750 §2.1, Authorization Request Header Field](https://www.rfc-editor.org/rfc/rfc6750.html#section-2.1) (`Authorization: Bearer`)
+ * @see [Auth.js: getToken()](https://authjs.dev/reference/core/jwt#gettoken)
  */
 export async function getToken<R extends boolean = false>(
   params: GetTokenParams<R>,

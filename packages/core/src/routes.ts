@@ -93,7 +93,12 @@ export const routes: { readonly [A in AuthAction]: Route } = {
   },
 }
 
-/** True if `action` names a route. */
+/**
+ * True if `action` names a route.
+ *
+ * @param action A path segment.
+ * @see {@link AuthAction}
+ */
 export function isAuthAction(action: string): action is AuthAction {
   return Object.hasOwn(routes, action)
 }

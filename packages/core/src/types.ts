@@ -10,10 +10,25 @@ import type { Provider, ProviderType } from "./providers/index.js"
 export type { ProviderType } from "./providers/index.js"
 export type { JWT } from "./jwt.js"
 
+/**
+ * A value, or a promise of it: what a callback may return.
+ *
+ * @see [Auth.js: Awaitable](https://authjs.dev/reference/core/types#awaitable)
+ */
 export type Awaitable<T> = T | PromiseLike<T>
+/**
+ * The value a promise-like resolves to (the value itself otherwise).
+ *
+ * @see [TypeScript: Awaited](https://www.typescriptlang.org/docs/handbook/utility-types.html#awaitedtype)
+ */
 export type Awaited<T> = T extends PromiseLike<infer U> ? U : T
 
-/** The shape of the user returned by providers' `profile` and credentials' `authorize`. */
+/**
+ * The shape of the user returned by providers' `profile` and credentials' `authorize`.
+ *
+ * @see [Auth.js: User](https://authjs.dev/reference/core/types#user)
+ * @see [OpenID Connect Core 1.0 §5.1, Standard Claims](https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims) (`name`, `email`, `picture`)
+ */
 export interface User {
   id?: string
   name?: string | null
@@ -21,16 +36,30 @@ export interface User {
   image?: string | null
 }
 
-/** The session returned by the `session` action and `auth()` helpers. */
+/**
+ * The session returned by the `session` action and `auth()` helpers.
+ *
+ * @see [Auth.js: DefaultSession](https://authjs.dev/reference/core/types#defaultsession)
+ */
 export interface DefaultSession {
   user?: User
   /** ISO 8601 expiry time. */
   expires: string
 }
 
+/**
+ * The session: extend it with module augmentation (`declare module "@tessera/core/types"`).
+ *
+ * @see [Auth.js: Session](https://authjs.dev/reference/core/types#session)
+ */
 export interface Session extends DefaultSession {}
 
-/** Standard OpenID Connect claims, plus anything a provider sends. */
+/**
+ * Standard OpenID Connect claims, plus anything a provider sends.
+ *
+ * @see [OpenID Connect Core 1.0 §5.1, Standard Claims](https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims)
+ * @see [Auth.js: Profile](https://authjs.dev/reference/core/types#profile)
+ */
 export interface Profile {
   id?: string | null
   sub?: string | null
@@ -62,7 +91,12 @@ export interface Profile {
   [claim: string]: unknown
 }
 
-/** An OAuth 2.0 / OIDC token endpoint response, plus `expires_at` (seconds, absolute). */
+/**
+ * An OAuth 2.0 / OIDC token endpoint response, plus `expires_at` (seconds, absolute).
+ *
+ * @see [RFC 6749 §5.1, Successful Response](https://www.rfc-editor.org/rfc/rfc6749.html#section-5.1)
+ * @see [OpenID Connect Core 1.0 §3.1.3.3, Successful Token Response](https://openid.net/specs/openid-connect-core-1_0.html#TokenResponse)
+ */
 export interface TokenSet {
   access_token?: string
   token_type?: Lowercase<string>
@@ -75,7 +109,12 @@ export interface TokenSet {
   [parameter: string]: unknown
 }
 
-/** A provider identity. Extends the token endpoint response. */
+/**
+ * A provider identity. Extends the token endpoint response.
+ *
+ * @see [Auth.js: Account](https://authjs.dev/reference/core/types#account)
+ * @see [RFC 6749 §5.1, Successful Response](https://www.rfc-editor.org/rfc/rfc6749.html#section-5.1)
+ */
 export interface Account extends Partial<TokenSet> {
   provider: string
   /** oauth/oidc: the id from `profile`; email: the address; credentials: the id from `authorize`. */
@@ -86,7 +125,12 @@ export interface Account extends Partial<TokenSet> {
   token_type?: Lowercase<string>
 }
 
-/** A WebAuthn authenticator. Ids and keys are base64url strings. */
+/**
+ * A WebAuthn authenticator. Ids and keys are base64url strings.
+ *
+ * @see [Web Authentication Level 3 §6.1, Authenticator Data](https://www.w3.org/TR/webauthn-3/#sctn-authenticator-data) (the signature counter)
+ * @see [Auth.js: Authenticator](https://authjs.dev/reference/core/types#authenticator)
+ */
 export interface Authenticator {
   credentialID: string
   userId?: string
@@ -99,6 +143,11 @@ export interface Authenticator {
   credentialDeviceType: string
 }
 
+/**
+ * The actions `Auth()` answers under `basePath`: `/auth/<action>[/<provider>]`.
+ *
+ * @see [Auth.js: AuthAction](https://authjs.dev/reference/core/types#authaction)
+ */
 export type AuthAction =
   | "callback"
   | "csrf"
@@ -110,6 +159,11 @@ export type AuthAction =
   | "verify-request"
   | "webauthn-options"
 
+/**
+ * Paths of your own pages that replace the built-in ones.
+ *
+ * @see [Auth.js: PagesOptions](https://authjs.dev/reference/core/types#pagesoptions)
+ */
 export interface PagesOptions {
   /** Default `${basePath}/signin`. Receives `error` and `callbackUrl` query parameters. */
   signIn: string
@@ -121,6 +175,11 @@ export interface PagesOptions {
   newUser: string
 }
 
+/**
+ * The look of the built-in pages.
+ *
+ * @see [Auth.js: Theme](https://authjs.dev/reference/core/types#theme)
+ */
 export interface Theme {
   colorScheme?: "auto" | "dark" | "light"
   logo?: string
@@ -128,13 +187,30 @@ export interface Theme {
   buttonText?: string
 }
 
+/**
+ * Attributes of a cookie (`httpOnly`, `sameSite`, `path`, `secure`, `maxAge`, ...).
+ *
+ * @see [RFC 6265 §4.1, Set-Cookie](https://www.rfc-editor.org/rfc/rfc6265.html#section-4.1)
+ */
 export type CookieSerializeOptions = SerializeOptions
 
+/**
+ * A cookie's name and attributes.
+ *
+ * @see [RFC 6265 §4.1, Set-Cookie](https://www.rfc-editor.org/rfc/rfc6265.html#section-4.1)
+ */
 export interface CookieOption {
   name: string
   options: CookieSerializeOptions
 }
 
+/**
+ * The cookies Tessera sets, by role; override any name or attribute with `cookies` in the
+ * configuration.
+ *
+ * @see [Auth.js: CookiesOptions](https://authjs.dev/reference/core/types#cookiesoptions)
+ * @see [RFC 6265bis §4.1.3, cookie name prefixes](https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#section-4.1.3) (`__Host-`, `__Secure-`)
+ */
 export interface CookiesOptions {
   sessionToken: CookieOption
   callbackUrl: CookieOption
@@ -145,11 +221,22 @@ export interface CookiesOptions {
   webauthnChallenge: CookieOption
 }
 
-/** A cookie to set (or clear, with `maxAge: 0`) on the response. */
+/**
+ * A cookie to set (or clear, with `maxAge: 0`) on the response.
+ *
+ * @see [RFC 6265 §4.1, Set-Cookie](https://www.rfc-editor.org/rfc/rfc6265.html#section-4.1)
+ */
 export interface Cookie extends CookieOption {
   value: string
 }
 
+/**
+ * What `logger.warn` receives: a risky setting (`debug-enabled`, `csrf-disabled`,
+ * `insecure-issuer`)
+ * or an `AUTH_URL` that disagrees with `basePath`.
+ *
+ * @see {@link LoggerInstance}
+ */
 export type WarningCode =
   | "debug-enabled"
   | "csrf-disabled"
@@ -159,12 +246,23 @@ export type WarningCode =
   | "trust-host-unbounded"
   | "oauth-checks-none"
 
+/**
+ * Where Tessera logs: `error` for server faults, `warn` for risky settings, `debug` (with
+ * `debug: true`) for refusals a client caused. Secrets and raw tokens are never logged.
+ *
+ * @see [Auth.js: LoggerInstance](https://authjs.dev/reference/core/types#loggerinstance)
+ */
 export interface LoggerInstance {
   debug(message: string, metadata?: unknown): void
   error(error: Error): void
   warn(code: WarningCode): void
 }
 
+/**
+ * Callbacks that decide a sign-in, a redirect, the JWT and the session.
+ *
+ * @see [Auth.js: CallbacksOptions](https://authjs.dev/reference/core/types#callbacksoptions)
+ */
 export interface CallbacksOptions<P = Profile, A = Account> {
   /** Return `false` to deny (AccessDenied), a string to redirect there, `true` to go on. */
   signIn(params: {
@@ -196,6 +294,11 @@ export interface CallbacksOptions<P = Profile, A = Account> {
   }): Awaitable<JWT | null>
 }
 
+/**
+ * Notifications, fired after the fact; a handler that throws is logged, never breaks the flow.
+ *
+ * @see [Auth.js: EventCallbacks](https://authjs.dev/reference/core/types#eventcallbacks)
+ */
 export interface EventCallbacks {
   signIn(message: {
     user: User
@@ -216,15 +319,30 @@ export interface EventCallbacks {
   session(message: { session: Session; token: JWT }): Awaitable<void>
 }
 
-/** The stored session passed to `events.signOut` with database sessions. */
+/**
+ * The stored session passed to `events.signOut` with database sessions.
+ *
+ * @see {@link AdapterSession}
+ */
 export interface AdapterSessionLike {
   sessionToken: string
   userId: string
   expires: Date
 }
 
+/**
+ * `jwt`: an encrypted cookie holds the session; `database`: the cookie holds a token, the adapter
+ * the session.
+ *
+ * @see [Auth.js: SessionStrategy](https://authjs.dev/reference/core/types#sessionstrategy)
+ */
 export type SessionStrategy = "jwt" | "database"
 
+/**
+ * How sessions are kept and how long they last.
+ *
+ * @see [Auth.js: SessionOptions](https://authjs.dev/reference/core/types#sessionoptions)
+ */
 export interface SessionOptions {
   /** `"database"` when an adapter is set, otherwise `"jwt"`. */
   strategy: SessionStrategy
@@ -242,7 +360,11 @@ export interface SessionOptions {
   generateSessionToken: () => string
 }
 
-/** The internal result of an action, returned as is in `raw` mode. */
+/**
+ * The internal result of an action, returned as is in `raw` mode.
+ *
+ * @see {@link raw}
+ */
 export interface ResponseInternal<Body extends string | Record<string, any> | any[] | null = any> {
   status?: number
   headers?: Headers | HeadersInit
@@ -251,7 +373,11 @@ export interface ResponseInternal<Body extends string | Record<string, any> | an
   cookies?: Cookie[]
 }
 
-/** The parsed request an action works on. */
+/**
+ * The parsed request an action works on.
+ *
+ * @see {@link ResponseInternal}
+ */
 export interface RequestInternal {
   url: URL
   method: "GET" | "POST"
@@ -264,7 +390,11 @@ export interface RequestInternal {
   error?: string
 }
 
-/** A provider as listed by the `providers` action: safe to send to browsers. */
+/**
+ * A provider as listed by the `providers` action: safe to send to browsers.
+ *
+ * @see [Auth.js: PublicProvider](https://authjs.dev/reference/core/types#publicprovider)
+ */
 export interface PublicProvider {
   id: string
   name: string
@@ -273,6 +403,11 @@ export interface PublicProvider {
   callbackUrl: string
 }
 
+/**
+ * A configured provider as the pages and actions see it.
+ *
+ * @see {@link PublicProvider}
+ */
 export interface AppProvider extends PublicProvider {
   type: ProviderType
 }

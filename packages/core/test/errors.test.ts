@@ -122,7 +122,10 @@ describe("error classes", () => {
 
   test("every exported error class is in the table (no class without a test)", () => {
     const exported = Object.entries(errors)
-      .filter(([, v]) => typeof v === "function" && (v as Function).prototype instanceof AuthError)
+      .filter(
+        ([, v]) =>
+          typeof v === "function" && (v as { prototype: unknown }).prototype instanceof AuthError,
+      )
       .map(([k]) => k)
       .filter((k) => k !== "SignInError")
     expect(exported.sort()).toEqual([...Object.keys(expected), ...tesseraAdditions].sort())

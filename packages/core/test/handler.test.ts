@@ -23,7 +23,7 @@ import {
   post,
   setCookies,
   signIn,
-} from "./helpers.js"
+} from "./harness/index.js"
 
 const oauthProvider = {
   id: "github",

@@ -16,7 +16,7 @@ export type ExpressAuthConfig = Omit<AuthConfig, "raw">
  * comes back for as long as those variables do not change.
  */
 export function withEnv(config: ExpressAuthConfig): AuthConfig {
-  return setEnvDefaults(process.env, config as AuthConfig)
+  return setEnvDefaults(process.env, config)
 }
 
 /**

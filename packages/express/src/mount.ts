@@ -17,7 +17,7 @@ import type { Request as ExpressRequest } from "express"
 /** The static part of the mount path (`""` at the root), or `undefined` when it cannot be told. */
 export function mountPathOf(req: ExpressRequest): string | undefined {
   const base = req.baseUrl.replace(/\/+$/, "")
-  const tail = wildcardCapture(req.params as Record<string, unknown>)
+  const tail = wildcardCapture(req.params)
   if (tail === undefined || tail === "") return base
   // The capture is decoded and baseUrl is not: a percent-encoded path does not line up, and is
   // better refused (it is no auth route as sent) than guessed at.

@@ -4,7 +4,7 @@
  * and express.urlencoded() in front (it encodes req.body back), and Express 4
  * mounted the @auth/express way, at "/auth/*".
  */
-import { runIntegrationTests } from "@tessera/testing"
+import { runIntegrationTests } from "@tessera/testing/suites"
 import { express4, startApp } from "./harness.js"
 
 runIntegrationTests({

@@ -44,7 +44,7 @@ export function resolvedConfig(c: Context): CoreAuthConfig {
   if (!config) {
     throw new Error('No auth configuration: app.use("*", initAuthConfig(...)) must run first')
   }
-  return withSessionCapture(setEnvDefaults(authEnv(c), config as CoreAuthConfig))
+  return withSessionCapture(setEnvDefaults(authEnv(c), config))
 }
 
 const mounted = new WeakMap<CoreAuthConfig, Map<string, CoreAuthConfig>>()

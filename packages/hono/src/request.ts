@@ -58,5 +58,5 @@ export async function authRequest(c: Context, url: URL): Promise<Request> {
   }
   // `duplex` is required by Node's fetch for a streamed body; the DOM types do not know it yet.
   const init = { method: raw.method, headers, body: raw.body, duplex: "half", signal: raw.signal }
-  return new Request(url, init as RequestInit)
+  return new Request(url, init)
 }

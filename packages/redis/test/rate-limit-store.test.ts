@@ -7,12 +7,8 @@
 import { createClient } from "redis"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { createRateLimiter } from "@tessera/core/rate-limit"
-import {
-  findRedisServer,
-  runRateLimitStoreTests,
-  startRedis,
-  type RedisServer,
-} from "@tessera/testing"
+import { findRedisServer, startRedis, type RedisServer } from "@tessera/testing"
+import { runRateLimitStoreTests } from "@tessera/testing/suites"
 import { RedisRateLimitStore } from "@tessera/redis"
 
 const binary = findRedisServer()

@@ -19,7 +19,7 @@ import {
   type KeyObject,
 } from "node:crypto"
 import { sql, type Kysely } from "kysely"
-import { coseKeyOf } from "../../core/test/webauthn-authenticator.js"
+import { coseKeyOf } from "../../core/test/flows/webauthn/authenticator.js"
 import type { AccountRow, AuthenticatorRow, UserRow } from "../src/import/authjs/convert.js"
 
 export type Engine = "sqlite" | "postgres"

@@ -10,8 +10,8 @@ import type { AuthConfig } from "@tessera/core"
 import Passkey from "@tessera/core/providers/passkey"
 import type { SqlAdapterInstance } from "@tessera/sql"
 import { main } from "../src/cli.js"
-import { Browser } from "../../core/test/webauthn-harness.js"
-import { SoftAuthenticator } from "../../core/test/webauthn-authenticator.js"
+import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
+import { PasskeyBrowser } from "../../core/test/flows/webauthn/passkey-browser.js"
 import type { Seed } from "./authjs-fixtures.js"
 
 export const SECRET = "tessera-secret-for-the-import-tests-0123456789"
@@ -89,8 +89,8 @@ export function tesseraConfig(
 }
 
 /** A browser carrying only the cookie an Auth.js app had set. */
-export function browserWithCookie(config: AuthConfig, name: string, value: string): Browser {
-  const browser = new Browser(config)
+export function browserWithCookie(config: AuthConfig, name: string, value: string): PasskeyBrowser {
+  const browser = new PasskeyBrowser(config)
   browser.jar.set(name, value)
   return browser
 }
@@ -167,7 +167,7 @@ export async function expectWorksInTessera(
     transports: "internal,hybrid",
   })
   expect(stored!.credentialPublicKey).toMatch(/^[A-Za-z0-9_-]+$/)
-  const device = new Browser(config, "http://localhost:3000", seedAuthenticator(seed))
+  const device = new PasskeyBrowser(config, "http://localhost:3000", seedAuthenticator(seed))
   const signedIn = await device.signInWithPasskey()
   expect(signedIn.status, await signedIn.clone().text()).toBe(302)
   expect((await device.session())?.user?.email).toBe("ada@example.com")

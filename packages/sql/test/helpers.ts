@@ -3,14 +3,8 @@ import Sqlite from "better-sqlite3"
 import type { Kysely } from "kysely"
 import pg from "pg"
 import { afterAll, beforeAll, expect } from "vitest"
-import {
-  startPostgres,
-  testAccount,
-  testUser,
-  type AdapterTestDb,
-  type CrossProcessOptions,
-  type PostgresServer,
-} from "@tessera/testing"
+import { startPostgres, testAccount, testUser, type PostgresServer } from "@tessera/testing"
+import type { AdapterTestDb, CrossProcessOptions } from "@tessera/testing/suites"
 import type { Database, SqlAdapterInstance } from "@tessera/sql"
 
 /** Reads rows straight from the tables, bypassing the adapter. */

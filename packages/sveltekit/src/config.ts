@@ -16,7 +16,7 @@ import type { SvelteKitAuthConfig } from "./types.js"
  * origin core builds every URL on, unless `url`/`origin`/`AUTH_URL` say otherwise.
  */
 export function withEnv(env: Env, config: SvelteKitAuthConfig): AuthConfig {
-  const filled = setEnvDefaults(env, config as AuthConfig)
+  const filled = setEnvDefaults(env, config)
   if (env.ORIGIN && filled.url === undefined && filled.origin === undefined)
     filled.origin = env.ORIGIN
   return filled

@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * import { runAdapterTests } from "@tessera/testing"
+ * import { runAdapterTests } from "@tessera/testing/suites"
  * import { MyAdapter } from "../src/index.js"
  *
  * const adapter = MyAdapter(client)
@@ -34,6 +34,7 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "@tessera/core/adapters"
+import { testAccount, testAuthenticator, testUser } from "./fixtures.js"
 
 type Awaitable<T> = T | PromiseLike<T>
 
@@ -72,57 +73,6 @@ export interface AdapterTestOptions {
 }
 
 const uid = () => crypto.randomUUID()
-
-/** A user with random id and e-mail. Dates have millisecond precision, as every database keeps. */
-export function testUser(overrides: Partial<AdapterUser> = {}): AdapterUser {
-  const id = uid()
-  return {
-    id,
-    name: "Ada Lovelace",
-    email: `ada-${id}@example.com`,
-    emailVerified: null,
-    image: "https://example.com/ada.png",
-    ...overrides,
-  }
-}
-
-/** An OAuth account with every standard token field set. */
-export function testAccount(
-  userId: string,
-  overrides: Partial<AdapterAccount> = {},
-): AdapterAccount {
-  return {
-    userId,
-    type: "oauth",
-    provider: "github",
-    providerAccountId: uid(),
-    access_token: `at-${uid()}`,
-    refresh_token: `rt-${uid()}`,
-    expires_at: Math.floor(Date.now() / 1000) + 3600,
-    token_type: "bearer",
-    scope: "read:user user:email",
-    id_token: "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.",
-    session_state: "state-1",
-    ...overrides,
-  }
-}
-
-export function testAuthenticator(
-  userId: string,
-  overrides: Partial<AdapterAuthenticator> = {},
-): AdapterAuthenticator {
-  return {
-    userId,
-    credentialID: `cred-${uid()}`,
-    providerAccountId: `cred-${uid()}`,
-    credentialPublicKey: "pQECAyYgASFYIB2Fv0FJ2yY1L2d8p6sA3XUyq1gWqgq9e5U",
-    counter: 0,
-    credentialDeviceType: "multiDevice",
-    credentialBackedUp: true,
-    transports: "internal,hybrid",
-    ...overrides,
-  }
-}
 
 const inOneHour = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 3_600_000)
 
@@ -475,7 +425,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await method("createVerificationToken")(token)
         const params = { identifier: token.identifier, token: token.token }
         const results = await Promise.all(
-          Array.from({ length: 10 }, () => method("useVerificationToken")(params)),
+          Array.from({ length: 10 }, async () => method("useVerificationToken")(params)),
         )
         expect(results.filter(Boolean)).toHaveLength(1)
       })
@@ -597,7 +547,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(results.filter((r) => r.created)).toHaveLength(1)
         const winner = results.find((r) => r.created)!.user
         for (const result of results) expect(result.user.id).toBe(winner.id)
-        const stored = await Promise.all(attempts.map(({ user }) => db.user(user.id)))
+        const stored = await Promise.all(attempts.map(async ({ user }) => db.user(user.id)))
         expect(stored.filter(Boolean)).toHaveLength(1)
         expect(await db.account({ provider: "github", providerAccountId })).toMatchObject({
           userId: winner.id,

@@ -82,7 +82,7 @@ export class AppBrowser {
     if (this.jar.size) headers.set("cookie", this.cookieHeader())
     let body: string | undefined
     if (init.body) {
-      body = new URLSearchParams(init.body as Record<string, string>).toString()
+      body = new URLSearchParams(init.body).toString()
       headers.set("content-type", "application/x-www-form-urlencoded")
     }
     const url = path.startsWith("http") ? path : `${this.origin}${path}`

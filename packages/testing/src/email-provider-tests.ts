@@ -38,7 +38,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { customFetch, type AuthConfig } from "@tessera/core"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "./memory-adapter.js"
 import type { EmailConfig } from "@tessera/core/providers"
 import { AppBrowser, setsSession } from "./browser.js"
 import { readForm, readJson, StandIn, type Recorded } from "./stand-in.js"
@@ -107,13 +107,11 @@ function errorText(error: unknown, depth = 0): string {
   if (typeof error !== "object") return String(error)
   const parts: string[] = []
   if (error instanceof Error) parts.push(error.message, String(error.stack))
-  let serialized = ""
   try {
-    serialized = JSON.stringify(error)
+    parts.push(JSON.stringify(error))
   } catch {
-    serialized = ""
+    // Circular: the message, stack and cause above say enough.
   }
-  parts.push(serialized)
   const cause = (error as { cause?: unknown }).cause
   parts.push(errorText(cause, depth + 1))
   if (cause && typeof cause === "object" && !(cause instanceof Error))
@@ -125,7 +123,7 @@ export function runEmailProviderTests(spec: EmailProviderTestOptions): EmailProv
   const apiKey = spec.apiKey ?? "tessera-test-api-key-0123456789"
   const from = spec.from ?? "Acme <no-reply@acme.example>"
   const made = spec.provider({ ...spec.options, apiKey, from })
-  const id = (made.options?.id as string | undefined) ?? made.id
+  const id = made.options?.id ?? made.id
   const method = (spec.api.method ?? "POST").toUpperCase()
   const skip = new Set(spec.skipTests)
   const linkPattern = new RegExp(
@@ -153,7 +151,7 @@ export function runEmailProviderTests(spec: EmailProviderTestOptions): EmailProv
   /** The provider as `Auth()` resolves it: the factory's defaults under the user's options. */
   function resolved(extra: Record<string, unknown> = {}): EmailConfig {
     const { options, ...defaults } = provider(extra)
-    return { ...defaults, ...options } as EmailConfig
+    return { ...defaults, ...options }
   }
 
   function setup(extra: Record<string, unknown> = {}) {

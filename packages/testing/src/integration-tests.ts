@@ -12,7 +12,7 @@
  *
  * @example
  * ```ts
- * import { runIntegrationTests } from "@tessera/testing"
+ * import { runIntegrationTests } from "@tessera/testing/suites"
  *
  * runIntegrationTests({
  *   name: "my framework",
@@ -27,12 +27,16 @@
  * ```
  * @module
  */
-import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
-import Credentials from "@tessera/core/providers/credentials"
 import type { Session } from "@tessera/core/types"
 import { HttpBrowser, sendRaw } from "./http-browser.js"
+import {
+  integrationConfig,
+  integrationCredentials,
+  type IntegrationApp,
+  type IntegrationHarness,
+} from "./integration-config.js"
 import {
   completeOidcLogin,
   localOidcProvider,
@@ -40,80 +44,7 @@ import {
   type OidcProviderServer,
 } from "./oidc-provider.js"
 
-export interface IntegrationApp {
-  /** `http://127.0.0.1:<port>`. */
-  origin: string
-  stop(): Promise<void>
-}
-
-export interface IntegrationHarness {
-  /** Names the suite. */
-  name: string
-  /**
-   * Starts the app on 127.0.0.1, port 0. Once it listens, it calls `config`
-   * with its origin and uses the configuration that comes back (one object,
-   * for the life of the app). The app answers the auth routes under `/auth`
-   * through the integration, and `GET /me` through the integration's session
-   * reader: 401 without a session, 200 with the session as JSON otherwise,
-   * setting any cookies the reader asks for.
-   */
-  start(options: { config: (origin: string) => Promise<AuthConfig> }): Promise<IntegrationApp>
-}
-
-/** The accounts the suite's credentials provider knows. */
-export const integrationUsers = {
-  alice: {
-    password: "wonderland-42",
-    user: { id: "1", name: "Alice", email: "alice@example.test" },
-  },
-  // Her token carries enough data to need three session cookie chunks.
-  bulky: {
-    password: "heavy-load-7",
-    user: { id: "2", name: "Bulky", email: "bulky@example.test" },
-  },
-} as const
-
 const ATTACKER = "attacker.test"
-
-/** A credentials provider (`id: "credentials"`) that signs in the {@link integrationUsers}. */
-export function integrationCredentials() {
-  return Credentials({
-    credentials: {
-      username: { label: "User name" },
-      password: { label: "Password", type: "password" },
-    },
-    authorize({ username, password }) {
-      const account = integrationUsers[String(username) as keyof typeof integrationUsers]
-      return account && account.password === password ? { ...account.user } : null
-    },
-  })
-}
-
-/**
- * The suite's configuration, with credentials sign-in only: a start for an
- * integration's own tests. `extra` replaces any of its options.
- *
- * @param extra Options to set or replace (`session`, `callbacks`, `providers`, ...).
- * @example
- * ```ts
- * const config = integrationConfig({ session: { updateAge: 0 } })
- * ```
- */
-export function integrationConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
-  return {
-    secret: "integration-suite-secret-0123456789abcdef",
-    // Core trusts forwarding headers with this, so only the integration stands between them and core.
-    trustHost: true,
-    providers: [integrationCredentials()],
-    callbacks: {
-      jwt({ token, user }) {
-        if (user?.name === "Bulky") token.padding = randomBytes(6000).toString("base64url")
-        return token
-      },
-    },
-    ...extra,
-  }
-}
 
 function suiteConfig(idp: OidcProviderServer, logged: Error[], warned: string[]): AuthConfig {
   return integrationConfig({

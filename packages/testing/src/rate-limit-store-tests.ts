@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import { runRateLimitStoreTests } from "@tessera/testing"
+ * import { runRateLimitStoreTests } from "@tessera/testing/suites"
  *
  * runRateLimitStoreTests({
  *   name: "MyRateLimitStore",

@@ -18,6 +18,11 @@ import type {
   Theme,
 } from "../types.js"
 
+/**
+ * The configuration of `Auth()`: the option names and shapes of Auth.js v5.
+ *
+ * @see [Auth.js: AuthConfig](https://authjs.dev/reference/core#authconfig)
+ */
 export interface AuthConfig {
   /** Sign-in methods. Order is the order of buttons on the built-in sign-in page. */
   providers: Provider[]

@@ -114,6 +114,7 @@ const applied = new WeakMap<AuthConfig, Env>()
  * @param envObject The environment, e.g. `process.env` or a platform's bindings.
  * @param config The configuration to complete.
  * @param suppressBasePathWarning Do not warn when `AUTH_URL` has a path and `basePath` is set too.
+ * @see [Auth.js: setEnvDefaults()](https://authjs.dev/reference/core#setenvdefaults)
  * @example
  * ```ts
  * setEnvDefaults(process.env, config)
@@ -134,7 +135,7 @@ export function setEnvDefaults(
 }
 
 /** Ids of factory providers, so a factory is called once to learn its id, not per request. */
-const factoryIds = new WeakMap<Function, string | undefined>()
+const factoryIds = new WeakMap<object, string | undefined>()
 
 function providerId(provider: AuthConfig["providers"][number]): string | undefined {
   if (typeof provider === "function") {
@@ -221,6 +222,7 @@ function firstValue(header: string | null): string | undefined {
  * @param headers The request's headers.
  * @param envObject The environment (`process.env`).
  * @param config `basePath`, `url`, `trustHost`, `allowedHosts` and `logger` are read.
+ * @see [Auth.js: createActionURL()](https://authjs.dev/reference/core#createactionurl)
  */
 export function createActionURL(
   action: AuthAction,

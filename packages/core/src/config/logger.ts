@@ -26,8 +26,7 @@ function printError(error: Error): void {
   const type = error instanceof AuthError ? error.type : error.name
   console.error(`[tessera][error] ${type}: ${error.message}`)
   const cause = (error as { cause?: unknown }).cause
-  const inner =
-    cause && typeof cause === "object" && "err" in cause ? (cause as { err: unknown }).err : cause
+  const inner = cause && typeof cause === "object" && "err" in cause ? cause.err : cause
   if (inner instanceof Error) console.error(`[tessera][cause]: ${inner.stack ?? inner.message}`)
   else if (error.stack) console.error(error.stack)
 }

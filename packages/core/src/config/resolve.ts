@@ -26,7 +26,6 @@ import type {
   CallbacksOptions,
   CookiesOptions,
   EventCallbacks,
-  JWT,
   LoggerInstance,
   PagesOptions,
   SessionOptions,
@@ -225,14 +224,14 @@ function resolveJwt(config: AuthConfig, session: SessionOptions, keys: KeyRing):
         encrypt(
           KeyRing.for(params.secret, keys),
           params.salt,
-          (params.token ?? {}) as Record<string, unknown>,
+          params.token ?? {},
           params.maxAge ?? session.maxAge,
         )),
     decode:
       config.jwt?.decode ??
       (async (params) =>
         params.token
-          ? ((await decrypt(KeyRing.for(params.secret, keys), params.salt, params.token)) as JWT)
+          ? await decrypt(KeyRing.for(params.secret, keys), params.salt, params.token)
           : null),
   }
 }

@@ -4,7 +4,7 @@
  * becomes an `AuthError` with a 4xx status, never an exception from deep inside.
  * @module
  */
-import { InvalidRequest, UnknownAction, UntrustedHost } from "../errors.js"
+import { InvalidRequest, type UnknownAction, UntrustedHost } from "../errors.js"
 import { trustedUrl } from "../config/origin.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { AuthAction, RequestInternal } from "../types.js"

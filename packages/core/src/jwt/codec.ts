@@ -52,7 +52,7 @@ export async function decrypt(
         contentEncryptionAlgorithms: [ENC],
       },
     )
-    return payload as Record<string, unknown>
+    return payload
   } catch (error) {
     throw withoutClaims(error)
   }

@@ -27,6 +27,10 @@ const encoder = new TextEncoder()
  * The raw 32-byte content key for `secret` and `salt`. Exported (from
  * `@tessera/core/jwt`) so that a token made by `encode` can be opened with
  * `jose.jwtDecrypt` directly.
+ *
+ * @param secret The secret (32+ characters).
+ * @param salt The cookie name the key is for.
+ * @see [RFC 5869, HKDF](https://www.rfc-editor.org/rfc/rfc5869.html)
  */
 export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
   const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
@@ -56,13 +60,6 @@ async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
     ["encrypt", "decrypt"],
   )
   return { key, raw, kid }
-}
-
-function sameSecrets(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true
-  if (!Array.isArray(a) || a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /** The keys of one list of secrets: the first is current (encodes, signs), all are accepted. */
@@ -138,7 +135,7 @@ export class KeyRing {
     if (!key) {
       key = crypto.subtle.importKey(
         "raw",
-        encoder.encode(this.secrets[index]!),
+        encoder.encode(this.secrets[index]),
         { name: "HMAC", hash: "SHA-256" },
         false,
         ["sign"],

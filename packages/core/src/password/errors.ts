@@ -20,7 +20,7 @@ export class PasswordError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
-    const ctor = new.target as unknown as typeof PasswordError
+    const ctor = new.target
     this.name = ctor.name
     this.type = ctor.type
   }

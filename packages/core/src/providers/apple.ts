@@ -63,9 +63,7 @@ function parseUser(raw: string | undefined): AppleUser | undefined {
   if (!raw) return undefined
   try {
     const user: unknown = JSON.parse(raw)
-    return user && typeof user === "object" && !Array.isArray(user)
-      ? (user as AppleUser)
-      : undefined
+    return user && typeof user === "object" && !Array.isArray(user) ? user : undefined
   } catch {
     return undefined
   }
@@ -74,9 +72,19 @@ function parseUser(raw: string | undefined): AppleUser | undefined {
 /** The validated ID Token claims, plus the `user` Apple posted alongside the code. */
 function profileFromCallback({ claims, params }: UserinfoRequestContext): Profile {
   const user = parseUser(params.user)
-  return { ...claims, ...(user ? { user } : {}) } as Profile
+  return { ...claims, ...(user ? { user } : {}) }
 }
 
+/**
+ * Sign in with Apple (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_APPLE_ID`, `AUTH_APPLE_SECRET`), and
+ *   any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: Apple](https://authjs.dev/reference/core/providers/apple)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ * @see [Sign in with Apple REST API](https://developer.apple.com/documentation/sign_in_with_apple/sign_in_with_apple_rest_api)
+ */
 export default function Apple<P extends AppleProfile = AppleProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -42,6 +42,14 @@ export interface AtlassianProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Atlassian (OAuth 2.0 "3LO").
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_ATLASSIAN_ID`, `AUTH_ATLASSIAN_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Atlassian](https://authjs.dev/reference/core/providers/atlassian)
+ * @see https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/
+ * @see https://developer.atlassian.com/cloud/confluence/oauth-2-3lo-apps/#how-do-i-retrieve-the-public-profile-of-the-authenticated-user-
+ */
 export default function Atlassian<P extends AtlassianProfile = AtlassianProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -42,6 +42,15 @@ export interface Auth0Profile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Auth0 (OpenID Connect).
+ *
+ * @param options `clientId`, `clientSecret` and `issuer` (your tenant's URL; default:
+ *   `AUTH_AUTH0_ID`,
+ *   `AUTH_AUTH0_SECRET`, `AUTH_AUTH0_ISSUER`), and any OAuth option to override.
+ * @see [Auth.js: Auth0](https://authjs.dev/reference/core/providers/auth0)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export default function Auth0<P extends Auth0Profile = Auth0Profile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

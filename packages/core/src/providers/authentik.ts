@@ -51,6 +51,14 @@ export interface AuthentikProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with authentik (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_AUTHENTIK_ID`, `AUTH_AUTHENTIK_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Authentik](https://authjs.dev/reference/core/providers/authentik)
+ * @see https://docs.goauthentik.io/add-secure-apps/providers/oauth2/
+ * @see https://docs.goauthentik.io/add-secure-apps/providers/property-mappings/
+ */
 export default function Authentik<P extends AuthentikProfile = AuthentikProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -70,6 +70,14 @@ export interface AzureADB2COptions<P> extends OIDCUserConfig<P> {
   primaryUserFlow?: string
 }
 
+/**
+ * Sign in with Azure AD B2C (OpenID Connect), through one user flow or custom
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_AZURE_AD_B2C_ID`, `AUTH_AZURE_AD_B2C_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: AzureADB2C](https://authjs.dev/reference/core/providers/azure-ad-b2c)
+ * @see https://learn.microsoft.com/en-us/azure/active-directory-b2c/openid-connect
+ * @see https://learn.microsoft.com/en-us/azure/active-directory-b2c/tokens-overview#claims
+ */
 export default function AzureADB2C<P extends AzureADB2CProfile = AzureADB2CProfile>(
   options: AzureADB2COptions<P> = {},
 ): OIDCConfig<P> {

@@ -48,6 +48,14 @@ export interface BattleNetOptions<P> extends OIDCUserConfig<P> {
   issuer?: BattleNetIssuer | (string & {})
 }
 
+/**
+ * Sign in with Battle.net (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_BATTLENET_ID`, `AUTH_BATTLENET_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: BattleNet](https://authjs.dev/reference/core/providers/battlenet)
+ * @see https://develop.battle.net/documentation/guides/using-oauth
+ * @see https://develop.battle.net/documentation/guides/using-openid-connect
+ */
 export default function BattleNet<P extends BattleNetProfile = BattleNetProfile>(
   options: BattleNetOptions<P> = {},
 ): OIDCConfig<P> {

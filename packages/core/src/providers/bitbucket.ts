@@ -41,6 +41,14 @@ export interface BitbucketProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Bitbucket Cloud (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_BITBUCKET_ID`, `AUTH_BITBUCKET_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Bitbucket](https://authjs.dev/reference/core/providers/bitbucket)
+ * @see https://developer.atlassian.com/cloud/bitbucket/oauth-2/
+ * @see https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get
+ */
 export default function Bitbucket<P extends BitbucketProfile = BitbucketProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

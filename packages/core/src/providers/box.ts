@@ -46,6 +46,14 @@ export interface BoxProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Box (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_BOX_ID`, `AUTH_BOX_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Box](https://authjs.dev/reference/core/providers/box)
+ * @see https://developer.box.com/guides/authentication/oauth2/without-sdk/
+ * @see https://developer.box.com/reference/get-users-me/
+ */
 export default function Box<P extends BoxProfile = BoxProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

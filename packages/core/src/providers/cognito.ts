@@ -54,6 +54,14 @@ export interface CognitoProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Amazon Cognito user pools (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_COGNITO_ID`, `AUTH_COGNITO_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Cognito](https://authjs.dev/reference/core/providers/cognito)
+ * @see https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-id-token.html
+ * @see https://docs.aws.amazon.com/cognito/latest/developerguide/userinfo-endpoint.html
+ */
 export default function Cognito<P extends CognitoProfile = CognitoProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

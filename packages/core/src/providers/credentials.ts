@@ -53,6 +53,16 @@ export interface CredentialsUserConfig<
   C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
 > extends Partial<Omit<CredentialsConfig<C>, "type">> {}
 
+/**
+ * Sign in with credentials your app checks: a user name and password, a one-time code, ...
+ * With database sessions the user `authorize` returns is stored on first sign-in (Auth.js
+ * refuses that combination). Rate-limit the route (`@tessera/core/rate-limit`).
+ *
+ * @param config `credentials` (the form's fields, by name) and `authorize(credentials, request)`,
+ *   which returns
+ *   the user or `null`.
+ * @see [Auth.js: Credentials](https://authjs.dev/reference/core/providers/credentials)
+ */
 export default function Credentials<
   C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
 >(config: CredentialsUserConfig<C>): CredentialsConfig<C> {

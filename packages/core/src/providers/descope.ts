@@ -37,6 +37,13 @@ export interface DescopeProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Descope (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_DESCOPE_ID`, `AUTH_DESCOPE_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Descope](https://authjs.dev/reference/core/providers/descope)
+ * @see https://docs.descope.com/identity-federation/applications/oidc-apps
+ */
 export default function Descope<P extends DescopeProfile = DescopeProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -64,6 +64,16 @@ function avatarUrl(profile: DiscordProfile): string {
   return `${CDN}/embed/avatars/${index}.png`
 }
 
+/**
+ * Sign in with Discord (OAuth 2).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_DISCORD_ID`, `AUTH_DISCORD_SECRET`),
+ *   and any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: Discord](https://authjs.dev/reference/core/providers/discord)
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ * @see [RFC 7636, PKCE](https://www.rfc-editor.org/rfc/rfc7636.html)
+ */
 export default function Discord<P extends DiscordProfile = DiscordProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

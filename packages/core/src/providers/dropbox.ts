@@ -59,6 +59,14 @@ function requestAccount(context: UserinfoRequestContext) {
   return requestUserinfo(context, { method: "POST" })
 }
 
+/**
+ * Sign in with Dropbox (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_DROPBOX_ID`, `AUTH_DROPBOX_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Dropbox](https://authjs.dev/reference/core/providers/dropbox)
+ * @see https://developers.dropbox.com/oauth-guide
+ * @see https://www.dropbox.com/developers/documentation/http/documentation#users-get_current_account
+ */
 export default function Dropbox<P extends DropboxProfile = DropboxProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

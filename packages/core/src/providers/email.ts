@@ -71,6 +71,16 @@ export type EmailProviderType = "email"
 
 export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
 
+/**
+ * Sign in with a link sent by e-mail (a single-use token, stored hashed). Needs an adapter
+ * with the verification-token methods.
+ *
+ * @param config `sendVerificationRequest` (sends the link), `maxAge` of the link (default 24 h),
+ *   and how
+ *   tokens and addresses are made and normalised.
+ * @see [Auth.js: Email](https://authjs.dev/reference/core/providers/email)
+ * @see [RFC 5321 §4.1.2, Command Argument Syntax](https://www.rfc-editor.org/rfc/rfc5321.html#section-4.1.2) (the address)
+ */
 export default function Email(config: EmailUserConfig = {}): EmailConfig {
   return {
     id: "email",

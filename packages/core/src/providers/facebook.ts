@@ -38,6 +38,15 @@ export interface FacebookProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Facebook (OAuth 2).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_FACEBOOK_ID`,
+ *   `AUTH_FACEBOOK_SECRET`), and any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: Facebook](https://authjs.dev/reference/core/providers/facebook)
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ */
 export default function Facebook<P extends FacebookProfile = FacebookProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

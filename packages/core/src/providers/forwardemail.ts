@@ -42,6 +42,13 @@ export async function sendWithForwardEmail(
   })
 }
 
+/**
+ * E-mail ("magic link") sign-in, sent through Forward Email's API.
+ *
+ * @param config `apiKey` (default `AUTH_FORWARDEMAIL_KEY`), `from`, and any e-mail provider option to override.
+ * @see [Auth.js: ForwardEmail](https://authjs.dev/reference/core/providers/forwardemail)
+ * @see https://forwardemail.net/en/email-api#outbound-emails
+ */
 export default function ForwardEmail(config: EmailUserConfig = {}): EmailConfig {
   return mailApiProvider(
     { id: "forwardemail", name: "Forward Email", sendVerificationRequest: sendWithForwardEmail },

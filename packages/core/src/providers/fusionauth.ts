@@ -75,6 +75,14 @@ async function withoutChallengeHeader(response: Response): Promise<Response | un
   return new Response(await response.arrayBuffer(), { status: response.status, headers })
 }
 
+/**
+ * Sign in with FusionAuth (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_FUSIONAUTH_ID`, `AUTH_FUSIONAUTH_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: FusionAuth](https://authjs.dev/reference/core/providers/fusionauth)
+ * @see https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/endpoints
+ * @see https://fusionauth.io/docs/lifecycle/authenticate-users/oauth/tokens#id-token
+ */
 export default function FusionAuth<P extends FusionAuthProfile = FusionAuthProfile>(
   options: FusionAuthOptions<P> = {},
 ): OIDCConfig<P> {

@@ -130,6 +130,16 @@ async function conformTokenError(response: Response): Promise<Response | undefin
   })
 }
 
+/**
+ * Sign in with GitHub (OAuth 2).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_GITHUB_ID`, `AUTH_GITHUB_SECRET`),
+ *   `enterprise.baseUrl`
+ *   for GitHub Enterprise Server, and any OAuth option to override.
+ * @see [Auth.js: GitHub](https://authjs.dev/reference/core/providers/github)
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ * @see [GitHub: authorizing OAuth apps](https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps)
+ */
 export default function GitHub<P extends GitHubProfile = GitHubProfile>(
   options: GitHubOptions<P> = {},
 ): OAuthConfig<P> {

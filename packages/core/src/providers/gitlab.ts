@@ -70,6 +70,15 @@ export interface GitLabOptions<P> extends OAuthUserConfig<P> {
   baseUrl?: string
 }
 
+/**
+ * Sign in with GitLab (OAuth 2).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_GITLAB_ID`, `AUTH_GITLAB_SECRET`),
+ *   and any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: GitLab](https://authjs.dev/reference/core/providers/gitlab)
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ */
 export default function GitLab<P extends GitLabProfile = GitLabProfile>(
   options: GitLabOptions<P> = {},
 ): OAuthConfig<P> {

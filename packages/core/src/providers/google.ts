@@ -47,6 +47,16 @@ export interface GoogleProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Google (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_GOOGLE_ID`, `AUTH_GOOGLE_SECRET`),
+ *   and any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: Google](https://authjs.dev/reference/core/providers/google)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ * @see [Google Identity: OpenID Connect](https://developers.google.com/identity/openid-connect/openid-connect)
+ */
 export default function Google<P extends GoogleProfile = GoogleProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -52,6 +52,14 @@ function requestTokenInfo(context: UserinfoRequestContext) {
   return requestUserinfo(context, { url: `${base.replace(/\/+$/, "")}/${token}`, bearer: false })
 }
 
+/**
+ * Sign in with HubSpot (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_HUBSPOT_ID`, `AUTH_HUBSPOT_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: HubSpot](https://authjs.dev/reference/core/providers/hubspot)
+ * @see https://developers.hubspot.com/docs/api/oauth-quickstart-guide
+ * @see https://developers.hubspot.com/docs/api/oauth/tokens
+ */
 export default function HubSpot<P extends HubSpotProfile = HubSpotProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

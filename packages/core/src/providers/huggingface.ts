@@ -47,6 +47,13 @@ export interface HuggingFaceProfile {
 /** Auth.js's spelling of {@link HuggingFaceProfile}. */
 export type HuggingfaceProfile = HuggingFaceProfile
 
+/**
+ * Sign in with Hugging Face (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_HUGGINGFACE_ID`, `AUTH_HUGGINGFACE_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: HuggingFace](https://authjs.dev/reference/core/providers/huggingface)
+ * @see https://huggingface.co/docs/hub/oauth
+ */
 export default function HuggingFace<P extends HuggingFaceProfile = HuggingFaceProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -14,7 +14,11 @@ export type * from "./email.js"
 export type * from "./oauth.js"
 export type * from "./webauthn.js"
 
-/** `webauthn` is the WebAuthn provider type (the `passkey` provider is a `webauthn` provider). */
+/**
+ * `webauthn` is the WebAuthn provider type (the `passkey` provider is a `webauthn` provider).
+ *
+ * @see [Auth.js: ProviderType](https://authjs.dev/reference/core/providers#providertype)
+ */
 export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
 
 /** Fields every provider has. */
@@ -33,6 +37,8 @@ export type ProviderConfig =
  * What `providers: [...]` accepts: a provider config (usually made by a factory
  * such as `GitHub({ clientId, clientSecret })`) or the factory itself, which is
  * then called with no options (credentials from `AUTH_<ID>_ID`/`_SECRET`).
+ *
+ * @see [Auth.js: Provider](https://authjs.dev/reference/core/providers#provider)
  */
 export type Provider<P extends Profile = any> =
   | ((OIDCConfig<P> | OAuth2Config<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig) & {

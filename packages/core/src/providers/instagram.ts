@@ -38,6 +38,14 @@ export interface InstagramProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Instagram (Instagram Basic Display API, OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_INSTAGRAM_ID`, `AUTH_INSTAGRAM_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Instagram](https://authjs.dev/reference/core/providers/instagram)
+ * @see https://developers.facebook.com/docs/instagram-basic-display-api/guides/getting-access-tokens-and-permissions
+ * @see https://developers.facebook.com/docs/instagram-basic-display-api/reference/me
+ */
 export default function Instagram<P extends InstagramProfile = InstagramProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -90,6 +90,14 @@ export interface KakaoProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Kakao (Kakao Login, OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_KAKAO_ID`, `AUTH_KAKAO_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Kakao](https://authjs.dev/reference/core/providers/kakao)
+ * @see https://developers.kakao.com/docs/latest/en/kakaologin/rest-api
+ * @see https://developers.kakao.com/docs/latest/en/kakaologin/rest-api#req-user-info
+ */
 export default function Kakao<P extends KakaoProfile = KakaoProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -49,6 +49,15 @@ export interface KeycloakProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Keycloak (OpenID Connect).
+ *
+ * @param options `clientId`, `clientSecret` and `issuer` (the realm's URL; default:
+ *   `AUTH_KEYCLOAK_ID`,
+ *   `AUTH_KEYCLOAK_SECRET`, `AUTH_KEYCLOAK_ISSUER`), and any OAuth option to override.
+ * @see [Auth.js: Keycloak](https://authjs.dev/reference/core/providers/keycloak)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export default function Keycloak<P extends KeycloakProfile = KeycloakProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

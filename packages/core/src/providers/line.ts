@@ -43,6 +43,14 @@ export interface LineProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with LINE (LINE Login v2.1, OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_LINE_ID`, `AUTH_LINE_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: LINE](https://authjs.dev/reference/core/providers/line)
+ * @see https://developers.line.biz/en/docs/line-login/integrate-line-login/
+ * @see https://developers.line.biz/en/docs/line-login/verify-id-token/#payload
+ */
 export default function LINE<P extends LineProfile = LineProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

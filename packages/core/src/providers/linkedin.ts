@@ -41,6 +41,15 @@ export interface LinkedInProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with LinkedIn (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_LINKEDIN_ID`,
+ *   `AUTH_LINKEDIN_SECRET`), and any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: LinkedIn](https://authjs.dev/reference/core/providers/linkedin)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export default function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

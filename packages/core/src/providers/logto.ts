@@ -43,6 +43,14 @@ export interface LogtoProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Logto (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_LOGTO_ID`, `AUTH_LOGTO_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Logto](https://authjs.dev/reference/core/providers/logto)
+ * @see https://docs.logto.io/quick-starts/next-auth
+ * @see https://docs.logto.io/docs/references/openid-connect/id-token-claims/
+ */
 export default function Logto<P extends LogtoProfile = LogtoProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

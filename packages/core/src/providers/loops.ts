@@ -26,7 +26,6 @@ import {
   sendToMailApi,
   type EmailConfig,
   type EmailSendVerificationRequestParams,
-  type EmailUserConfig,
 } from "./email.js"
 
 const SERVICE = "Loops"
@@ -66,6 +65,14 @@ export async function sendWithLoops(params: EmailSendVerificationRequestParams):
     )
 }
 
+/**
+ * E-mail ("magic link") sign-in, sent as a Loops transactional e-mail.
+ *
+ * @param config `clientId` and `clientSecret` (default `AUTH_LOOPS_ID`, `AUTH_LOOPS_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Loops](https://authjs.dev/reference/core/providers/loops)
+ * @see https://loops.so/docs/api-reference/send-transactional-email
+ * @see https://loops.so/docs/transactional/guide
+ */
 export default function Loops(config: LoopsUserConfig = {}): LoopsConfig {
   return mailApiProvider<LoopsConfig>(
     { id: "loops", name: "Loops", sendVerificationRequest: sendWithLoops },

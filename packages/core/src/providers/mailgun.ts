@@ -28,7 +28,6 @@ import {
   sendToMailApi,
   type EmailConfig,
   type EmailSendVerificationRequestParams,
-  type EmailUserConfig,
 } from "./email.js"
 
 const SERVICE = "Mailgun"
@@ -65,6 +64,14 @@ export async function sendWithMailgun(params: EmailSendVerificationRequestParams
   )
 }
 
+/**
+ * E-mail ("magic link") sign-in, sent through Mailgun's Messages API.
+ *
+ * @param config `clientId` and `clientSecret` (default `AUTH_MAILGUN_ID`, `AUTH_MAILGUN_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Mailgun](https://authjs.dev/reference/core/providers/mailgun)
+ * @see https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages
+ * @see https://documentation.mailgun.com/docs/mailgun/api-reference/#base-url
+ */
 export default function Mailgun(config: MailgunUserConfig = {}): MailgunConfig {
   return mailApiProvider<MailgunConfig>(
     { id: "mailgun", name: "Mailgun", region: "US", sendVerificationRequest: sendWithMailgun },

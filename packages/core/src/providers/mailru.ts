@@ -38,6 +38,13 @@ export interface MailruProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Mail.ru (VK ID for Mail.ru accounts, OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_MAILRU_ID`, `AUTH_MAILRU_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Mailru](https://authjs.dev/reference/core/providers/mailru)
+ * @see https://oauth.mail.ru/docs
+ */
 export default function Mailru<P extends MailruProfile = MailruProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

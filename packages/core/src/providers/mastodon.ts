@@ -56,6 +56,14 @@ export interface MastodonOptions<P> extends OAuthUserConfig<P> {
   issuer?: string
 }
 
+/**
+ * Sign in with Mastodon (OAuth 2.0), on one instance.
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_MASTODON_ID`, `AUTH_MASTODON_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Mastodon](https://authjs.dev/reference/core/providers/mastodon)
+ * @see https://docs.joinmastodon.org/spec/oauth/
+ * @see https://docs.joinmastodon.org/methods/accounts/#verify_credentials
+ */
 export default function Mastodon<P extends MastodonProfile = MastodonProfile>(
   options: MastodonOptions<P> = {},
 ): OAuthConfig<P> {

@@ -69,6 +69,15 @@ export interface MicrosoftEntraIDOptions<P> extends OIDCUserConfig<P> {
 
 const MULTI_TENANT = new Set(["common", "organizations", "consumers"])
 
+/**
+ * Sign in with Microsoft Entra ID (OpenID Connect).
+ *
+ * @param options `clientId`, `clientSecret` and `issuer`
+ *   (`https://login.microsoftonline.com/<tenant>/v2.0`;
+ *   default: `AUTH_MICROSOFT_ENTRA_ID_ID`, `_SECRET`, `_ISSUER`), and any OAuth option to override.
+ * @see [Auth.js: Microsoft Entra ID](https://authjs.dev/reference/core/providers/microsoft-entra-id)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export default function MicrosoftEntraID<
   P extends MicrosoftEntraIDProfile = MicrosoftEntraIDProfile,
 >(options: MicrosoftEntraIDOptions<P> = {}): OIDCConfig<P> {

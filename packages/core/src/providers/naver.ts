@@ -67,6 +67,14 @@ async function requestToken(context: TokenRequestContext) {
   return tokens
 }
 
+/**
+ * Sign in with Naver (네이버 로그인, OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_NAVER_ID`, `AUTH_NAVER_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Naver](https://authjs.dev/reference/core/providers/naver)
+ * @see https://developers.naver.com/docs/login/api/api.md
+ * @see https://developers.naver.com/docs/login/profile/profile.md
+ */
 export default function Naver<P extends NaverProfile = NaverProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -37,6 +37,14 @@ export interface NetlifyProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Netlify (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_NETLIFY_ID`, `AUTH_NETLIFY_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Netlify](https://authjs.dev/reference/core/providers/netlify)
+ * @see https://docs.netlify.com/api/get-started/#authentication
+ * @see https://open-api.netlify.com/#tag/user/operation/getCurrentUser
+ */
 export default function Netlify<P extends NetlifyProfile = NetlifyProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -89,7 +89,15 @@ export async function sendWithNodemailer(
   if (failed.length) throw new Error("The mail server did not accept the recipient")
 }
 
-/** `server` is required (checked when the configuration is resolved); `from` defaults to `no-reply@<your host>`. */
+/**
+ * `server` is required (checked when the configuration is resolved); `from` defaults to
+ * `no-reply@<your host>`.
+ *
+ * @param config `server` (an SMTP URL or nodemailer transport options) and `from`, plus any option
+ *   of `Email`.
+ * @see [Auth.js: Nodemailer](https://authjs.dev/reference/core/providers/nodemailer)
+ * @see [Nodemailer: SMTP transport](https://nodemailer.com/smtp/)
+ */
 export default function Nodemailer(config: NodemailerUserConfig = {}): NodemailerConfig {
   return {
     id: "nodemailer",

@@ -67,6 +67,14 @@ async function requestOwner(context: UserinfoRequestContext): Promise<Profile> {
   return user
 }
 
+/**
+ * Sign in with Notion (OAuth 2.0, public integrations).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_NOTION_ID`, `AUTH_NOTION_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Notion](https://authjs.dev/reference/core/providers/notion)
+ * @see https://developers.notion.com/docs/authorization
+ * @see https://developers.notion.com/reference/get-self
+ */
 export default function Notion<P extends NotionProfile = NotionProfile>(
   options: NotionOptions<P> = {},
 ): OAuthConfig<P> {

@@ -56,6 +56,15 @@ export interface OktaProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Okta (OpenID Connect).
+ *
+ * @param options `clientId`, `clientSecret` and `issuer` (default: `AUTH_OKTA_ID`,
+ *   `AUTH_OKTA_SECRET`,
+ *   `AUTH_OKTA_ISSUER`), and any OAuth option to override.
+ * @see [Auth.js: Okta](https://authjs.dev/reference/core/providers/okta)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export default function Okta<P extends OktaProfile = OktaProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -47,6 +47,14 @@ export interface OsuProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with osu! (OAuth 2.0, API v2).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_OSU_ID`, `AUTH_OSU_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Osu](https://authjs.dev/reference/core/providers/osu)
+ * @see https://osu.ppy.sh/docs/index.html#authorization-code-grant
+ * @see https://osu.ppy.sh/docs/index.html#get-own-data
+ */
 export default function Osu<P extends OsuProfile = OsuProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

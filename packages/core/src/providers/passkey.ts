@@ -8,8 +8,8 @@
  * @example
  * ```ts
  * import Passkey from "@tessera/core/providers/passkey"
- * import { MemoryAdapter } from "@tessera/core/adapters"
- * const config = { adapter: MemoryAdapter(), providers: [Passkey()] }
+ * import { SqlAdapter } from "@tessera/sql"
+ * const config = { adapter: SqlAdapter(db), providers: [Passkey()] }
  * ```
  * @module
  */
@@ -19,6 +19,14 @@ export type { WebAuthnConfig, WebAuthnUserConfig } from "./webauthn.js"
 
 export type PasskeyProviderType = "Passkey"
 
+/**
+ * Sign in with a passkey: the WebAuthn provider with passkey defaults (`id: "passkey"`,
+ * discoverable credentials, user verification, autofill in the e-mail field).
+ *
+ * @param config Any option of `WebAuthn` to override.
+ * @see [Auth.js: Passkey](https://authjs.dev/reference/core/providers/passkey)
+ * @see [Web Authentication Level 3 §6.2.2, Credential Storage Modality](https://www.w3.org/TR/webauthn-3/#discoverable-credential) (discoverable credentials)
+ */
 export default function Passkey(config: WebAuthnUserConfig = {}): WebAuthnConfig {
   return WebAuthn({ id: "passkey", name: "Passkey", enableConditionalUI: true, ...config })
 }

@@ -47,6 +47,14 @@ export interface PatreonProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Patreon (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_PATREON_ID`, `AUTH_PATREON_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Patreon](https://authjs.dev/reference/core/providers/patreon)
+ * @see https://docs.patreon.com/#oauth
+ * @see https://docs.patreon.com/#get-api-oauth2-api-current_user
+ */
 export default function Patreon<P extends PatreonProfile = PatreonProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -38,6 +38,14 @@ export interface PinterestProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Pinterest (OAuth 2.0, API v5).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_PINTEREST_ID`, `AUTH_PINTEREST_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Pinterest](https://authjs.dev/reference/core/providers/pinterest)
+ * @see https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/
+ * @see https://developers.pinterest.com/docs/api/v5/user_account-get
+ */
 export default function Pinterest<P extends PinterestProfile = PinterestProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

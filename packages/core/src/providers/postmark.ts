@@ -53,6 +53,14 @@ export async function sendWithPostmark(params: EmailSendVerificationRequestParam
   })
 }
 
+/**
+ * E-mail ("magic link") sign-in, sent through Postmark's Email API.
+ *
+ * @param config `apiKey` (default `AUTH_POSTMARK_KEY`), `from`, and any e-mail provider option to override.
+ * @see [Auth.js: Postmark](https://authjs.dev/reference/core/providers/postmark)
+ * @see https://postmarkapp.com/developer/user-guide/send-email-with-api
+ * @see https://postmarkapp.com/developer/api/overview#error-codes
+ */
 export default function Postmark(config: EmailUserConfig = {}): EmailConfig {
   return mailApiProvider(
     { id: "postmark", name: "Postmark", sendVerificationRequest: sendWithPostmark },

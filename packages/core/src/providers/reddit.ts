@@ -79,6 +79,14 @@ function requestProfile(context: UserinfoRequestContext) {
   return requestUserinfo(context, { headers: { "user-agent": userAgent(context.provider) } })
 }
 
+/**
+ * Sign in with Reddit (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_REDDIT_ID`, `AUTH_REDDIT_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Reddit](https://authjs.dev/reference/core/providers/reddit)
+ * @see https://github.com/reddit-archive/reddit/wiki/OAuth2
+ * @see https://github.com/reddit-archive/reddit/wiki/API#rules
+ */
 export default function Reddit<P extends RedditProfile = RedditProfile>(
   options: RedditOptions<P> = {},
 ): OAuthConfig<P> {

@@ -41,6 +41,14 @@ export async function sendWithResend(params: EmailSendVerificationRequestParams)
   })
 }
 
+/**
+ * E-mail ("magic link") sign-in, sent through Resend's HTTP API.
+ *
+ * @param config `apiKey` (default `AUTH_RESEND_KEY`), `from`, and any e-mail provider option to override.
+ * @see [Auth.js: Resend](https://authjs.dev/reference/core/providers/resend)
+ * @see https://resend.com/docs/api-reference/emails/send-email
+ * @see https://resend.com/docs/api-reference/errors
+ */
 export default function Resend(config: EmailUserConfig = {}): EmailConfig {
   return mailApiProvider(
     { id: "resend", name: "Resend", sendVerificationRequest: sendWithResend },

@@ -50,6 +50,14 @@ export interface SalesforceProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Salesforce (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_SALESFORCE_ID`, `AUTH_SALESFORCE_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Salesforce](https://authjs.dev/reference/core/providers/salesforce)
+ * @see https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_openid.htm
+ * @see https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm
+ */
 export default function Salesforce<P extends SalesforceProfile = SalesforceProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

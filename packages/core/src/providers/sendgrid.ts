@@ -58,6 +58,13 @@ export async function sendWithSendGrid(params: EmailSendVerificationRequestParam
   })
 }
 
+/**
+ * E-mail ("magic link") sign-in, sent through SendGrid's v3 Mail Send API.
+ *
+ * @param config `apiKey` (default `AUTH_SENDGRID_KEY`), `from`, and any e-mail provider option to override.
+ * @see [Auth.js: SendGrid](https://authjs.dev/reference/core/providers/sendgrid)
+ * @see https://www.twilio.com/docs/sendgrid/api-reference/mail-send/mail-send
+ */
 export default function SendGrid(config: EmailUserConfig = {}): EmailConfig {
   return mailApiProvider(
     { id: "sendgrid", name: "SendGrid", sendVerificationRequest: sendWithSendGrid },

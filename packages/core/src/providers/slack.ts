@@ -67,6 +67,15 @@ async function conformError(response: Response): Promise<Response | undefined> {
   })
 }
 
+/**
+ * Sign in with Slack (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_SLACK_ID`, `AUTH_SLACK_SECRET`), and
+ *   any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: Slack](https://authjs.dev/reference/core/providers/slack)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export default function Slack<P extends SlackProfile = SlackProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -47,6 +47,14 @@ export interface SpotifyProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Spotify (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_SPOTIFY_ID`, `AUTH_SPOTIFY_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Spotify](https://authjs.dev/reference/core/providers/spotify)
+ * @see https://developer.spotify.com/documentation/web-api/tutorials/code-flow
+ * @see https://developer.spotify.com/documentation/web-api/reference/get-current-users-profile
+ */
 export default function Spotify<P extends SpotifyProfile = SpotifyProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -53,6 +53,14 @@ export interface StravaProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Strava (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_STRAVA_ID`, `AUTH_STRAVA_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Strava](https://authjs.dev/reference/core/providers/strava)
+ * @see https://developers.strava.com/docs/authentication/
+ * @see https://developers.strava.com/docs/reference/#api-Athletes-getLoggedInAthlete
+ */
 export default function Strava<P extends StravaProfile = StravaProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -88,6 +88,14 @@ async function requestUser(context: UserinfoRequestContext): Promise<Profile> {
   return body
 }
 
+/**
+ * Sign in with TikTok (Login Kit for Web, OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_TIKTOK_ID`, `AUTH_TIKTOK_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: TikTok](https://authjs.dev/reference/core/providers/tiktok)
+ * @see https://developers.tiktok.com/doc/login-kit-web
+ * @see https://developers.tiktok.com/doc/oauth-user-access-token-management
+ */
 export default function TikTok<P extends TikTokProfile = TikTokProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -56,6 +56,15 @@ async function conformScope(response: Response): Promise<Response | undefined> {
   })
 }
 
+/**
+ * Sign in with Twitch (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_TWITCH_ID`, `AUTH_TWITCH_SECRET`),
+ *   and any
+ *   option of the generic OAuth provider to override (`authorization`, `profile`, `checks`, ...).
+ * @see [Auth.js: Twitch](https://authjs.dev/reference/core/providers/twitch)
+ * @see [OpenID Connect Core 1.0 §3.1, Authentication using the Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export default function Twitch<P extends TwitchProfile = TwitchProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

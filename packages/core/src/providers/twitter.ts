@@ -68,6 +68,14 @@ export interface TwitterProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with X (Twitter), OAuth 2.0 with PKCE.
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_TWITTER_ID`, `AUTH_TWITTER_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Twitter](https://authjs.dev/reference/core/providers/twitter)
+ * @see https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/authorization-code
+ * @see https://docs.x.com/x-api/users/user-lookup-me
+ */
 export default function Twitter<P extends TwitterProfile = TwitterProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -359,6 +359,16 @@ async function requestProfile({
   return profile as unknown as Profile
 }
 
+/**
+ * Sign in with VK (OAuth 2).
+ *
+ * @param options `clientId` and `clientSecret` (default: `AUTH_VK_ID`, `AUTH_VK_SECRET`); the
+ *   spec's option names
+ *   `authorizationUrl`, `accessTokenUrl`, `requestTokenUrl`, `profileUrl` are accepted beside
+ *   `authorization`, `token`, `userinfo`.
+ * @see [Auth.js: VK](https://authjs.dev/reference/core/providers/vk)
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ */
 export default function VK<P extends VkProfile = VkProfile>(
   options: VkOptions<P> = {},
 ): OAuthConfig<P> {

@@ -103,6 +103,11 @@ export const defaultFormFields: Record<string, CredentialInput> = {
 /**
  * A WebAuthn provider (security keys and passkeys). Registration and sign-in
  * are started by the browser: see `webauthn-options` in the docs.
+ *
+ * @param config The relying party (`relyingParty`: `id`, `name`, `origin`), the form's fields, and
+ *   `enableConditionalUI` for passkey autofill.
+ * @see [Auth.js: WebAuthn](https://authjs.dev/reference/core/providers/webauthn)
+ * @see [Web Authentication Level 3 §7, Relying Party Operations](https://www.w3.org/TR/webauthn-3/#sctn-rp-operations)
  */
 export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfig {
   return {

@@ -43,6 +43,14 @@ export interface WikimediaProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Wikimedia (Wikipedia and sister projects; MediaWiki OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_WIKIMEDIA_ID`, `AUTH_WIKIMEDIA_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Wikimedia](https://authjs.dev/reference/core/providers/wikimedia)
+ * @see https://www.mediawiki.org/wiki/OAuth/For_Developers#OAuth_2
+ * @see https://api.wikimedia.org/wiki/Authentication#Identifying_users
+ */
 export default function Wikimedia<P extends WikimediaProfile = WikimediaProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -55,6 +55,14 @@ export interface WorkOSOptions<P> extends OAuthUserConfig<P> {
   connection?: string
 }
 
+/**
+ * Sign in with WorkOS SSO (OAuth 2.0): enterprise SAML and OIDC connections
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_WORKOS_ID`, `AUTH_WORKOS_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: WorkOS](https://authjs.dev/reference/core/providers/workos)
+ * @see https://workos.com/docs/reference/sso/get-authorization-url
+ * @see https://workos.com/docs/reference/sso/profile
+ */
 export default function WorkOS<P extends WorkOSProfile = WorkOSProfile>(
   options: WorkOSOptions<P> = {},
 ): OAuthConfig<P> {

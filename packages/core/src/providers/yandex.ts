@@ -45,6 +45,14 @@ export interface YandexProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Yandex ID (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_YANDEX_ID`, `AUTH_YANDEX_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Yandex](https://authjs.dev/reference/core/providers/yandex)
+ * @see https://yandex.com/dev/id/doc/en/codes/code-url
+ * @see https://yandex.com/dev/id/doc/en/user-information
+ */
 export default function Yandex<P extends YandexProfile = YandexProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

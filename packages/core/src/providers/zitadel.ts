@@ -52,6 +52,14 @@ export interface ZitadelProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with ZITADEL (OpenID Connect).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_ZITADEL_ID`, `AUTH_ZITADEL_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Zitadel](https://authjs.dev/reference/core/providers/zitadel)
+ * @see https://zitadel.com/docs/guides/integrate/login/oidc/login-users
+ * @see https://zitadel.com/docs/apis/openidoauth/claims
+ */
 export default function Zitadel<P extends ZitadelProfile = ZitadelProfile>(
   options: OIDCUserConfig<P> = {},
 ): OIDCConfig<P> {

@@ -59,6 +59,14 @@ export interface ZoomProfile {
   [claim: string]: unknown
 }
 
+/**
+ * Sign in with Zoom (OAuth 2.0).
+ *
+ * @param options `clientId` and `clientSecret` (default `AUTH_ZOOM_ID`, `AUTH_ZOOM_SECRET`), and any OAuth option to override.
+ * @see [Auth.js: Zoom](https://authjs.dev/reference/core/providers/zoom)
+ * @see https://developers.zoom.us/docs/integrations/oauth/
+ * @see https://developers.zoom.us/docs/api/users/#tag/users/GET/users/{userId}
+ */
 export default function Zoom<P extends ZoomProfile = ZoomProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {

@@ -12,6 +12,11 @@ import { trustedUrl } from "../config/origin.js"
 import type { Cookie, Session } from "../types.js"
 import { sessionStrategy } from "./index.js"
 
+/**
+ * What `getSession()` needs of the current request.
+ *
+ * @see [RFC 6265 §5.4, the Cookie header](https://www.rfc-editor.org/rfc/rfc6265.html#section-5.4)
+ */
 export interface GetSessionInput {
   /** The URL of the current request (its protocol decides the secure cookie names; behind a trusted proxy, `X-Forwarded-*` in `headers` decide). */
   url: URL | string
@@ -23,6 +28,11 @@ export interface GetSessionInput {
 /**
  * The session (after the `jwt` and `session` callbacks) or `null`, and the
  * cookies to set: a refreshed session cookie, or expired ones for a bad session.
+ *
+ * @param input The request's URL and cookies (parsed, or the raw `Cookie` header), and its headers
+ *   behind a trusted proxy.
+ * @param config The same configuration object `Auth()` gets.
+ * @see [Auth.js: Auth()](https://authjs.dev/reference/core#auth) (the `session` action, without an HTTP round trip)
  */
 export async function getSession(
   input: GetSessionInput,

@@ -3,7 +3,8 @@
  * callbacks, the once-only `user` JSON, `email_verified` as a string.
  */
 import { expect, test } from "vitest"
-import { parseSetCookies, runProviderTests } from "@tessera/testing"
+import { parseSetCookies } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Apple from "@tessera/core/providers/apple"
 
 const suite = runProviderTests({

@@ -1,5 +1,5 @@
 /** Atlassian 3LO: audience, state, `/me` with `email_verified`. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Atlassian from "@tessera/core/providers/atlassian"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -1,5 +1,5 @@
 /** Auth0 (OpenID Connect) against a stand-in tenant whose issuer ends with a slash. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Auth0 from "@tessera/core/providers/auth0"
 
 const tenant = "https://acme.eu.auth0.com"

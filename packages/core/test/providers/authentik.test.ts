@@ -1,5 +1,5 @@
 /** authentik (OpenID Connect): an issuer per application, with a trailing slash. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Authentik from "@tessera/core/providers/authentik"
 import { standardOidcIdentities } from "./helpers.js"
 

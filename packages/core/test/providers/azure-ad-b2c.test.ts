@@ -3,7 +3,7 @@
  * `emails` as the address, nothing vouched for.
  */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import AzureADB2C from "@tessera/core/providers/azure-ad-b2c"
 
 const host = "https://contoso.b2clogin.com"

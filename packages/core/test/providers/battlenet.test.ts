@@ -1,5 +1,5 @@
 /** Battle.net (OpenID Connect): regional issuers, the `openid` scope, BattleTags. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import BattleNet from "@tessera/core/providers/battlenet"
 
 const issuer = "https://eu.battle.net/oauth"

@@ -1,5 +1,5 @@
 /** Bitbucket Cloud: scope `account`, `/2.0/user` without an address. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Bitbucket from "@tessera/core/providers/bitbucket"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

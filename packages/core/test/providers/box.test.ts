@@ -1,5 +1,5 @@
 /** Box: no scope parameter, client secret in the body, `login` as the address. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Box from "@tessera/core/providers/box"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -1,6 +1,6 @@
 /** Amazon Cognito (OpenID Connect): a user-pool issuer, endpoints on the hosted UI domain. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Cognito from "@tessera/core/providers/cognito"
 
 const pool = "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEfGhI"

@@ -1,5 +1,5 @@
 /** Descope (OpenID Connect): the issuer from the project id, PKCE + state. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Descope from "@tessera/core/providers/descope"
 import { standardOidcIdentities } from "./helpers.js"
 

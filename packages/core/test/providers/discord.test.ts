@@ -1,6 +1,6 @@
 /** Discord (OAuth 2.0): avatar URLs built from hashes, `verified`. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Discord from "@tessera/core/providers/discord"
 
 const user = (over: Record<string, unknown>) => ({

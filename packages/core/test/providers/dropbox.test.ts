@@ -1,6 +1,6 @@
 /** Dropbox: offline access, the profile as an RPC POST, `email_verified`. */
 import { expect } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Dropbox from "@tessera/core/providers/dropbox"
 import type { ProfileIdentity } from "./helpers.js"
 

@@ -1,6 +1,6 @@
 /** Facebook Login (OAuth 2.0): Graph API fields, nested picture, state, no vouched-for e-mail. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Facebook from "@tessera/core/providers/facebook"
 
 const picture = (url: string) => ({

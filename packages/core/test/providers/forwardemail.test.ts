@@ -1,6 +1,7 @@
 /** Forward Email against a stand-in of api.forwardemail.net. */
 import { expect } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import ForwardEmail from "@tessera/core/providers/forwardemail"
 
 runProviderTests({

@@ -1,6 +1,6 @@
 /** FusionAuth: a tenant's metadata, offline_access, WWW-Authenticate on successful answers. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import FusionAuth from "@tessera/core/providers/fusionauth"
 import { standardOidcIdentities } from "./helpers.js"
 

@@ -4,7 +4,8 @@
  * 200-with-error token response, GitHub Enterprise Server).
  */
 import { expect, test } from "vitest"
-import { FakeIssuer, json, runProviderTests, setsSession, type Recorded } from "@tessera/testing"
+import { FakeIssuer, json, setsSession, type Recorded } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import GitHub, { type GitHubEmail } from "@tessera/core/providers/github"
 import { customFetch } from "@tessera/core"
 import { configFor, signInThrough } from "./helpers.js"

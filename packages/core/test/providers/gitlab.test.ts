@@ -1,6 +1,7 @@
 /** GitLab (OAuth 2.0), gitlab.com and a self-managed instance. */
 import { expect, test } from "vitest"
-import { FakeIssuer, json, runProviderTests } from "@tessera/testing"
+import { FakeIssuer, json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import { customFetch } from "@tessera/core"
 import GitLab from "@tessera/core/providers/gitlab"
 import { configFor, signInThrough } from "./helpers.js"

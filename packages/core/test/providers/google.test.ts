@@ -1,6 +1,6 @@
 /** Google (OpenID Connect) against a stand-in of accounts.google.com and its JWKS. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Google from "@tessera/core/providers/google"
 
 const suite = runProviderTests({

@@ -1,6 +1,6 @@
 /** HubSpot: the user from the access token's metadata, the token in the path. */
 import { expect } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import HubSpot from "@tessera/core/providers/hubspot"
 import type { ProfileIdentity } from "./helpers.js"
 

@@ -1,5 +1,5 @@
 /** Hugging Face (OpenID Connect): PKCE + state, standard claims. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import HuggingFace from "@tessera/core/providers/huggingface"
 import { standardOidcIdentities } from "./helpers.js"
 

@@ -1,6 +1,7 @@
 /** Instagram Basic Display: a token response without token_type, Graph API fields. */
 import { expect } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Instagram from "@tessera/core/providers/instagram"
 import type { ProfileIdentity } from "./helpers.js"
 

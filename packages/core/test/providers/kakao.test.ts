@@ -1,5 +1,5 @@
 /** Kakao Login: no scope, secret in the body, nested profile, both e-mail flags. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Kakao from "@tessera/core/providers/kakao"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

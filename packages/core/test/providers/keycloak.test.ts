@@ -1,6 +1,6 @@
 /** Keycloak (OpenID Connect) against a stand-in realm. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Keycloak from "@tessera/core/providers/keycloak"
 import { signInFromEnv } from "./helpers.js"
 

@@ -1,6 +1,6 @@
 /** LINE Login v2.1: HS256 ID Tokens signed with the channel secret, state only, secret in the body. */
 import { SignJWT } from "jose"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import LINE from "@tessera/core/providers/line"
 
 const channelSecret = "line-channel-secret-that-is-long-enough-for-hs256"

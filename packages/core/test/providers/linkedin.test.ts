@@ -1,6 +1,6 @@
 /** LinkedIn (OpenID Connect): an issuer with a path, state + nonce, client_secret_post. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import LinkedIn from "@tessera/core/providers/linkedin"
 
 const claims = (name: string, email: string, verified: boolean) => ({

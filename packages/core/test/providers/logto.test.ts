@@ -1,5 +1,5 @@
 /** Logto (OpenID Connect): offline_access, user name as the name fallback. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Logto from "@tessera/core/providers/logto"
 import { standardOidcIdentities } from "./helpers.js"
 

@@ -1,6 +1,7 @@
 /** Loops against a stand-in of app.loops.so: the template is Loops', the link a data variable. */
 import { expect, test } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Loops from "@tessera/core/providers/loops"
 
 let answer: () => Response = () => json({ success: true })

@@ -1,6 +1,7 @@
 /** Mailgun against a stand-in of api.mailgun.net (and the EU host). */
 import { expect, test } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Mailgun from "@tessera/core/providers/mailgun"
 
 const suite = runProviderTests({

@@ -1,5 +1,5 @@
 /** Mail.ru: scope `userinfo`, `/userinfo` with `image`. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Mailru from "@tessera/core/providers/mailru"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -1,5 +1,5 @@
 /** Mastodon: endpoints under the instance, `verify_credentials`. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Mastodon from "@tessera/core/providers/mastodon"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -3,7 +3,7 @@
  * vouched for only with `xms_edov`; tokens of another tenant are refused.
  */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import MicrosoftEntraID from "@tessera/core/providers/microsoft-entra-id"
 import { ORIGIN, signInFromEnv } from "./helpers.js"
 

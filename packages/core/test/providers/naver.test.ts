@@ -1,5 +1,5 @@
 /** Naver Login: state in the token request, secret as parameters, errors with 200, nested profile. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Naver from "@tessera/core/providers/naver"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -1,5 +1,5 @@
 /** Netlify: no scope parameter, `/api/v1/user`. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Netlify from "@tessera/core/providers/netlify"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -1,6 +1,7 @@
 /** Notion: owner=user, HTTP Basic, the bot's owner as the user. */
 import { expect, test } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Notion, { NOTION_API_VERSION } from "@tessera/core/providers/notion"
 import type { ProfileIdentity } from "./helpers.js"
 

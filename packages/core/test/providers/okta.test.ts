@@ -1,5 +1,5 @@
 /** Okta (OpenID Connect) against a stand-in custom authorization server. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Okta from "@tessera/core/providers/okta"
 
 const issuer = "https://acme.okta.example/oauth2/default"

@@ -1,5 +1,5 @@
 /** osu! API v2: scope `identify`, `/api/v2/me`, numeric ids. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Osu from "@tessera/core/providers/osu"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

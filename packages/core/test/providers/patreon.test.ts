@@ -1,5 +1,5 @@
 /** Patreon: JSON:API current user, `is_email_verified`, secret in the body. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Patreon from "@tessera/core/providers/patreon"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

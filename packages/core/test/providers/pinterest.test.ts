@@ -1,5 +1,5 @@
 /** Pinterest API v5: HTTP Basic, the user name as id. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Pinterest from "@tessera/core/providers/pinterest"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

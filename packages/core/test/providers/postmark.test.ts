@@ -1,6 +1,7 @@
 /** Postmark against a stand-in of api.postmarkapp.com. */
 import { expect } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Postmark from "@tessera/core/providers/postmark"
 
 runProviderTests({

@@ -1,6 +1,6 @@
 /** Reddit: HTTP Basic and a User-Agent on every request, errors with 200, escaped icons. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Reddit from "@tessera/core/providers/reddit"
 import type { ProfileIdentity } from "./helpers.js"
 

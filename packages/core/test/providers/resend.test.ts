@@ -1,6 +1,7 @@
 /** Resend against a stand-in of api.resend.com. */
 import { expect } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Resend from "@tessera/core/providers/resend"
 
 runProviderTests({

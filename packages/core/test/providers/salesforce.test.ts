@@ -1,6 +1,6 @@
 /** Salesforce (OpenID Connect): the profile from userinfo, checked against the ID Token's subject. */
 import { expect } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Salesforce from "@tessera/core/providers/salesforce"
 
 const base = "https://login.salesforce.com"

@@ -1,6 +1,7 @@
 /** SendGrid against a stand-in of api.sendgrid.com. */
 import { expect } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import SendGrid from "@tessera/core/providers/sendgrid"
 
 runProviderTests({

@@ -1,6 +1,6 @@
 /** Sign in with Slack (OpenID Connect): `{ ok: false }` errors with status 200. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Slack from "@tessera/core/providers/slack"
 
 const slackClaims = (email: string, verified: boolean, name: string) => ({

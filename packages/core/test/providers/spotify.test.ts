@@ -1,5 +1,5 @@
 /** Spotify: `/v1/me`, first image, an e-mail Spotify does not verify. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Spotify from "@tessera/core/providers/spotify"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -1,6 +1,6 @@
 /** Strava: comma scopes, approval_prompt, secret in the body, the athlete in the token response. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Strava from "@tessera/core/providers/strava"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

@@ -1,6 +1,7 @@
 /** TikTok Login Kit: `client_key`, the secret in the body, `{ data: { user }, error }` profiles. */
 import { expect, test } from "vitest"
-import { AppBrowser, runProviderTests } from "@tessera/testing"
+import { AppBrowser } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import TikTok from "@tessera/core/providers/tiktok"
 import { customFetch, setEnvDefaults } from "@tessera/core"
 import { ORIGIN, SECRET, type ProfileIdentity } from "./helpers.js"

@@ -3,7 +3,8 @@
  * token response, client_secret_post, state + nonce.
  */
 import { expect, test } from "vitest"
-import { json, runProviderTests } from "@tessera/testing"
+import { json } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Twitch from "@tessera/core/providers/twitch"
 
 const suite = runProviderTests({

@@ -1,6 +1,6 @@
 /** X (Twitter) OAuth 2.0: PKCE + state, HTTP Basic, `{ data }` profile, confirmed_email. */
 import { expect } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Twitter from "@tessera/core/providers/twitter"
 import type { ProfileIdentity } from "./helpers.js"
 

@@ -6,14 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { customFetch, setEnvDefaults, type AuthConfig } from "@tessera/core"
 import VK, { VK_API_VERSION, type VkProfile } from "@tessera/core/providers/vk"
-import {
-  AppBrowser,
-  FakeIssuer,
-  json,
-  runProviderTests,
-  setsSession,
-  StandIn,
-} from "@tessera/testing"
+import { AppBrowser, FakeIssuer, json, setsSession, StandIn } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import { configFor, SECRET } from "./helpers.js"
 
 const ORIGIN = "http://localhost:3000"

@@ -1,5 +1,5 @@
 /** Wikimedia (MediaWiki OAuth 2.0): no scope, `confirmed_email`. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Wikimedia from "@tessera/core/providers/wikimedia"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

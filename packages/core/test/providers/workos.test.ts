@@ -1,6 +1,6 @@
 /** WorkOS SSO: connection parameters, a token response without token_type, the SSO profile. */
 import { expect, test } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import WorkOS from "@tessera/core/providers/workos"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

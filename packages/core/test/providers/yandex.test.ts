@@ -1,6 +1,6 @@
 /** Yandex ID: `login:*` scopes, `/info?format=json`, avatar from its id. */
 import { expect } from "vitest"
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Yandex from "@tessera/core/providers/yandex"
 import type { ProfileIdentity } from "./helpers.js"
 

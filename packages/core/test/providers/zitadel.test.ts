@@ -1,5 +1,5 @@
 /** ZITADEL (OpenID Connect) against a stand-in instance. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Zitadel from "@tessera/core/providers/zitadel"
 import { standardOidcIdentities } from "./helpers.js"
 

@@ -1,5 +1,5 @@
 /** Zoom: no scope parameter, HTTP Basic, `/v2/users/me`. */
-import { runProviderTests } from "@tessera/testing"
+import { runProviderTests } from "@tessera/testing/suites"
 import Zoom from "@tessera/core/providers/zoom"
 import { profileAt, type ProfileIdentity } from "./helpers.js"
 

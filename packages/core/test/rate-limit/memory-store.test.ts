@@ -3,7 +3,7 @@
  * (expired counters go first, then the oldest), and the process-wide instance.
  */
 import { describe, expect, test } from "vitest"
-import { runRateLimitStoreTests } from "@tessera/testing"
+import { runRateLimitStoreTests } from "@tessera/testing/suites"
 import {
   MemoryRateLimitStore,
   createRateLimiter,

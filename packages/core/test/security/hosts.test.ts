@@ -9,8 +9,8 @@ import { describe, expect, test } from "vitest"
 import { Auth, createActionURL, getSession, type AuthConfig } from "@tessera/core"
 import type { EmailSendVerificationRequestParams } from "@tessera/core/providers"
 import Email from "@tessera/core/providers/email"
-import { MemoryAdapter } from "@tessera/core/adapters"
-import { csrfToken, get, Jar, post, recordingLogger, SECRET } from "../helpers.js"
+import { MemoryAdapter } from "@tessera/testing"
+import { csrfToken, get, Jar, post, recordingLogger, SECRET } from "../harness/index.js"
 
 const APP = "https://app.example.com"
 const EVIL = "app.example.com.attacker.test"
@@ -126,9 +126,9 @@ describe("a canonical origin (url / AUTH_URL) is the only origin URLs are built 
       secret: SECRET,
       url: "http://localhost:3000",
       trustHost: true,
-      providers: [(await import("../helpers.js")).credentialsProvider()],
+      providers: [(await import("../harness/index.js")).credentialsProvider()],
     }
-    const { jar } = await (await import("../helpers.js")).signIn(config)
+    const { jar } = await (await import("../harness/index.js")).signIn(config)
     const forged = new Headers({ "x-forwarded-proto": "https", "x-forwarded-host": EVIL })
     const { session } = await getSession(
       { url: "http://localhost:3000/", cookies: jar.header(), headers: forged },
@@ -300,7 +300,7 @@ describe("createActionURL follows the same rules", () => {
 test("signing in on a host outside allowedHosts is refused before authorize runs", async () => {
   let authorized = 0
   const { config } = mailingApp({ trustHost: true, allowedHosts: ["app.example.com"] })
-  const credentials = (await import("../helpers.js")).credentialsProvider({
+  const credentials = (await import("../harness/index.js")).credentialsProvider({
     authorize: () => (authorized++, { id: "1", name: "Ada" }),
   })
   config.providers.push(credentials)

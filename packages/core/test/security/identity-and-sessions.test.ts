@@ -11,12 +11,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import { normalizeEmailAddress } from "../../src/flows/email/address.js"
-import { AppBrowser, FakeIssuer, StandIn } from "../oauth-helpers.js"
-import { get, makeConfig, SECRET, signIn } from "../helpers.js"
-import { SoftAuthenticator } from "../webauthn-authenticator.js"
-import { Browser, passkeyConfig } from "../webauthn-harness.js"
+import { Browser as AppBrowser } from "../harness/index.js"
+import { FakeIssuer, StandIn } from "../harness/stand-in.js"
+import { get, makeConfig, SECRET, signIn } from "../harness/index.js"
+import { SoftAuthenticator } from "../flows/webauthn/authenticator.js"
+import { PasskeyBrowser as Browser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
 
 let standIn: StandIn
 let issuer: FakeIssuer

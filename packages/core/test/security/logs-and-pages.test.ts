@@ -11,7 +11,14 @@
 import { describe, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import { encode } from "@tessera/core/jwt"
-import { credentialsProvider, get, makeConfig, post, recordingLogger, SECRET } from "../helpers.js"
+import {
+  credentialsProvider,
+  get,
+  makeConfig,
+  post,
+  recordingLogger,
+  SECRET,
+} from "../harness/index.js"
 
 const COOKIE = "tessera.session-token"
 const CLAIMS = {
@@ -102,7 +109,7 @@ describe("client refusals are not server errors", () => {
     if (make) {
       await Auth(make(), config)
     } else {
-      const { signIn } = await import("../helpers.js")
+      const { signIn } = await import("../harness/index.js")
       await signIn(config, { username: "ada", password: "wrong" })
     }
     expect(log.errors, what).toEqual([])
@@ -171,7 +178,7 @@ describe("built-in pages", () => {
   })
 
   test("a malformed e-mail link's page (its URL holds the token) sends no Referer at all", async () => {
-    const { MemoryAdapter } = await import("@tessera/core/adapters")
+    const { MemoryAdapter } = await import("@tessera/testing")
     const Email = (await import("@tessera/core/providers/email")).default
     const { config } = makeConfig({
       adapter: MemoryAdapter(),

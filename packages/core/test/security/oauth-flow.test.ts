@@ -10,10 +10,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import Credentials from "@tessera/core/providers/credentials"
-import { AppBrowser, FakeIssuer, StandIn, parseSetCookies } from "../oauth-helpers.js"
-import { recordingLogger, SECRET } from "../helpers.js"
+import { Browser as AppBrowser, setCookies as parseSetCookies } from "../harness/index.js"
+import { FakeIssuer, StandIn } from "../harness/stand-in.js"
+import { recordingLogger, SECRET } from "../harness/index.js"
 
 let standIn: StandIn
 let issuer: FakeIssuer
@@ -104,7 +105,7 @@ describe("linking needs the signed-in user to have started the sign-in", () => {
   }
 
   async function signInWithCredentials(browser: AppBrowser, username: string) {
-    const csrfToken = await browser.csrf()
+    const csrfToken = await browser.csrfToken()
     await browser.request("/auth/callback/credentials", { body: { username, csrfToken } })
   }
 
@@ -115,7 +116,7 @@ describe("linking needs the signed-in user to have started the sign-in", () => {
     const start = await browser.startSignIn("idp")
     const callback = issuer.authorize(new URL(start.headers.get("location")!), "idp-user-1")
     // The session changes hands (sign-out, then Bob signs in) in the same browser.
-    await browser.request("/auth/signout", { body: { csrfToken: await browser.csrf() } })
+    await browser.request("/auth/signout", { body: { csrfToken: await browser.csrfToken() } })
     await signInWithCredentials(browser, "bob")
     await browser.request(callback.href)
     const links = [...adapter.store.accounts.values()].filter((a) => a.provider === "idp")

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
 import {
@@ -19,7 +19,8 @@ import {
   startOidcProvider,
   type OidcProviderServer,
 } from "@tessera/testing"
-import { Browser, SECRET } from "../webauthn-harness.js"
+import { SECRET } from "../harness/index.js"
+import { PasskeyBrowser as Browser } from "../flows/webauthn/passkey-browser.js"
 
 const ORIGIN = "http://localhost:3000"
 const VICTIM = "victim@example.org"

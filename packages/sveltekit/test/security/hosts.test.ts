@@ -6,7 +6,7 @@
  * pinned origin, proxy headers SvelteKit did not apply are ignored too.
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { MemoryAdapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import Email from "@tessera/core/providers/email"
 import { SvelteKitAuth } from "../../src/index.js"
 import { setKitRuntime } from "../../src/env.js"

@@ -77,5 +77,5 @@ export function normalizeEmailProvider(
     maxAge,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
     generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
-  } as ResolvedEmailProvider
+  }
 }

@@ -9,7 +9,6 @@
  * @module
  */
 import type { ResolvedEmailProvider } from "../types.js"
-import type { AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import {
   AccessDenied,
@@ -19,7 +18,6 @@ import {
 } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
-import type { EmailConfig } from "../../providers/email.js"
 import type { ResponseInternal } from "../../types.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
@@ -29,7 +27,7 @@ export function normalizeIdentifier(provider: ResolvedEmailProvider, input: unkn
   let identifier: unknown
   try {
     if (typeof input !== "string") throw new TypeError("The e-mail address is missing")
-    identifier = provider.normalizeIdentifier!(input)
+    identifier = provider.normalizeIdentifier(input)
   } catch (error) {
     throw new EmailSignInError("Invalid e-mail address", {
       cause: { err: error, provider: provider.id },
@@ -70,13 +68,13 @@ export async function startEmailSignIn(
     }
   }
 
-  const token = await provider.generateVerificationToken!()
+  const token = await provider.generateVerificationToken()
   if (!isWellFormedToken(token)) {
     throw new InvalidConfiguration(
       `generateVerificationToken of "${provider.id}" must return 1 to 512 printable ASCII characters`,
     )
   }
-  const expires = new Date(Date.now() + provider.maxAge! * 1000)
+  const expires = new Date(Date.now() + provider.maxAge * 1000)
   const hashed = await hashVerificationToken(tokenSecrets(config, provider)[0]!, token)
   await callAdapter(config, "createVerificationToken", { identifier, token: hashed, expires })
 
@@ -90,7 +88,7 @@ export async function startEmailSignIn(
       token,
       expires,
       url,
-      provider: provider as EmailConfig,
+      provider: provider,
       theme: config.theme,
       request,
     })

@@ -111,6 +111,7 @@ export async function useCheckCookies(
       failure ??= error
     }
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- what useCheckCookie threw
   if (failure) throw failure
   // Cookies of two different sign-ins mixed together: no one can be said to have started this one.
   if (starters.size > 1) throw new InvalidCheck("The check cookies belong to different sign-ins")

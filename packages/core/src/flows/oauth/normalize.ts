@@ -32,8 +32,8 @@ const ACCOUNT_FIELDS = [
 export function defaultProfile(profile: Profile): User {
   return {
     id: String(profile.sub ?? profile.id ?? ""),
-    name: (profile.name ?? profile.nickname ?? profile.preferred_username ?? null) as string | null,
-    email: (profile.email ?? null) as string | null,
+    name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
+    email: profile.email ?? null,
     image: (profile.picture ?? null) as string | null,
   }
 }

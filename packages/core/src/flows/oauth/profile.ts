@@ -47,7 +47,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
       throw new OAuthProfileParseError(
         `Provider "${provider.id}": userinfo.request returned no profile object`,
       )
-    return profile as Profile
+    return profile
   }
   if (!as.userinfo_endpoint) {
     // An OAuth 2 provider that sent an ID Token but has no userinfo endpoint.
@@ -75,12 +75,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
 
   if (provider.type === "oidc") {
     // The userinfo must describe the user the ID Token names (OIDC Core 5.3.2).
-    return (await o.processUserInfoResponse(
-      as,
-      oauth.client,
-      String(claims!.sub),
-      response,
-    )) as Profile
+    return await o.processUserInfoResponse(as, oauth.client, String(claims!.sub), response)
   }
   if (response.status !== 200)
     throw new OAuthProviderError(
@@ -96,7 +91,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
     throw new OAuthProfileParseError(
       `Provider "${provider.id}": the userinfo response is not an object`,
     )
-  return body as Profile
+  return body
 }
 
 /**
@@ -162,7 +157,7 @@ export function emailOf(
   if (email === null) return { email, verified: false }
   let vouched: unknown
   try {
-    vouched = provider.verifiedEmail?.(profile as never, tokens)
+    vouched = provider.verifiedEmail?.(profile, tokens)
   } catch {
     vouched = null
   }

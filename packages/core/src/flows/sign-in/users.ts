@@ -36,7 +36,7 @@ export async function linkTo(
   user: AdapterUser,
   identity: ProviderIdentity,
 ): Promise<SignInUser> {
-  const account: AdapterAccount = { ...identity.account, userId: user.id } as AdapterAccount
+  const account: AdapterAccount = { ...identity.account, userId: user.id }
   await callAdapter(ctx.config, "linkAccount", account)
   await fireEvent(ctx, "linkAccount", { user, account, profile: identity.user })
   return { user, isNewUser: false }

@@ -233,9 +233,7 @@ async function authenticate(
         id: authenticator.credentialID,
         publicKey: fromBase64Url(authenticator.credentialPublicKey),
         counter: authenticator.counter,
-        ...(authenticator.transports
-          ? { transports: authenticator.transports.split(",") as never }
-          : {}),
+        ...(authenticator.transports ? { transports: authenticator.transports.split(",") } : {}),
       },
     }),
   )

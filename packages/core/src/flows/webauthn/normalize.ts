@@ -159,5 +159,5 @@ export function normalizeWebAuthnProvider(
     challengeMaxAge,
     formFields,
     enableConditionalUI,
-  } as ResolvedWebAuthnProvider
+  }
 }

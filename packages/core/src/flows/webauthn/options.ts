@@ -142,7 +142,7 @@ async function registrationOptions(
     userDisplayName: user.displayName,
     challenge: base64url.decode(challenge) as Uint8Array<ArrayBuffer>,
     excludeCredentials: exclude,
-  } as Parameters<typeof generateRegistrationOptions>[0])
+  })
   return { options, claims }
 }
 
@@ -158,7 +158,7 @@ async function authenticationOptions(
     ...authenticationDefaults(provider),
     rpID: rp.id,
     challenge: base64url.decode(challenge) as Uint8Array<ArrayBuffer>,
-  } as Parameters<typeof generateAuthenticationOptions>[0])
+  })
   const claims: ChallengeClaims = { challenge, action: "authenticate", provider: provider.id }
   return { options, claims }
 }

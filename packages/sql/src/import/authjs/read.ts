@@ -30,7 +30,7 @@ async function readTable(
   dialect: SqlDialect,
   mapping: TableMapping,
 ): Promise<SourceRow[]> {
-  const fields = Object.entries(mapping.fields) as [string, MappedColumn][]
+  const fields = Object.entries<MappedColumn>(mapping.fields)
   const key = fields[0]![1].column
   const result = await db
     .selectFrom(mapping.table)
@@ -38,7 +38,7 @@ async function readTable(
     // A stable order, so two runs report the same examples.
     .orderBy(sql.ref(key))
     .execute()
-  return result as SourceRow[]
+  return result
 }
 
 /** Every row of every Auth.js table of the layout (absent tables read as empty). */

@@ -1,0 +1,125 @@
+/** `getToken` of `@tessera/core/jwt`: the session cookie (chunked or not) or `Authorization: Bearer`. */
+import { afterEach, describe, expect, test, vi } from "vitest"
+import { encode, getToken } from "@tessera/core/jwt"
+import { OTHER_SECRET, SECRET } from "../harness/index.js"
+import { claims, salt } from "./fixtures.js"
+
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.unstubAllEnvs()
+})
+
+describe("getToken", () => {
+  const req = (url: string, headers: Record<string, string>) => new Request(url, { headers })
+
+  test("reads the session cookie", async () => {
+    const token = await encode({ token: claims, secret: SECRET, salt })
+    const found = await getToken({
+      req: req("http://a.example/", { cookie: `other=1; ${salt}=${token}` }),
+      secret: SECRET,
+    })
+    expect(found).toMatchObject(claims)
+  })
+
+  test("reads a chunked cookie", async () => {
+    const token = await encode({
+      token: { ...claims, big: "x".repeat(6000) },
+      secret: SECRET,
+      salt,
+    })
+    const cut = Math.floor(token.length / 2)
+    const cookie = `${salt}.1=${token.slice(cut)}; ${salt}.0=${token.slice(0, cut)}`
+    expect(
+      (await getToken({ req: req("http://a.example/", { cookie }), secret: SECRET }))!.big,
+    ).toHaveLength(6000)
+  })
+
+  test("reads Authorization: Bearer when there is no cookie", async () => {
+    const token = await encode({ token: claims, secret: SECRET, salt })
+    expect(
+      await getToken({
+        req: req("http://a.example/", { authorization: `Bearer ${token}` }),
+        secret: SECRET,
+      }),
+    ).toMatchObject(claims)
+    expect(
+      await getToken({ req: { headers: { authorization: `Bearer ${token}` } }, secret: SECRET }),
+    ).toMatchObject(claims)
+  })
+
+  test("https requests use the __Secure- cookie name (and it is the salt)", async () => {
+    const name = "__Secure-tessera.session-token"
+    const token = await encode({ token: claims, secret: SECRET, salt: name })
+    expect(
+      await getToken({
+        req: req("https://a.example/", { cookie: `${name}=${token}` }),
+        secret: SECRET,
+      }),
+    ).toMatchObject(claims)
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${name}=${token}` }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${name}=${token}` }),
+        secret: SECRET,
+        secureCookie: true,
+      }),
+    ).toMatchObject(claims)
+  })
+
+  test("custom cookieName and salt", async () => {
+    const token = await encode({ token: claims, secret: SECRET, salt: "my-salt" })
+    const found = await getToken({
+      req: req("http://a.example/", { cookie: `my-cookie=${token}` }),
+      secret: SECRET,
+      cookieName: "my-cookie",
+      salt: "my-salt",
+    })
+    expect(found).toMatchObject(claims)
+  })
+
+  test("raw returns the encrypted token as sent", async () => {
+    const token = await encode({ token: claims, secret: SECRET, salt })
+    expect(
+      await getToken({ req: req("http://a.example/", { cookie: `${salt}=${token}` }), raw: true }),
+    ).toBe(token)
+  })
+
+  test("a bad or missing token is null, never a throw", async () => {
+    expect(await getToken({ req: req("http://a.example/", {}), secret: SECRET })).toBeNull()
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${salt}=garbage` }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
+    expect(
+      await getToken({
+        req: req("http://a.example/", { authorization: "Basic abc" }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
+    const other = await encode({ token: claims, secret: OTHER_SECRET, salt })
+    expect(
+      await getToken({
+        req: req("http://a.example/", { cookie: `${salt}=${other}` }),
+        secret: SECRET,
+      }),
+    ).toBeNull()
+  })
+
+  test("the secret defaults to AUTH_SECRET (and AUTH_SECRET_1..3); with none at all it is a TypeError", async () => {
+    const token = await encode({ token: claims, secret: OTHER_SECRET, salt })
+    const request = () => req("http://a.example/", { cookie: `${salt}=${token}` })
+    vi.stubEnv("AUTH_SECRET", SECRET)
+    vi.stubEnv("AUTH_SECRET_1", OTHER_SECRET)
+    expect(await getToken({ req: request() })).toMatchObject(claims)
+    vi.stubEnv("AUTH_SECRET", "")
+    vi.stubEnv("AUTH_SECRET_1", "")
+    await expect(getToken({ req: request() })).rejects.toThrow(TypeError)
+  })
+})

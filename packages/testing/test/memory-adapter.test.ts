@@ -1,0 +1,64 @@
+import { describe, expect, test } from "vitest"
+import { testAccount, testUser } from "@tessera/testing"
+import { runAdapterTests } from "@tessera/testing/suites"
+import { accountKey, createMemoryStore, MemoryAdapter, tokenKey } from "../src/memory-adapter.js"
+
+const store = createMemoryStore()
+
+runAdapterTests({
+  name: "MemoryAdapter conformance",
+  adapter: MemoryAdapter(store),
+  db: {
+    user: (id) => store.users.get(id) ?? null,
+    account: ({ provider, providerAccountId }) =>
+      store.accounts.get(accountKey(provider, providerAccountId)) ?? null,
+    session: (sessionToken) => store.sessions.get(sessionToken) ?? null,
+    verificationToken: ({ identifier, token }) =>
+      store.verificationTokens.get(tokenKey(identifier, token)) ?? null,
+    authenticator: (credentialID) => store.authenticators.get(credentialID) ?? null,
+  },
+})
+
+describe("MemoryAdapter", () => {
+  test("each call has its own store", async () => {
+    const a = MemoryAdapter()
+    const b = MemoryAdapter()
+    const user = testUser()
+    await a.createUser!(user)
+    expect(await a.getUser!(user.id)).not.toBeNull()
+    expect(await b.getUser!(user.id)).toBeNull()
+  })
+
+  test("keeps only the known fields of users and accounts", async () => {
+    const adapter = MemoryAdapter()
+    const user = { ...testUser(), login: "ada", profile: { big: true } }
+    await adapter.createUser!(user)
+    expect(Object.keys((await adapter.getUser!(user.id))!).sort()).toEqual([
+      "email",
+      "emailVerified",
+      "id",
+      "image",
+      "name",
+    ])
+    const account = { ...testAccount(user.id), ok: true, refresh_token_expires_in: 60 }
+    await adapter.linkAccount!(account)
+    const stored = await adapter.getAccount!(account.providerAccountId, account.provider)
+    expect(stored).not.toHaveProperty("ok")
+    expect(stored).toMatchObject({
+      access_token: account.access_token,
+      expires_at: account.expires_at,
+    })
+  })
+
+  test("rows cannot point at a missing user", async () => {
+    const adapter = MemoryAdapter()
+    await expect(adapter.linkAccount!(testAccount("nobody"))).rejects.toThrow()
+    await expect(
+      adapter.createSession!({
+        sessionToken: "t",
+        userId: "nobody",
+        expires: new Date(Date.now() + 1000),
+      }),
+    ).rejects.toThrow()
+  })
+})
