@@ -11,14 +11,16 @@
  * with and decoding picks the key at once.
  * @module
  */
-import { base64url, calculateJwkThumbprint } from "jose"
-import { toHex } from "../lib/crypto.js"
+import { encodeBase64url } from "../lib/base64url.js"
+import { nodePrimitives, sha256, toHex } from "../lib/crypto.js"
+import type { JweHeader } from "./jwe.js"
 
 export interface DerivedKey {
-  key: CryptoKey
-  /** The same key as bytes, for the synchronous decrypt path. */
+  /** The 32-byte content key, for `node:crypto` (and for importing into Web Crypto). */
   raw: Uint8Array
   kid: string
+  /** The same key imported into Web Crypto, made on first use where `node:crypto` is missing. */
+  webCryptoKey?: Promise<CryptoKey>
 }
 
 const encoder = new TextEncoder()
@@ -33,33 +35,40 @@ const encoder = new TextEncoder()
  * @see [RFC 5869, HKDF](https://www.rfc-editor.org/rfc/rfc5869.html)
  */
 export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
-  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
-    "deriveBits",
-  ])
+  const ikm = encoder.encode(secret)
+  const info = encoder.encode(`Tessera Generated Encryption Key (${salt})`)
+  const node = nodePrimitives()
+  if (node) return node.hkdf(ikm, encoder.encode(salt), info, 32)
+  const key = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"])
   const bits = await crypto.subtle.deriveBits(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: encoder.encode(salt),
-      info: encoder.encode(`Tessera Generated Encryption Key (${salt})`),
-    },
-    ikm,
+    { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info },
+    key,
     256,
   )
   return new Uint8Array(bits)
 }
 
+/** The JWK thumbprint (RFC 7638, SHA-256) of a symmetric key: its required members, sorted. */
+async function thumbprint(raw: Uint8Array): Promise<string> {
+  const jwk = JSON.stringify({ k: encodeBase64url(raw), kty: "oct" })
+  return encodeBase64url(await sha256(encoder.encode(jwk)))
+}
+
 async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
   const raw = await deriveEncryptionKey(secret, salt)
-  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(raw) }, "sha256")
-  const key = await crypto.subtle.importKey(
+  return { raw, kid: await thumbprint(raw) }
+}
+
+/** `key` imported into Web Crypto for AES-GCM, once. */
+export function webCryptoKey(key: DerivedKey): Promise<CryptoKey> {
+  key.webCryptoKey ??= crypto.subtle.importKey(
     "raw",
-    raw as Uint8Array<ArrayBuffer>,
+    key.raw as Uint8Array<ArrayBuffer>,
     "AES-GCM",
     false,
     ["encrypt", "decrypt"],
   )
-  return { key, raw, kid }
+  return key.webCryptoKey
 }
 
 /** The keys of one list of secrets: the first is current (encodes, signs), all are accepted. */
@@ -68,9 +77,10 @@ export class KeyRing {
   readonly #pending = new Map<string, Promise<DerivedKey>>()
   /** The same keys once derived, so the hot path can use them without awaiting. */
   readonly #ready = new Map<string, DerivedKey>()
+  /** Web Crypto HMAC keys, only where `node:crypto` is missing. */
   readonly #hmacKeys: (Promise<CryptoKey> | undefined)[] = []
   /** Protected headers seen on tokens that decrypted, by their encoded form (one per key). */
-  readonly knownHeaders = new Map<string, { kid: unknown }>()
+  readonly knownHeaders = new Map<string, JweHeader>()
 
   /**
    * `ring` when it holds exactly `secret` (the same list), otherwise a new ring
@@ -131,6 +141,8 @@ export class KeyRing {
 
   /** HMAC-SHA-256 of `value` with secret `index` (0: the current one), hex. */
   async hmac(value: string, index = 0): Promise<string> {
+    const node = nodePrimitives()
+    if (node) return node.hmacSha256Hex(this.secrets[index]!, value)
     let key = this.#hmacKeys[index]
     if (!key) {
       key = crypto.subtle.importKey(

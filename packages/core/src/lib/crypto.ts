@@ -1,6 +1,15 @@
 /**
- * Small cryptographic helpers on Web Crypto, so the core runs on any runtime
- * that has `Request`/`Response` (Node, Deno, Bun, workers).
+ * Small cryptographic helpers that run on any runtime with `Request`/`Response`
+ * (Node, Deno, Bun, workers): Web Crypto everywhere, and `node:crypto`'s
+ * synchronous primitives where the runtime offers them.
+ *
+ * Why both: on Node every `crypto.subtle` call is a round trip through the libuv
+ * thread pool (about 50 µs, more than a whole session check), and the first one
+ * costs milliseconds; `node:crypto`'s `createHash`, `createHmac` and
+ * `createDecipheriv` answer synchronously in a few microseconds. The Node
+ * modules are looked up by name at run time (`process.getBuiltinModule`), on
+ * first use, so the core keeps no static dependency on Node, does nothing when
+ * it is imported, and runs unchanged elsewhere.
  * @module
  */
 
@@ -17,14 +26,27 @@ export function randomHex(bytes = 32): string {
   return toHex(crypto.getRandomValues(new Uint8Array(bytes)))
 }
 
+/** SHA-256 of `value` (UTF-8), hex. */
 export async function sha256Hex(value: string): Promise<string> {
+  const node = nodePrimitives()
+  if (node) return node.sha256Hex(value)
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
 }
 
+/** SHA-256 of `bytes`. */
+export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+  const node = nodePrimitives()
+  if (node) return node.sha256(bytes)
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))
+}
+
+/** Imported Web Crypto HMAC keys, only where `node:crypto` is missing; bounded. */
 const hmacKeys = new Map<string, Promise<CryptoKey>>()
 
-/** HMAC-SHA-256 of `value` under `secret`, hex. The imported key is cached per secret. */
+/** HMAC-SHA-256 of `value` under `secret`, hex. */
 export async function hmacHex(secret: string, value: string): Promise<string> {
+  const node = nodePrimitives()
+  if (node) return node.hmacSha256Hex(secret, value)
   let key = hmacKeys.get(secret)
   if (!key) {
     key = crypto.subtle.importKey(
@@ -53,8 +75,8 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return diff === 0
 }
 
-/** Synchronous primitives for the session check's hot path. */
-export interface SyncPrimitives {
+/** What `node:crypto` and `node:buffer` give the core, synchronously. */
+export interface NodePrimitives {
   /** AES-256-GCM decryption with a 16-byte tag; throws when the tag does not authenticate the data. */
   aesGcmDecrypt(
     key: Uint8Array,
@@ -63,11 +85,29 @@ export interface SyncPrimitives {
     tag: Uint8Array,
     aad: Uint8Array,
   ): Uint8Array
+  /** AES-256-GCM encryption: the ciphertext and its 16-byte tag. */
+  aesGcmEncrypt(
+    key: Uint8Array,
+    iv: Uint8Array,
+    plaintext: Uint8Array,
+    aad: Uint8Array,
+  ): { ciphertext: Uint8Array; tag: Uint8Array }
+  /** HKDF-SHA-256 (RFC 5869). */
+  hkdf(ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Uint8Array
+  sha256(data: Uint8Array): Uint8Array
+  sha256Hex(value: string): string
+  hmacSha256Hex(key: string, value: string): string
   /** base64url to bytes, for input already checked to hold only base64url characters and a valid length. */
   base64urlDecode(input: string): Uint8Array
+  base64urlEncode(bytes: Uint8Array): string
 }
 
 /** The parts of `node:crypto` and `node:buffer` used; declared here so the core needs no Node types. */
+interface NodeHash {
+  update(data: Uint8Array | string): NodeHash
+  digest(): Uint8Array
+  digest(encoding: "hex"): string
+}
 interface NodeCryptoSubset {
   createDecipheriv(
     algorithm: "aes-256-gcm",
@@ -80,31 +120,61 @@ interface NodeCryptoSubset {
     update(data: Uint8Array): Uint8Array
     final(): Uint8Array
   }
+  createCipheriv(
+    algorithm: "aes-256-gcm",
+    key: Uint8Array,
+    iv: Uint8Array,
+    options: { authTagLength: number },
+  ): {
+    setAAD(aad: Uint8Array): unknown
+    update(data: Uint8Array): Uint8Array
+    final(): Uint8Array
+    getAuthTag(): Uint8Array
+  }
+  hkdfSync(
+    digest: "sha256",
+    ikm: Uint8Array,
+    salt: Uint8Array,
+    info: Uint8Array,
+    length: number,
+  ): ArrayBuffer
+  createHash(algorithm: "sha256"): NodeHash
+  createHmac(algorithm: "sha256", key: string): NodeHash
 }
 interface NodeBufferSubset {
-  Buffer: { from(input: string, encoding: "base64url"): Uint8Array }
+  Buffer: {
+    from(input: string, encoding: "base64url"): Uint8Array
+    from(input: Uint8Array): { toString(encoding: "base64url"): string }
+  }
+}
+
+function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
+  if (tail.byteLength === 0) return head
+  const out = new Uint8Array(head.byteLength + tail.byteLength)
+  out.set(head)
+  out.set(tail, head.byteLength)
+  return out
 }
 
 /**
- * `node:crypto` and `node:buffer` primitives when the runtime offers them through
- * `process.getBuiltinModule` (Node >= 20.16, Bun, Deno); otherwise `undefined`
- * and callers use Web Crypto and jose.
- *
- * Why: on Node every `crypto.subtle` call is a round trip through the libuv
- * thread pool, about 50 µs, several times what the whole session check costs
- * otherwise. The modules are looked up by name at run time, so the core keeps no
- * static dependency on Node and runs unchanged elsewhere.
+ * The runtime's `process.getBuiltinModule`, read (not called) when this module
+ * is evaluated, so that a runtime without it is known from the start.
  */
-export const syncPrimitives: SyncPrimitives | undefined = (() => {
+const getBuiltinModule = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule
+
+function loadNodePrimitives(): NodePrimitives | undefined {
   try {
-    const getBuiltinModule = (
-      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-    ).process?.getBuiltinModule
     if (typeof getBuiltinModule !== "function") return undefined
     const crypto = getBuiltinModule("node:crypto") as NodeCryptoSubset | undefined
     const buffer = getBuiltinModule("node:buffer") as NodeBufferSubset | undefined
     if (
       typeof crypto?.createDecipheriv !== "function" ||
+      typeof crypto.createCipheriv !== "function" ||
+      typeof crypto.hkdfSync !== "function" ||
+      typeof crypto.createHash !== "function" ||
+      typeof crypto.createHmac !== "function" ||
       typeof buffer?.Buffer?.from !== "function"
     )
       return undefined
@@ -115,16 +185,35 @@ export const syncPrimitives: SyncPrimitives | undefined = (() => {
         decipher.setAAD(aad)
         decipher.setAuthTag(tag)
         const head = decipher.update(ciphertext)
-        const tail = decipher.final()
-        if (tail.byteLength === 0) return head
-        const out = new Uint8Array(head.byteLength + tail.byteLength)
-        out.set(head)
-        out.set(tail, head.byteLength)
-        return out
+        return concat(head, decipher.final())
       },
+      aesGcmEncrypt(key, iv, plaintext, aad) {
+        const cipher = crypto.createCipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
+        cipher.setAAD(aad)
+        const head = cipher.update(plaintext)
+        return { ciphertext: concat(head, cipher.final()), tag: cipher.getAuthTag() }
+      },
+      hkdf: (ikm, salt, info, length) =>
+        new Uint8Array(crypto.hkdfSync("sha256", ikm, salt, info, length)),
+      sha256: (data) => crypto.createHash("sha256").update(data).digest(),
+      sha256Hex: (value) => crypto.createHash("sha256").update(value).digest("hex"),
+      hmacSha256Hex: (key, value) => crypto.createHmac("sha256", key).update(value).digest("hex"),
       base64urlDecode: (input) => Buffer.from(input, "base64url"),
+      base64urlEncode: (bytes) => Buffer.from(bytes).toString("base64url"),
     }
   } catch {
     return undefined
   }
-})()
+}
+
+let node: NodePrimitives | null | undefined
+
+/**
+ * `node:crypto` and `node:buffer` primitives when the runtime offers them through
+ * `process.getBuiltinModule` (Node >= 20.16, Bun, Deno); otherwise `undefined`
+ * and callers use Web Crypto. Looked up on the first call, not at import.
+ */
+export function nodePrimitives(): NodePrimitives | undefined {
+  if (node === undefined) node = loadNodePrimitives() ?? null
+  return node ?? undefined
+}

@@ -8,12 +8,12 @@
  * issuer's keys never signs anyone in.
  * @module
  */
-import { compactVerify, decodeProtectedHeader } from "jose"
 import * as o from "oauth4webapi"
 import { OAuthProviderError } from "../../errors.js"
 import type { Profile, TokenSet } from "../../types.js"
 import type { OAuthClient } from "./client.js"
 import { httpOptions, providerFetch } from "./http.js"
+import { jwsAlgorithm, verifyHmacJws } from "./id-token-hmac.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 
 type Provider = ResolvedOAuthProvider
@@ -117,7 +117,7 @@ async function verifyIdTokenSignature(
 ): Promise<void> {
   let alg: unknown
   try {
-    alg = decodeProtectedHeader(idToken).alg
+    alg = jwsAlgorithm(idToken)
   } catch {
     throw new OAuthProviderError(`Provider "${provider.id}": the ID Token header cannot be read`)
   }
@@ -128,13 +128,8 @@ async function verifyIdTokenSignature(
       throw new OAuthProviderError(
         `Provider "${provider.id}": an ${alg} ID Token needs the client secret`,
       )
-    try {
-      await compactVerify(idToken, new TextEncoder().encode(provider.clientSecret), {
-        algorithms: [alg],
-      })
-    } catch {
+    if (!(await verifyHmacJws(idToken, provider.clientSecret, alg)))
       throw new OAuthProviderError(`Provider "${provider.id}": the ID Token signature is invalid`)
-    }
     return
   }
   if (!as.jwks_uri) {

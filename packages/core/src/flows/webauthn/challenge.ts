@@ -17,13 +17,13 @@
  * @module
  */
 import type { ResolvedWebAuthnProvider } from "../types.js"
-import { base64url } from "jose"
 import type { RequestContext } from "../../context.js"
 import { WebAuthnVerificationError } from "../../errors.js"
 import { expiredCookie } from "../../http/cookies.js"
 import { decrypt, encrypt } from "../../jwt/codec.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sha256Hex } from "../../lib/crypto.js"
+import { toBase64Url } from "./encoding.js"
 
 export type WebAuthnAction = "register" | "authenticate"
 
@@ -49,7 +49,7 @@ const identifierOf = (providerId: string) => `webauthn-used:${providerId}`
 
 /** A new challenge from the CSPRNG (256 bits), base64url. */
 export function newChallenge(): string {
-  return base64url.encode(crypto.getRandomValues(new Uint8Array(CHALLENGE_BYTES)))
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(CHALLENGE_BYTES)))
 }
 
 async function readCookie(ctx: RequestContext): Promise<ChallengeClaims | undefined> {

@@ -3,14 +3,15 @@
  * standard base64 (with `+`, `/`, `=`), which other libraries have stored.
  * @module
  */
-import { base64url } from "jose"
+import { decodeBase64url, encodeBase64url } from "../../lib/base64url.js"
 
 export function toBase64Url(bytes: Uint8Array): string {
-  return base64url.encode(bytes)
+  return encodeBase64url(bytes)
 }
 
 export function fromBase64Url(value: string): Uint8Array<ArrayBuffer> {
-  return base64url.decode(
-    value.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+  // Whitespace is skipped, as `atob` does.
+  return decodeBase64url(
+    value.replace(/\s/g, "").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
   ) as Uint8Array<ArrayBuffer>
 }

@@ -9,7 +9,6 @@
  * @module
  */
 import type { ResolvedWebAuthnProvider } from "../types.js"
-import { base64url } from "jose"
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
@@ -27,6 +26,7 @@ import {
   type ChallengeClaims,
   type WebAuthnAction,
 } from "./challenge.js"
+import { fromBase64Url } from "./encoding.js"
 import { relyingPartyFor } from "./relying-party.js"
 import { authenticationDefaults, registrationDefaults } from "./settings.js"
 import { userHandleOf } from "./user-handle.js"
@@ -140,7 +140,7 @@ async function registrationOptions(
     userID: await userHandleOf(user.id),
     userName: user.name,
     userDisplayName: user.displayName,
-    challenge: base64url.decode(challenge) as Uint8Array<ArrayBuffer>,
+    challenge: fromBase64Url(challenge),
     excludeCredentials: exclude,
   })
   return { options, claims }
@@ -157,7 +157,7 @@ async function authenticationOptions(
   const options = await generateAuthenticationOptions({
     ...authenticationDefaults(provider),
     rpID: rp.id,
-    challenge: base64url.decode(challenge) as Uint8Array<ArrayBuffer>,
+    challenge: fromBase64Url(challenge),
   })
   const claims: ChallengeClaims = { challenge, action: "authenticate", provider: provider.id }
   return { options, claims }
