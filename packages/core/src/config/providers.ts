@@ -5,8 +5,8 @@
  * normalizer fills defaults and rejects what cannot work.
  * @module
  */
-import { DuplicateProviderId, InvalidProviderType } from "../errors.js"
-import { isProviderType, loadFlows } from "../flows/index.js"
+import { DuplicateProviderId, InvalidConfiguration, InvalidProviderType } from "../errors.js"
+import { flowLoaderOf, isProviderType, loadFlows } from "../flows/index.js"
 import {
   bindFlow,
   type ProviderFlow,
@@ -50,10 +50,21 @@ export async function resolveProviders(
 ): Promise<ResolvedProviders> {
   const seen = new Set<string>()
   const configs = list.map((entry, index) => made(entry, index, seen))
-  const byType = await loadFlows(configs.map((provider) => provider.type))
+  const loaders = configs.map((config) => {
+    const load = flowLoaderOf(config)
+    if (!load) {
+      throw new InvalidConfiguration(
+        `Provider "${config.id}" has type "${config.type}" but was not made by its factory: ` +
+          `use WebAuthn() from @tessera/core/providers/webauthn or Passkey() from ` +
+          `@tessera/core/providers/passkey, which bring the passkey flow with them`,
+      )
+    }
+    return load
+  })
+  const byLoader = await loadFlows(loaders)
   const flows = new Map<string, ProviderFlow>()
-  const providers = configs.map((config) => {
-    const flow = byType.get(config.type)!
+  const providers = configs.map((config, i) => {
+    const flow = byLoader.get(loaders[i]!)!
     const provider = flow.normalize(config, context)
     flows.set(provider.id, bindFlow(flow, provider))
     return provider

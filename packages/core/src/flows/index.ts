@@ -1,33 +1,49 @@
 /**
- * Provider type -> flow. Each flow is loaded when the first configuration
- * that has a provider of its type is resolved, and never otherwise: an app
- * with credentials only does not load oauth4webapi, and one without passkeys
- * does not load @simplewebauthn/server (their import dominates a cold start).
+ * Provider -> flow. Each flow is loaded (dynamic `import()`) when the first
+ * configuration that has a provider of its type is resolved, and never
+ * otherwise: an app with credentials only does not load oauth4webapi.
+ *
+ * OAuth/OIDC, e-mail and credentials flows are built in, by type, so that a
+ * hand-written provider object of those types works. The passkey flow is not:
+ * the WebAuthn and Passkey factories attach it (`flows/attached.ts`), so that
+ * only apps that import one of them load, or bundle, @simplewebauthn/server.
  * @module
  */
 import type { ProviderType } from "../types.js"
-import type { Flow, ResolvedProvider } from "./types.js"
+import { attachedFlowOf, type AnyFlow, type FlowLoader } from "./attached.js"
 
-type AnyFlow = Flow<ResolvedProvider, any>
-
-const loaders: Record<ProviderType, () => Promise<AnyFlow>> = {
+const builtIn: Partial<Record<ProviderType, FlowLoader>> = {
   oauth: () => import("./oauth/index.js").then((m) => m.oauthFlow as AnyFlow),
   oidc: () => import("./oauth/index.js").then((m) => m.oauthFlow as AnyFlow),
   email: () => import("./email/index.js").then((m) => m.emailFlow as AnyFlow),
   credentials: () => import("./credentials/index.js").then((m) => m.credentialsFlow as AnyFlow),
-  webauthn: () => import("./webauthn/index.js").then((m) => m.webauthnFlow as AnyFlow),
 }
+
+const TYPES: ReadonlySet<string> = new Set<ProviderType>([
+  "oauth",
+  "oidc",
+  "email",
+  "credentials",
+  "webauthn",
+])
 
 /** True for the provider types Tessera has a flow for. */
 export function isProviderType(type: unknown): type is ProviderType {
-  return typeof type === "string" && Object.hasOwn(loaders, type)
+  return typeof type === "string" && TYPES.has(type)
 }
 
-/** The flows for `types`, loaded in parallel. */
-export async function loadFlows(
-  types: Iterable<ProviderType>,
-): Promise<Map<ProviderType, AnyFlow>> {
-  const unique = [...new Set(types)]
-  const flows = await Promise.all(unique.map((type) => loaders[type]()))
-  return new Map(unique.map((type, i) => [type, flows[i]!]))
+/**
+ * The loader of `provider`'s flow: the one its factory attached, else the
+ * built-in one of its type; `undefined` when there is neither (a hand-written
+ * `webauthn` provider).
+ */
+export function flowLoaderOf(provider: { type: ProviderType }): FlowLoader | undefined {
+  return attachedFlowOf(provider) ?? builtIn[provider.type]
+}
+
+/** Runs each distinct loader once, in parallel; the flows by loader. */
+export async function loadFlows(loaders: Iterable<FlowLoader>): Promise<Map<FlowLoader, AnyFlow>> {
+  const unique = [...new Set(loaders)]
+  const flows = await Promise.all(unique.map((load) => load()))
+  return new Map(unique.map((load, i) => [load, flows[i]!]))
 }

@@ -1,7 +1,9 @@
 /**
  * WebAuthn providers (`type: "webauthn"`): sign-in with passkeys and security
  * keys. The flow lives in `src/flows/webauthn/`; `Passkey` (`./passkey`) is this
- * provider with passkey-friendly defaults.
+ * provider with passkey-friendly defaults. The factory brings the flow with it
+ * (`flows/attached.ts`): a provider object written by hand with
+ * `type: "webauthn"` is refused when the configuration is resolved.
  *
  * Needs an adapter with the authenticator methods (`getAuthenticator`,
  * `createAuthenticator`, `listAuthenticatorsByUserId`, `updateAuthenticatorCounter`)
@@ -14,6 +16,7 @@
  * ```
  * @module
  */
+import { withFlow, type AnyFlow } from "../flows/attached.js"
 import type { Awaitable, RequestInternal, User } from "../types.js"
 import type { CredentialInput } from "./credentials.js"
 import type { CommonProviderOptions } from "./index.js"
@@ -110,13 +113,25 @@ export const defaultFormFields: Record<string, CredentialInput> = {
  * @see [Web Authentication Level 3 §7, Relying Party Operations](https://www.w3.org/TR/webauthn-3/#sctn-rp-operations)
  */
 export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfig {
-  return {
-    id: "webauthn",
-    name: "WebAuthn",
-    type: "webauthn",
-    enableConditionalUI: false,
-    formFields: defaultFormFields,
-    challengeMaxAge: 300,
-    ...config,
-  }
+  return withFlow<WebAuthnConfig>(
+    {
+      id: "webauthn",
+      name: "WebAuthn",
+      type: "webauthn",
+      enableConditionalUI: false,
+      formFields: defaultFormFields,
+      challengeMaxAge: 300,
+      ...config,
+    },
+    loadWebAuthnFlow,
+  )
+}
+
+/**
+ * The passkey flow, loaded when a configuration with this provider is resolved.
+ * Only this module refers to it, so apps without a passkey provider never load
+ * (or bundle) @simplewebauthn/server.
+ */
+function loadWebAuthnFlow(): Promise<AnyFlow> {
+  return import("../flows/webauthn/index.js").then((m) => m.webauthnFlow as AnyFlow)
 }
