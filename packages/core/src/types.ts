@@ -2,7 +2,6 @@
  * Public types shared by every part of Tessera. Mirrors `@auth/core/types`.
  * @module
  */
-import type { SerializeOptions } from "cookie"
 import type { Adapter, AdapterUser } from "./adapters.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Provider, ProviderType } from "./providers/index.js"
@@ -192,7 +191,26 @@ export interface Theme {
  *
  * @see [RFC 6265 §4.1, Set-Cookie](https://www.rfc-editor.org/rfc/rfc6265.html#section-4.1)
  */
-export type CookieSerializeOptions = SerializeOptions
+export interface CookieSerializeOptions {
+  /** Seconds until the cookie expires (`Max-Age`); 0 deletes it. */
+  maxAge?: number
+  /** When the cookie expires (`Expires`), for clients that ignore `Max-Age`. */
+  expires?: Date
+  /** Hosts the cookie is sent to besides the one that set it (`Domain`). */
+  domain?: string
+  path?: string
+  /** Hidden from page scripts (`HttpOnly`). */
+  httpOnly?: boolean
+  /** Sent over https only (`Secure`). */
+  secure?: boolean
+  /** Stored per top-level site (`Partitioned`, CHIPS). */
+  partitioned?: boolean
+  priority?: "low" | "medium" | "high"
+  /** Sent with cross-site requests or not (`SameSite`); `true` means `strict`. */
+  sameSite?: boolean | "lax" | "strict" | "none"
+  /** Encodes the value; default `encodeURIComponent`. */
+  encode?: (value: string) => string
+}
 
 /**
  * A cookie's name and attributes.
