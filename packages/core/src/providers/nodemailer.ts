@@ -10,6 +10,7 @@
  * @module
  */
 import { verificationMessage } from "../flows/email/message.js"
+import { needsServer } from "../flows/email/normalize.js"
 import type { EmailConfig, EmailSendVerificationRequestParams, EmailUserConfig } from "./email.js"
 
 export { verificationMessage, type VerificationMessage } from "../flows/email/message.js"
@@ -71,9 +72,7 @@ async function transportFor(provider: EmailConfig): Promise<Transport> {
  * sent with nodemailer through `provider.server`. The recipient is given as an
  * address object, which nodemailer does not re-parse as an address list.
  */
-export async function sendWithNodemailer(
-  params: EmailSendVerificationRequestParams,
-): Promise<void> {
+async function send(params: EmailSendVerificationRequestParams): Promise<void> {
   const { identifier, url, provider, theme } = params
   if (!provider.server)
     throw new Error(`E-mail provider "${provider.id}" has no server to send with`)
@@ -88,6 +87,10 @@ export async function sendWithNodemailer(
   const failed = [...(result.rejected ?? []), ...(result.pending ?? [])]
   if (failed.length) throw new Error("The mail server did not accept the recipient")
 }
+
+/** {@link send}, marked as needing `server` (checked when the configuration is resolved). */
+export const sendWithNodemailer: (params: EmailSendVerificationRequestParams) => Promise<void> =
+  /* @__PURE__ */ Object.assign(send, { [needsServer]: true })
 
 /**
  * `server` is required (checked when the configuration is resolved); `from` defaults to

@@ -2,24 +2,27 @@
  * The e-mail flow: `signin/<id>` mails a single-use link, `callback/<id>`
  * consumes it. The callback needs no CSRF token: the link's token is the
  * proof, and it works once.
+ *
+ * Resolving a configuration needs only the normalizer and the page's section;
+ * the sign-in steps (`steps.ts`) load on the first sign-in (`flows/lazy.ts`).
  * @module
  */
-import { resolveCallbackUrl, rememberCallbackUrl } from "../../lib/callback-url.js"
+import { lazy } from "../lazy.js"
 import type { Flow, ResolvedEmailProvider } from "../types.js"
-import { emailCallback } from "./callback.js"
 import { normalizeEmailProvider } from "./normalize.js"
-import { persistEmail } from "./persist.js"
 import { emailSection } from "./section.js"
-import { startEmailSignIn } from "./signin.js"
+
+const steps = lazy(() => import("./steps.js"))
 
 export const emailFlow: Flow<ResolvedEmailProvider> = {
   normalize: normalizeEmailProvider,
-  async signIn(ctx, provider) {
-    rememberCallbackUrl(ctx, await resolveCallbackUrl(ctx))
-    return startEmailSignIn(ctx, provider)
-  },
+  signIn: async (ctx, provider) => (await steps()).emailSignIn(ctx, provider),
   // GET: the link from the mail; POST: an app's own confirmation page posting the link's fields.
-  callback: { methods: ["GET", "POST"], csrf: false, handle: emailCallback },
+  callback: {
+    methods: ["GET", "POST"],
+    csrf: false,
+    handle: async (ctx, provider) => (await steps()).emailCallback(ctx, provider),
+  },
   section: emailSection,
-  persist: persistEmail,
+  persist: async (ctx, identity) => (await steps()).persistEmail(ctx, identity),
 }

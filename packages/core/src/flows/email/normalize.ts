@@ -11,11 +11,18 @@ import {
   MissingAdapterMethods,
 } from "../../errors.js"
 import type { EmailConfig } from "../../providers/email.js"
-import { sendWithNodemailer } from "../../providers/nodemailer.js"
 import { normalizeEmailAddress } from "./address.js"
 import { defaultVerificationToken } from "./token.js"
 
 const DAY = 24 * 60 * 60
+
+/**
+ * Marks a `sendVerificationRequest` that sends through `server` (nodemailer's),
+ * so that a provider using it without a server is refused at start. A mark
+ * rather than an import: the e-mail flow must not pull nodemailer's sender
+ * into apps whose e-mail providers send otherwise.
+ */
+export const needsServer: unique symbol = Symbol.for("tessera.needsServer")
 
 /** Methods the flow calls: tokens, and the user the address belongs to. */
 const REQUIRED = [
@@ -46,7 +53,8 @@ export function normalizeEmailProvider(
       `E-mail provider "${provider.id}" needs a sendVerificationRequest function`,
     )
   }
-  if (provider.sendVerificationRequest === sendWithNodemailer && !provider.server) {
+  const send = provider.sendVerificationRequest as { [needsServer]?: boolean }
+  if (send[needsServer] && !provider.server) {
     throw new InvalidConfiguration(
       `E-mail provider "${provider.id}" needs a \`server\` (nodemailer transport) or its own sendVerificationRequest`,
     )
