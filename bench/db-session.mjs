@@ -5,7 +5,7 @@
  * the same run. The ratio 1M/1k should be close to 1: a B-tree lookup grows
  * with log(n), and going from 1k to 1M adds a level or two at most.
  *
- *   npx tsc -b packages/core packages/testing packages/sql && node bench/db-session.mjs
+ *   npm run build && node bench/db-session.mjs
  *
  * Options (env): BENCH_ROUNDS (default 5), BENCH_CALLS_SQLITE (default 4000 per
  * round), BENCH_CALLS_PG (default 1500 per round), BENCH_BIG (default 1000000).

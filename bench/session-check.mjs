@@ -7,7 +7,7 @@
 // so that machine noise (other processes, CPU frequency) hits both alike; the
 // figure reported is the median of the per-round ratios.
 //
-// Run: npx tsc -b packages/core && node bench/session-check.mjs [rounds] [iterations]
+// Run: npm run build && node bench/session-check.mjs [rounds] [iterations]
 // TESSERA_DIST=<dir> measures another build (e.g. an older one) in the same way.
 // The result is printed and written to bench/results/session-check.json.
 import { createDecipheriv } from "node:crypto"

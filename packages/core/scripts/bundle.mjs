@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * Builds the JavaScript of @tessera/core: each public entry point of
+ * `package.json`'s `exports` becomes `dist/<entry>.js`, and what they share is
+ * bundled into a few chunks (`dist/chunks/`), with source maps into `src/`.
+ * `tsc -b` writes only the declarations (`emitDeclarationOnly`).
+ *
+ * Why bundle a library: Node's ESM loader pays for every module it resolves,
+ * reads, compiles and links (about 0.5 ms each on a small server), so a cold
+ * start that imported 60 of the core's modules one by one spent more time
+ * loading them than checking the session. Bundled, a session check loads the
+ * entry, one `core` chunk and the small part of each configured flow that
+ * resolving a configuration needs:
+ *
+ * - `core`: everything a request may touch (handler, config, http, session,
+ *   jwt, pages, errors, the provider helpers);
+ * - `<flow>` (oauth, email, credentials): the normalizer and the page section,
+ *   loaded (dynamic `import()`) when a configuration with that provider type is
+ *   resolved;
+ * - `<flow>-steps` and `sign-in`: the sign-in steps, loaded on the first sign-in;
+ * - `webauthn`: the passkey flow, reachable only from the WebAuthn and Passkey
+ *   factories (and `webauthn-client`, the page's script, whose CSP hash the
+ *   factory's module exports); `password`, `rate-limit`: their own entry points.
+ *
+ * Dependencies (jose/errors, oauth4webapi, @simplewebauthn/server) stay
+ * external: the app's package manager and bundler own them. Nothing here
+ * changes what the code does: rollup links the same modules tsc type-checked,
+ * each stripped of its types by esbuild, as `tsc` would emit it.
+ *
+ *   node packages/core/scripts/bundle.mjs     (npm run build runs it after tsc -b)
+ */
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { transform } from "esbuild"
+import { rollup } from "rollup"
+
+const coreDir = join(dirname(fileURLToPath(import.meta.url)), "..")
+const src = join(coreDir, "src")
+const dist = join(coreDir, "dist")
+
+/** `exports` of package.json -> { "<dist path without .js>": "<src .ts file>" }. */
+export function entryPoints() {
+  const { exports } = JSON.parse(readFileSync(join(coreDir, "package.json"), "utf8"))
+  const input = {}
+  for (const target of Object.values(exports)) {
+    const file = typeof target === "object" ? target.default : undefined
+    if (typeof file !== "string" || !file.startsWith("./dist/")) continue
+    const name = file.slice("./dist/".length, -".js".length)
+    if (name.includes("*")) {
+      const [folder, rest] = name.split("*")
+      for (const entry of readdirSync(join(src, folder))) {
+        if (!entry.endsWith(".ts") || rest !== "") continue
+        input[`${folder}${entry.slice(0, -3)}`] = join(src, folder, entry)
+      }
+    } else {
+      input[name] = join(src, `${name}.ts`)
+    }
+  }
+  return input
+}
+
+/** The chunk a module that is not an entry point belongs to (see the module comment). */
+function chunkOf(id) {
+  const path = relative(src, id).replaceAll("\\", "/")
+  // Imported by provider factories, so loaded with the core when such a provider is.
+  if (path === "flows/oauth/provider-options.ts" || path === "flows/email/message.ts") return "core"
+  // The script's CSP hash is exported by the WebAuthn factory: the flow must not come with it.
+  if (path === "flows/webauthn/client-script.generated.ts") return "webauthn-client"
+  // The flow itself: a chunk of its own, which only the factory's import() loads.
+  if (path.startsWith("flows/webauthn/")) return undefined
+  if (path.startsWith("flows/sign-in/") || path === "flows/email/address.ts") return "sign-in"
+  const flow = /^flows\/(oauth|email|credentials)\/(.*)\.ts$/.exec(path)
+  if (flow)
+    return ["index", "normalize", "section"].includes(flow[2]) ? flow[1] : `${flow[1]}-steps`
+  if (path.startsWith("password/")) return "password"
+  if (path.startsWith("rate-limit/")) return "rate-limit"
+  return "core"
+}
+
+/** TypeScript sources through esbuild's type stripping, with tsc's import semantics. */
+const typescript = {
+  name: "typescript",
+  resolveId(source, importer) {
+    if (!importer || !source.startsWith(".") || !source.endsWith(".js")) return null
+    const candidate = resolve(dirname(importer), `${source.slice(0, -3)}.ts`)
+    return existsSync(candidate) ? candidate : null
+  },
+  async transform(code, id) {
+    if (!id.endsWith(".ts")) return null
+    const result = await transform(code, {
+      loader: "ts",
+      format: "esm",
+      target: "es2022",
+      sourcemap: true,
+      sourcefile: id,
+      tsconfigRaw: {
+        compilerOptions: { useDefineForClassFields: true, verbatimModuleSyntax: true },
+      },
+    })
+    return { code: result.code, map: result.map }
+  },
+}
+
+/** Removes the JavaScript of an earlier build (declarations stay: tsc -b owns them). */
+function cleanJavaScript(dir) {
+  if (!existsSync(dir)) return
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry)
+    if (statSync(path).isDirectory()) cleanJavaScript(path)
+    else if (/\.js(\.map)?$/.test(entry)) rmSync(path)
+  }
+}
+
+export async function bundleCore() {
+  const input = entryPoints()
+  const entries = new Set(Object.values(input))
+  const bundle = await rollup({
+    input,
+    plugins: [typescript],
+    // Packages and Node built-ins are the app's to resolve.
+    external: (id) => !id.startsWith(".") && !id.startsWith("/") && !/^[A-Za-z]:/.test(id),
+    treeshake: { moduleSideEffects: false },
+    onwarn(warning, warn) {
+      // Type-only entry points (`types`, `providers`) are empty modules: expected.
+      if (warning.code === "EMPTY_BUNDLE") return
+      warn(warning)
+    },
+  })
+  cleanJavaScript(dist)
+  const { output } = await bundle.write({
+    dir: dist,
+    format: "es",
+    entryFileNames: "[name].js",
+    chunkFileNames: "chunks/[name]-[hash].js",
+    manualChunks: (id) => (entries.has(id) || !id.startsWith(src) ? undefined : chunkOf(id)),
+    hoistTransitiveImports: false,
+    sourcemap: true,
+  })
+  await bundle.close()
+  return output
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const output = await bundleCore()
+  const chunks = output.filter((file) => file.type === "chunk")
+  console.log(
+    `@tessera/core: ${chunks.filter((c) => c.isEntry).length} entry points, ` +
+      `${chunks.filter((c) => !c.isEntry).length} chunks in dist/`,
+  )
+}
