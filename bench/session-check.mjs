@@ -12,6 +12,7 @@
 // The result is printed and written to bench/results/session-check.json.
 import { createDecipheriv } from "node:crypto"
 import { mkdirSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const dist = process.env.TESSERA_DIST
@@ -81,10 +82,18 @@ function auth() {
   }
 }
 
+/**
+ * Microseconds per call: wall time, and CPU time (user + system of this
+ * process, from `process.cpuUsage`), which a busy neighbour taking the core
+ * away barely moves.
+ */
 async function time(fn, n) {
+  const cpu = process.cpuUsage()
   const start = process.hrtime.bigint()
   for (let i = 0; i < n; i++) await fn()
-  return Number(process.hrtime.bigint() - start) / 1000 / n
+  const wall = Number(process.hrtime.bigint() - start) / 1000 / n
+  const { user, system } = process.cpuUsage(cpu)
+  return { wall, cpu: (user + system) / n }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -96,6 +105,9 @@ await time(auth, ITERATIONS)
 const floors = []
 const auths = []
 const ratios = []
+const cpuFloors = []
+const cpuAuths = []
+const cpuRatios = []
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate which goes first so neither always runs on a warmer or colder machine.
   let f, a
@@ -106,9 +118,12 @@ for (let round = 0; round < ROUNDS; round++) {
     a = await time(auth, ITERATIONS)
     f = await time(floor, ITERATIONS)
   }
-  floors.push(f)
-  auths.push(a)
-  ratios.push(a / f)
+  floors.push(f.wall)
+  auths.push(a.wall)
+  ratios.push(a.wall / f.wall)
+  cpuFloors.push(f.cpu)
+  cpuAuths.push(a.cpu)
+  cpuRatios.push(a.cpu / f.cpu)
 }
 
 const result = {
@@ -119,6 +134,12 @@ const result = {
   floorMedianMicros: +median(floors).toFixed(1),
   authMedianMicros: +median(auths).toFixed(1),
   medianRatio: +median(ratios).toFixed(2),
+  cpu: {
+    floorMedianMicros: +median(cpuFloors).toFixed(1),
+    authMedianMicros: +median(cpuAuths).toFixed(1),
+    medianRatio: +median(cpuRatios).toFixed(2),
+  },
+  loadAverage: loadavg().map((x) => +x.toFixed(2)),
   target: TARGET,
 }
 console.log(JSON.stringify(result, null, 2))

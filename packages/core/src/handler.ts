@@ -73,8 +73,11 @@ export async function Auth(
   try {
     const url = effectiveUrl(request, resolved)
     match = matchRoute(url.pathname, resolved.basePath, request.method.toUpperCase())
-    ctx = createContext(resolved, await toInternalRequest(request, url, match), request)
+    const internal = toInternalRequest(request, url, match)
+    ctx = createContext(resolved, internal instanceof Promise ? await internal : internal, request)
     const result = await run(ctx, match)
+    // Nothing to merge (every session check that sets no cookie): the result as it is.
+    if (!isRaw && ctx.cookies.length === 0) return finish(result)
     return finish({ ...result, cookies: [...ctx.cookies, ...(result.cookies ?? [])] })
   } catch (error) {
     if (error instanceof RequestError) {
@@ -105,8 +108,11 @@ export async function Auth(
   }
 }
 
-/** The route's policies, then its handler. */
-async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
+/**
+ * The route's policies, then its handler. Not `async`: a route without a CSRF
+ * rule (every session check) goes to its handler without an extra promise.
+ */
+function run(ctx: RequestContext, { route, providerId }: RouteMatch): Promise<ResponseInternal> {
   const { flow } = ctx
   if (providerId !== undefined && !flow) {
     throw new RequestError(new UnknownAction("Unknown provider"), 404)
@@ -121,9 +127,9 @@ async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
   }
   const endpoint = route[method]!
   if (endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))) {
-    await assertCsrf(ctx)
+    return assertCsrf(ctx).then(() => endpoint.handler(ctx))
   }
-  return endpoint.handler(ctx)
+  return Promise.resolve(endpoint.handler(ctx))
 }
 
 /**

@@ -134,17 +134,16 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }
   const route = routes[action]
-  const allowed = methodsOf(route)
   if (method !== "GET" && method !== "POST") {
     throw new RequestError(new UnknownAction(`${method} is not supported`), 405, {
-      Allow: allowed.join(", "),
+      Allow: methodsOf(route).join(", "),
     })
   }
   if (!route[method]) {
     throw new RequestError(
       new UnknownAction(`The ${action} action does not answer ${method}`),
       405,
-      { Allow: allowed.join(", ") },
+      { Allow: methodsOf(route).join(", ") },
     )
   }
   if (provider === undefined || provider === "") {

@@ -118,6 +118,8 @@ export function trustedUrl(policy: OriginPolicy, url: URL, headers: Headers): UR
     ) {
       return new HostRefusal(`Host ${host} is not ${canonical.host} or an allowed host`)
     }
+    // Already on the canonical origin (a framework's own URL, most requests): no second parse.
+    if (url.host === canonical.host && url.protocol === canonical.protocol) return url
     return new URL(`${canonical.origin}${url.pathname}${url.search}`)
   }
   // Resolution refuses a configuration with neither a canonical origin nor trustHost.

@@ -229,10 +229,8 @@ function resolveJwt(config: AuthConfig, session: SessionOptions, keys: KeyRing):
         )),
     decode:
       config.jwt?.decode ??
-      (async (params) =>
-        params.token
-          ? await decrypt(KeyRing.for(params.secret, keys), params.salt, params.token)
-          : null),
+      ((params) =>
+        params.token ? decrypt(KeyRing.for(params.secret, keys), params.salt, params.token) : null),
   }
 }
 

@@ -104,15 +104,19 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
 }
 
-/** The parsed request, once the route is known (see `matchRoute` in routes.ts). */
-export async function toInternalRequest(
+/**
+ * The parsed request, once the route is known (see `matchRoute` in routes.ts).
+ * Synchronous for a request without a body to read (every session check);
+ * a promise while a POST body is read.
+ */
+export function toInternalRequest(
   request: Request,
   url: URL,
   match: { action: AuthAction; providerId?: string },
-): Promise<RequestInternal> {
+): RequestInternal | Promise<RequestInternal> {
   // Most requests (every session check) have no query: skip building URLSearchParams.
   const query: Record<string, string> = url.search ? Object.fromEntries(url.searchParams) : {}
-  return {
+  const internal: RequestInternal = {
     url,
     method: request.method.toUpperCase() as "GET" | "POST",
     action: match.action,
@@ -120,7 +124,12 @@ export async function toInternalRequest(
     headers: request.headers,
     cookies: parseCookieHeader(request.headers.get("cookie")),
     query,
-    body: await readBody(request),
+    body: undefined,
     error: query.error,
   }
+  if (internal.method !== "POST") return internal
+  return readBody(request).then((body) => {
+    internal.body = body
+    return internal
+  })
 }

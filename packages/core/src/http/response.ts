@@ -11,6 +11,14 @@ import { serializeCookie } from "./cookies.js"
  * cannot read a cross-origin Location header).
  */
 export function toResponse(result: ResponseInternal, returnRedirectAsJson: boolean): Response {
+  const given = result.headers
+  if (
+    !result.redirect &&
+    !result.cookies?.length &&
+    (given === undefined || Object.getPrototypeOf(given) === Object.prototype)
+  ) {
+    return plainResponse(result, given as Record<string, string> | undefined)
+  }
   const headers = new Headers(result.headers)
   for (const cookie of result.cookies ?? []) headers.append("Set-Cookie", serializeCookie(cookie))
   if (result.redirect) {
@@ -25,15 +33,36 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
       headers,
     })
   }
-  let body: string | null = null
-  if (typeof result.body === "string") {
-    body = result.body
-    if (!headers.has("Content-Type")) headers.set("Content-Type", "text/html; charset=utf-8")
-  } else if (result.body !== undefined) {
-    body = JSON.stringify(result.body)
-    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json")
-  }
+  const [body, contentType] = bodyOf(result)
+  if (contentType && !headers.has("Content-Type")) headers.set("Content-Type", contentType)
   return new Response(body, { status: result.status ?? 200, headers })
+}
+
+/** The body as text and the content type it implies (HTML for text, JSON otherwise). */
+function bodyOf(result: ResponseInternal): [string | null, string | undefined] {
+  if (typeof result.body === "string") return [result.body, "text/html; charset=utf-8"]
+  if (result.body !== undefined) return [JSON.stringify(result.body), "application/json"]
+  return [null, undefined]
+}
+
+/**
+ * A response with no cookie, no redirect and its headers as a record (every
+ * session check): the record goes to `Response` as it is, without building a
+ * `Headers` object first, which cost a session check more than its decryption.
+ */
+function plainResponse(result: ResponseInternal, given: Record<string, string> | undefined) {
+  const status = result.status ?? 200
+  const typed =
+    given !== undefined && Object.keys(given).some((name) => name.toLowerCase() === "content-type")
+  // Response.json adds its Content-Type without re-checking it as a header from the caller.
+  if (!typed && result.body !== undefined && typeof result.body !== "string") {
+    return Response.json(result.body, { status, headers: given })
+  }
+  const [body, contentType] = bodyOf(result)
+  return new Response(body, {
+    status,
+    headers: typed || !contentType ? given : { ...given, "Content-Type": contentType },
+  })
 }
 
 /** Headers that keep sessions and tokens out of shared caches. */

@@ -107,28 +107,24 @@ function parseHeader(encoded: string): JweHeader {
   return Object.freeze({ kid, iss, sub, aud })
 }
 
-/** The header of `encoded`, parsed once per key ring (tokens of one key share one header). */
-function headerOf(ring: KeyRing, encoded: string): JweHeader {
-  const known = ring.knownHeaders.get(encoded)
-  if (known) return known
-  return parseHeader(encoded)
+/** A protected header that decrypted a token, with its bytes as the AES-GCM additional data. */
+export interface KnownHeader extends JweHeader {
+  readonly aad: Uint8Array
 }
 
-function remember(ring: KeyRing, encoded: string, header: JweHeader): void {
-  if (ring.knownHeaders.has(encoded)) return
+function remember(ring: KeyRing, encoded: string, header: JweHeader, aad: Uint8Array): void {
   if (ring.knownHeaders.size >= MAX_KNOWN_HEADERS) ring.knownHeaders.clear()
-  ring.knownHeaders.set(encoded, header)
+  ring.knownHeaders.set(encoded, Object.freeze({ ...header, aad }))
 }
 
-async function aesGcmDecrypt(
+/** AES-GCM decryption on Web Crypto, where `node:crypto` is missing. */
+async function webCryptoDecrypt(
   key: DerivedKey,
   iv: Uint8Array,
   ciphertext: Uint8Array,
   tag: Uint8Array,
   aad: Uint8Array,
 ): Promise<Uint8Array> {
-  const node = nodePrimitives()
-  if (node) return node.aesGcmDecrypt(key.raw, iv, ciphertext, tag, aad)
   const sealed = new Uint8Array(ciphertext.byteLength + tag.byteLength)
   sealed.set(ciphertext)
   sealed.set(tag, ciphertext.byteLength)
@@ -166,7 +162,9 @@ export async function decryptToken(
     string,
     string,
   ]
-  const header = headerOf(ring, encodedHeader)
+  // Tokens of one key share one header: it is parsed once per key ring.
+  const known = ring.knownHeaders.get(encodedHeader)
+  const header = known ?? parseHeader(encodedHeader)
   // `dir`: the key is agreed beforehand, so the JWE Encrypted Key must be empty.
   if (encryptedKey !== "") throw new JWEInvalid("Encountered unexpected JWE Encrypted Key")
   if (!encodedIv) throw new JWEInvalid("JWE Initialization Vector missing")
@@ -177,17 +175,22 @@ export async function decryptToken(
   if (iv.byteLength !== IV_BYTES) throw new JWEInvalid("Invalid Initialization Vector length")
   if (tag.byteLength !== TAG_BYTES) throw new JWEInvalid("Invalid Authentication Tag length")
   const key = ring.readyKeyFor(header.kid, salt) ?? (await ring.keyFor(header.kid, salt))
+  const aad = known?.aad ?? encoder.encode(encodedHeader)
+  const node = nodePrimitives()
   let plaintext: Uint8Array
   try {
-    plaintext = await aesGcmDecrypt(key, iv, ciphertext, tag, encoder.encode(encodedHeader))
+    // Synchronous on node:crypto: a session check awaits nothing it does not have to.
+    plaintext = node
+      ? node.aesGcmDecrypt(key.raw, iv, ciphertext, tag, aad)
+      : await webCryptoDecrypt(key, iv, ciphertext, tag, aad)
   } catch (cause) {
     throw new JWEDecryptionFailed(undefined, { cause })
   }
   // Only a header that decrypted a token is kept: garbage cannot fill the cache.
-  remember(ring, encodedHeader, header)
+  if (!known) remember(ring, encodedHeader, header, aad)
   let claims: unknown
   try {
-    claims = JSON.parse(strictDecoder.decode(plaintext))
+    claims = JSON.parse(node ? node.utf8Decode(plaintext) : strictDecoder.decode(plaintext))
   } catch (cause) {
     throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
   }
@@ -199,6 +202,9 @@ export async function decryptToken(
   return claims
 }
 
+const TIME_CLAIMS = ["iat", "nbf", "exp"] as const
+const REPLICATED_CLAIMS = ["iss", "sub", "aud"] as const
+
 /** Seconds since the epoch, now. */
 const epoch = () => Math.floor(Date.now() / 1000)
 
@@ -207,7 +213,7 @@ const epoch = () => Math.floor(Date.now() / 1000)
  * carry no claims: jose's would hold the decrypted payload, and errors get logged.
  */
 function validateTimes(claims: Record<string, unknown>): void {
-  for (const claim of ["iat", "nbf", "exp"] as const) {
+  for (const claim of TIME_CLAIMS) {
     if (claims[claim] !== undefined && typeof claims[claim] !== "number") {
       throw new JWTClaimValidationFailed(`"${claim}" claim must be a number`, {}, claim, "invalid")
     }
@@ -229,7 +235,7 @@ function validateTimes(claims: Record<string, unknown>): void {
 
 /** A claim the header replicates must equal the encrypted one (RFC 7519 §5.3), as jose checks. */
 function validateReplicated(header: JweHeader, claims: Record<string, unknown>): void {
-  for (const claim of ["iss", "sub", "aud"] as const) {
+  for (const claim of REPLICATED_CLAIMS) {
     const replicated = header[claim]
     if (replicated === undefined) continue
     const same =

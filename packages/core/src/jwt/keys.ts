@@ -13,7 +13,7 @@
  */
 import { encodeBase64url } from "../lib/base64url.js"
 import { nodePrimitives, sha256, toHex } from "../lib/crypto.js"
-import type { JweHeader } from "./jwe.js"
+import type { KnownHeader } from "./jwe.js"
 
 export interface DerivedKey {
   /** The 32-byte content key, for `node:crypto` (and for importing into Web Crypto). */
@@ -75,12 +75,12 @@ export function webCryptoKey(key: DerivedKey): Promise<CryptoKey> {
 export class KeyRing {
   /** Promises by `index \0 salt`, so concurrent first uses derive once. */
   readonly #pending = new Map<string, Promise<DerivedKey>>()
-  /** The same keys once derived, so the hot path can use them without awaiting. */
-  readonly #ready = new Map<string, DerivedKey>()
+  /** The same keys once derived, by salt and secret index, so the hot path uses them without awaiting. */
+  readonly #ready = new Map<string, DerivedKey[]>()
   /** Web Crypto HMAC keys, only where `node:crypto` is missing. */
   readonly #hmacKeys: (Promise<CryptoKey> | undefined)[] = []
   /** Protected headers seen on tokens that decrypted, by their encoded form (one per key). */
-  readonly knownHeaders = new Map<string, JweHeader>()
+  readonly knownHeaders = new Map<string, KnownHeader>()
 
   /**
    * `ring` when it holds exactly `secret` (the same list), otherwise a new ring
@@ -110,7 +110,11 @@ export class KeyRing {
       entry = deriveKey(this.secrets[index]!, salt)
       this.#pending.set(id, entry)
       entry.then(
-        (key) => this.#ready.set(id, key),
+        (key) => {
+          const keys = this.#ready.get(salt) ?? []
+          keys[index] = key
+          this.#ready.set(salt, keys)
+        },
         // A failed derivation must not poison the ring.
         () => this.#pending.delete(id),
       )
@@ -130,9 +134,11 @@ export class KeyRing {
 
   /** {@link keyFor} without waiting, when every key it may need is derived already. */
   readyKeyFor(kid: unknown, salt: string): DerivedKey | undefined {
+    const keys = this.#ready.get(salt)
+    if (!keys) return undefined
     const count = kid === undefined ? 1 : this.secrets.length
     for (let i = 0; i < count; i++) {
-      const key = this.#ready.get(`${i}\0${salt}`)
+      const key = keys[i]
       if (!key) return undefined
       if (kid === undefined || key.kid === kid) return key
     }

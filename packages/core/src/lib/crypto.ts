@@ -100,6 +100,12 @@ export interface NodePrimitives {
   /** base64url to bytes, for input already checked to hold only base64url characters and a valid length. */
   base64urlDecode(input: string): Uint8Array
   base64urlEncode(bytes: Uint8Array): string
+  /**
+   * UTF-8 to text, strictly, as `new TextDecoder("utf-8", { fatal: true })`
+   * decodes (a leading BOM dropped, invalid UTF-8 a `TypeError`), in a third of
+   * the time: `buffer.isUtf8` validates, `Buffer#toString` decodes.
+   */
+  utf8Decode(bytes: Uint8Array): string
 }
 
 /** The parts of `node:crypto` and `node:buffer` used; declared here so the core needs no Node types. */
@@ -145,7 +151,13 @@ interface NodeBufferSubset {
   Buffer: {
     from(input: string, encoding: "base64url"): Uint8Array
     from(input: Uint8Array): { toString(encoding: "base64url"): string }
+    from(
+      buffer: ArrayBufferLike,
+      offset: number,
+      length: number,
+    ): { toString(encoding: "utf8"): string }
   }
+  isUtf8?: (input: Uint8Array) => boolean
 }
 
 function concat(head: Uint8Array, tail: Uint8Array): Uint8Array {
@@ -178,7 +190,8 @@ function loadNodePrimitives(): NodePrimitives | undefined {
       typeof buffer?.Buffer?.from !== "function"
     )
       return undefined
-    const { Buffer } = buffer
+    const { Buffer, isUtf8 } = buffer
+    const strictDecoder = new TextDecoder("utf-8", { fatal: true })
     return {
       aesGcmDecrypt(key, iv, ciphertext, tag, aad) {
         const decipher = crypto.createDecipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
@@ -200,6 +213,16 @@ function loadNodePrimitives(): NodePrimitives | undefined {
       hmacSha256Hex: (key, value) => crypto.createHmac("sha256", key).update(value).digest("hex"),
       base64urlDecode: (input) => Buffer.from(input, "base64url"),
       base64urlEncode: (bytes) => Buffer.from(bytes).toString("base64url"),
+      utf8Decode:
+        typeof isUtf8 === "function"
+          ? (bytes) => {
+              if (!isUtf8(bytes)) throw new TypeError("The data is not valid UTF-8")
+              const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+                "utf8",
+              )
+              return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+            }
+          : (bytes) => strictDecoder.decode(bytes),
     }
   } catch {
     return undefined

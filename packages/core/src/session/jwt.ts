@@ -21,6 +21,7 @@ import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/
 import type { JWT } from "../jwt.js"
 import { defaultCallbacks } from "../config/callbacks.js"
 import { fireEvent } from "../lib/events.js"
+import { isPromiseLike } from "../lib/promise.js"
 import { isCurrentKey } from "../jwt/codec.js"
 import type { Session } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
@@ -102,9 +103,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       // The default callback returns the token untouched and needs no comparison.
       const before =
         update || config.callbacks.jwt === defaultCallbacks.jwt ? undefined : JSON.stringify(token)
-      const next = update
-        ? await config.callbacks.jwt({ token, trigger: "update", session: update.data } as any)
-        : await config.callbacks.jwt({ token } as any)
+      // What a callback answers synchronously (the defaults do) is not awaited: where a
+      // framework tracks every promise (SvelteKit), each await costs a page as much as the decrypt.
+      const jwtAnswer = update
+        ? config.callbacks.jwt({ token, trigger: "update", session: update.data } as any)
+        : config.callbacks.jwt({ token } as any)
+      const next = isPromiseLike(jwtAnswer) ? await jwtAnswer : jwtAnswer
       if (!next) {
         clear(ctx)
         return null
@@ -116,7 +120,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       }
       const stale = now() - (token.iat ?? 0) >= config.session.updateAge
       const changed = before !== undefined && JSON.stringify(next) !== before
-      const rotated = await madeWithOlderSecret(ctx, value)
+      const rotated = config.secrets.length > 1 && (await madeWithOlderSecret(ctx, value))
       const exp =
         update || changed || stale || rotated
           ? await writeToken(ctx, next, authTime)
@@ -125,12 +129,13 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
         user: { name: next.name, email: next.email, image: next.picture },
         expires: new Date(exp * 1000).toISOString(),
       }
-      const result = await config.callbacks.session({
-        session,
-        token: next,
-        ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
-      } as any)
-      await fireEvent(ctx, "session", { session: result, token: next })
+      const sessionAnswer = config.callbacks.session(
+        update
+          ? { session, token: next, newSession: update.data, trigger: "update" as const }
+          : ({ session, token: next } as any),
+      )
+      const result = isPromiseLike(sessionAnswer) ? await sessionAnswer : sessionAnswer
+      if (config.events.session) await fireEvent(ctx, "session", { session: result, token: next })
       return result
     } catch (error) {
       config.logger.error(
