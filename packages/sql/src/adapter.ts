@@ -152,6 +152,29 @@ export function createAdapterMethods(
   const bool = (b: boolean) => (sqlite ? (b ? 1 : 0) : b)
   const purgeTokensSometimes = occasionally(() => purgeVerificationTokens(db, dialect))
 
+  /** `getSessionAndUser`'s one indexed join. */
+  const sessionAndUserQuery = (sessionToken: string) =>
+    db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select([
+        "sessions.session_token",
+        "sessions.user_id",
+        "sessions.expires",
+        "users.id",
+        "users.name",
+        "users.email",
+        "users.email_verified",
+        "users.image",
+      ])
+      .where("sessions.session_token", "=", sessionToken)
+  /**
+   * That query compiled (its SQL and one parameter, the token), once per
+   * adapter: building and compiling it cost a database session check more than
+   * running it.
+   */
+  let sessionAndUser: ReturnType<ReturnType<typeof sessionAndUserQuery>["compile"]> | undefined
+
   const userRow = (user: AdapterUser) => ({
     id: user.id ?? crypto.randomUUID(),
     name: user.name ?? null,
@@ -323,21 +346,11 @@ export function createAdapterMethods(
     },
 
     async getSessionAndUser(sessionToken) {
-      const row = await db
-        .selectFrom("sessions")
-        .innerJoin("users", "users.id", "sessions.user_id")
-        .select([
-          "sessions.session_token",
-          "sessions.user_id",
-          "sessions.expires",
-          "users.id",
-          "users.name",
-          "users.email",
-          "users.email_verified",
-          "users.image",
-        ])
-        .where("sessions.session_token", "=", sessionToken)
-        .executeTakeFirst()
+      // The query of every request: built and compiled once, then run with each token.
+      sessionAndUser ??= sessionAndUserQuery(sessionToken).compile()
+      const query: typeof sessionAndUser = { ...sessionAndUser, parameters: [sessionToken] }
+      const { rows } = await db.executeQuery(query)
+      const row = rows[0]
       if (!row) return null
       const session = toSession(row)
       const now = new Date()

@@ -43,10 +43,36 @@ export function sqliteDatabase(path: string): Kysely<Database> {
         // loss may drop the last commits. The default (FULL) syncs on every commit.
         db.pragma("synchronous = NORMAL")
         db.pragma("foreign_keys = ON")
-        return db
+        return cachingStatements(db)
       },
     }),
   })
+}
+
+/** How many prepared statements a SQLite connection keeps. */
+const STATEMENT_CACHE_SIZE = 64
+
+/**
+ * `db` keeping its prepared statements by SQL text. Kysely prepares each query
+ * it runs, and preparing (SQLite parsing and planning the statement) cost a
+ * session check about as much as running it; the adapter's queries are few
+ * and fixed (the session check's is compiled once), so each is prepared once.
+ * Reusing a statement is safe here: Kysely runs one query at a time on its one
+ * SQLite connection, and every run binds its own parameters.
+ */
+function cachingStatements(db: BetterSqlite3.Database): BetterSqlite3.Database {
+  const prepare = db.prepare.bind(db)
+  const statements = new Map<string, BetterSqlite3.Statement>()
+  db.prepare = ((source: string) => {
+    let statement = statements.get(source)
+    if (!statement) {
+      statement = prepare(source)
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear()
+      statements.set(source, statement)
+    }
+    return statement
+  }) as typeof db.prepare
+  return db
 }
 
 /**
