@@ -10,8 +10,9 @@ import type { RequestContext } from "../context.js"
 import { SessionTokenError } from "../errors.js"
 import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
 import { callAdapter } from "../lib/adapter.js"
-import { sha256Hex } from "../lib/crypto.js"
+import { nodePrimitives, sha256Hex } from "../lib/crypto.js"
 import { fireEvent } from "../lib/events.js"
+import { isPromiseLike } from "../lib/promise.js"
 import type { Session } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
 
@@ -46,7 +47,8 @@ async function load(ctx: RequestContext) {
       clear(ctx)
     return undefined
   }
-  const hashed = await sha256Hex(token)
+  // Synchronous where node:crypto is at hand: no await for what takes a microsecond.
+  const hashed = nodePrimitives()?.sha256Hex(token) ?? (await sha256Hex(token))
   const found = await callAdapter(ctx.config, "getSessionAndUser", hashed)
   if (!found) {
     clear(ctx)
@@ -81,11 +83,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     }
     let result: Session
     try {
-      result = await config.callbacks.session({
-        session,
-        user,
-        ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
-      } as any)
+      // Awaited only when the callback answers with a promise (the default does not).
+      const answer = config.callbacks.session(
+        update
+          ? { session, user, newSession: update.data, trigger: "update" as const }
+          : ({ session, user } as any),
+      )
+      result = isPromiseLike(answer) ? await answer : answer
     } catch (error) {
       // The app's callback failed, not the session: keep the row and the cookie, answer "no session".
       config.logger.error(
@@ -93,7 +97,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       )
       return null
     }
-    await fireEvent(ctx, "session", { session: result, token: undefined as any })
+    if (config.events.session)
+      await fireEvent(ctx, "session", { session: result, token: undefined as any })
     return result
   },
 
