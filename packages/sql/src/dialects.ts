@@ -103,13 +103,29 @@ export function existingSqliteDatabase(
 }
 
 /**
- * A pool on a connection string or `pg.PoolConfig`. Unlike pg's default (wait
- * forever), connecting gives up after 10 s unless the config says otherwise:
- * an unreachable database should fail a request, not hang it.
+ * Connections the pool opens at most, unless the config says otherwise (pg's
+ * own default is 10). A session check holds a connection for one round trip;
+ * with 10, the 11th concurrent check waits for one to come free, and at 64 in
+ * flight most of a check's time was that wait. Connections open only under
+ * load and close after 10 s idle (pg's `idleTimeoutMillis`).
+ *
+ * Sizing: every process has its own pool, and all of them share the server's
+ * `max_connections` (100 by default, a few reserved): with N processes, keep
+ * `max` at or below (max_connections - 10) / N, or put PgBouncer (transaction
+ * mode) in front. More connections than requests in flight buy nothing.
+ */
+export const DEFAULT_POOL_MAX = 64
+
+/**
+ * A pool on a connection string or `pg.PoolConfig`: up to {@link DEFAULT_POOL_MAX}
+ * connections, and, unlike pg's default (wait forever), connecting gives up
+ * after 10 s unless the config says otherwise: an unreachable database should
+ * fail a request, not hang it.
  */
 export function postgresDatabase(config: string | pg.PoolConfig): Kysely<Database> {
   const poolConfig: pg.PoolConfig = {
     connectionTimeoutMillis: 10_000,
+    max: DEFAULT_POOL_MAX,
     ...(typeof config === "string" ? { connectionString: config } : config),
   }
   return new Kysely<Database>({
