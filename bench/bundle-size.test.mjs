@@ -18,3 +18,16 @@ test("the minimal app's bundle stays within bench/budget.json", async () => {
   expect(minified, report).toBeLessThanOrEqual(budget.minimalApp.minified)
   expect(gzip, report).toBeLessThanOrEqual(budget.minimalApp.gzip)
 })
+
+test("an app without a passkey provider bundles nothing of the passkey stack, and of jose only its errors", async () => {
+  const { byPackage, modules } = await singleFileBundle("tessera")
+  const names = byPackage.map((entry) => entry.package)
+  expect(names.filter((name) => /simplewebauthn|asn1|peculiar|tsyringe|cbor/.test(name))).toEqual(
+    [],
+  )
+  expect(names).not.toContain("cookie")
+  const jose = byPackage.find((entry) => entry.package === "jose")
+  // jose/errors (one module, its error classes), nothing of its JWE, JWS or key code.
+  expect(jose?.bytes ?? 0).toBeLessThan(2000)
+  expect(modules).toBeGreaterThan(0)
+})

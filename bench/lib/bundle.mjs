@@ -1,23 +1,48 @@
 // Bundles the minimal app (bench/lib/apps.mjs: `Auth()` with Credentials and
 // GitHub) of either library with esbuild, the way an edge or serverless
-// deployment would: one ESM file for a neutral platform, minified, resolving
-// packages with the export conditions Cloudflare's wrangler uses (`workerd`,
-// `worker`, `browser`: without them @panva/hkdf, a dependency of Auth.js,
-// resolves to its Node build), `node:*` built-ins left external. Shared by
+// deployment would: ESM for a neutral platform, minified, resolving packages
+// with the export conditions Cloudflare's wrangler uses (`workerd`, `worker`,
+// `browser`: without them @panva/hkdf, a dependency of Auth.js, resolves to its
+// Node build), `node:*` built-ins left external. Shared by
 // bench/bundle-size.mjs and the budget test (bench/bundle-size.test.mjs).
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build } from "esbuild"
-import { minimalAppSource } from "./apps.mjs"
+import { jwtSessionCookie, minimalAppSource } from "./apps.mjs"
 import { baselineDir, root } from "./baseline.mjs"
 import { packageOf } from "./profile.mjs"
 
 const gzipSize = (text) => gzipSync(text, { level: 9 }).length
 
 /**
- * One build. `splitting`: ESM chunks, so that what `import()` loads lazily is
- * kept apart from what the entry loads statically.
+ * Resolves `@tessera/core` and its subpaths to the TypeScript sources instead
+ * of the built package, so a bundle can be broken down by source module (the
+ * built package is a few rollup chunks).
  */
-async function bundle(library, { splitting = false, minify = true, external = [] } = {}) {
+const tesseraSources = {
+  name: "tessera-sources",
+  setup(build) {
+    build.onResolve({ filter: /^@tessera\/core(\/.*)?$/ }, ({ path }) => {
+      const sub = path.slice("@tessera/core".length).replace(/^\//, "") || "index"
+      const file = join(root, "packages/core/src", `${sub}.ts`)
+      return { path: existsSync(file) ? file : join(root, "packages/core/src", sub, "index.ts") }
+    })
+  },
+}
+
+/**
+ * One build. `splitting`: ESM chunks, so that what `import()` loads lazily is
+ * kept apart from what the entry loads statically. `sources`: Tessera from its
+ * TypeScript sources (for a breakdown by module), not from the built package.
+ */
+async function bundle(
+  library,
+  { splitting = false, minify = true, external = [], sources = false, write = false, outdir } = {},
+) {
   return build({
     stdin: {
       contents: minimalAppSource(library),
@@ -36,8 +61,10 @@ async function bundle(library, { splitting = false, minify = true, external = []
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "browser"],
     external: ["node:*", ...external],
-    outdir: "out",
-    write: false,
+    plugins: sources && library === "tessera" ? [tesseraSources] : [],
+    outdir: outdir ?? "out",
+    entryNames: "app",
+    write,
     metafile: true,
     logLevel: "silent",
   })
@@ -56,77 +83,125 @@ function bytesByPackage(outputs) {
 }
 
 /**
- * The single-file bundle: sizes, what each package puts in it, and its largest
- * files of the library's own. `external`: packages left out (to measure what
- * one dependency and everything only it pulls in weigh).
+ * The single-file bundle: sizes and what each package puts in it.
+ * `external`: packages left out (to measure what one dependency and
+ * everything only it pulls in weigh).
  */
 export async function singleFileBundle(library, { external = [] } = {}) {
   const result = await bundle(library, { external })
   const [file] = result.outputFiles
   const [output] = Object.values(result.metafile.outputs)
-  const own = library === "authjs" ? "/@auth/core/" : "/packages/core/dist/"
-  const ownFiles = Object.entries(output.inputs).filter(([path]) => `/${path}`.includes(own))
-  const byFolder = new Map()
-  for (const [path, { bytesInOutput }] of ownFiles) {
-    const rest = `/${path}`.slice(`/${path}`.indexOf(own) + own.length).split("/")
-    const folder = rest.length > 1 ? `${rest[0]}/` : "(top level)"
-    byFolder.set(folder, (byFolder.get(folder) ?? 0) + bytesInOutput)
-  }
   return {
     minified: file.contents.length,
     gzip: gzipSize(file.contents),
     modules: Object.keys(output.inputs).length,
     byPackage: bytesByPackage([output]),
-    ownByFolder: [...byFolder]
-      .sort((a, b) => b[1] - a[1])
-      .map(([folder, bytes]) => ({ folder, bytes })),
-    largestOwnFiles: ownFiles
-      .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
-      .slice(0, 12)
-      .map(([path, { bytesInOutput }]) => ({
-        file: path.slice(path.indexOf(own.slice(1))),
-        bytes: bytesInOutput,
-      })),
   }
 }
 
 /**
- * The split build: the entry chunk and every chunk it imports statically (what
- * loads before the app's first line runs), against everything emitted.
+ * Tessera's single-file bundle built from the core's sources: the bytes of
+ * each source module (by folder of `src/`, and the largest files). The total
+ * differs from the published build's by a few hundred bytes (rollup's chunk
+ * glue); the shares are what to read.
  */
-export async function splitBundle(library) {
-  const result = await bundle(library, { splitting: true })
-  const outputs = result.metafile.outputs
-  const files = new Map(result.outputFiles.map((file) => [file.path.slice(root.length), file]))
-  const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint)
-  const staticClosure = new Set()
-  const visit = (path) => {
-    if (staticClosure.has(path)) return
-    staticClosure.add(path)
-    for (const { path: next, kind } of outputs[path].imports)
-      if (kind === "import-statement" && outputs[next]) visit(next)
-  }
-  visit(entry)
-  const measure = (paths) => {
-    const list = [...paths].filter((path) => path.endsWith(".js"))
-    return {
-      files: list.length,
-      minified: list.reduce((sum, path) => sum + files.get(path).contents.length, 0),
-      gzip: list.reduce((sum, path) => sum + gzipSize(files.get(path).contents), 0),
-    }
+export async function sourceBreakdown() {
+  const result = await bundle("tessera", { sources: true })
+  const [output] = Object.values(result.metafile.outputs)
+  const own = "/packages/core/src/"
+  const files = Object.entries(output.inputs)
+    .filter(([path]) => `/${path}`.includes(own))
+    .map(([path, { bytesInOutput }]) => ({
+      file: `/${path}`.slice(`/${path}`.indexOf(own) + own.length),
+      bytes: bytesInOutput,
+    }))
+  const byFolder = new Map()
+  for (const { file, bytes } of files) {
+    const parts = file.split("/")
+    const folder =
+      parts[0] === "flows" && parts.length > 2
+        ? `flows/${parts[1]}/`
+        : parts.length > 1
+          ? `${parts[0]}/`
+          : "(top level)"
+    byFolder.set(folder, (byFolder.get(folder) ?? 0) + bytes)
   }
   return {
-    entryStatic: {
-      ...measure(staticClosure),
-      byPackage: bytesByPackage([...staticClosure].map((path) => outputs[path])),
-    },
-    all: measure(Object.keys(outputs)),
+    minified: result.outputFiles[0].contents.length,
+    byFolder: [...byFolder]
+      .sort((a, b) => b[1] - a[1])
+      .map(([folder, bytes]) => ({ folder, bytes })),
+    largestFiles: files.sort((a, b) => b.bytes - a.bytes).slice(0, 15),
+  }
+}
+
+const STEPS = ["import", "session check", "OAuth sign-in"]
+
+/**
+ * The split build, written out and run (bench/lib/split-child.mjs under
+ * bench/lib/load-recorder.mjs): the files each step loads first. `import` is
+ * the entry and the chunks it imports statically; `session check` adds what
+ * resolving the configuration loads (each configured provider type's flow,
+ * its light part); `OAuth sign-in` adds the sign-in steps (oauth4webapi). The
+ * sum is what a cold start that signs someone in with GitHub loads; `all` is
+ * every file emitted.
+ */
+export async function splitBundle(library) {
+  const dir = mkdtempSync(join(tmpdir(), `bundle-${library}-`))
+  try {
+    const outdir = join(dir, "out")
+    const result = await bundle(library, { splitting: true, write: true, outdir })
+    writeFileSync(join(outdir, "package.json"), '{ "type": "module" }\n')
+    const log = join(dir, "loads.log")
+    writeFileSync(log, "")
+    const child = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        pathToFileURL(fileURLToPath(new URL("./load-recorder.mjs", import.meta.url))).href,
+        fileURLToPath(new URL("./split-child.mjs", import.meta.url)),
+        pathToFileURL(join(outdir, "app.js")).href,
+      ],
+      {
+        encoding: "utf8",
+        env: {
+          ...process.env,
+          BENCH_LOAD_LOG: log,
+          BENCH_COOKIE: await jwtSessionCookie(library),
+          NODE_OPTIONS: "",
+        },
+      },
+    )
+    if (child.status !== 0) throw new Error(`the ${library} split build failed:\n${child.stderr}`)
+    const loaded = Object.fromEntries(STEPS.map((step) => [step, []]))
+    let step = "import"
+    for (const line of readFileSync(log, "utf8").split("\n")) {
+      if (line.startsWith("# ")) step = line.slice(2)
+      else if (line.startsWith(pathToFileURL(outdir).href) && loaded[step])
+        loaded[step].push(fileURLToPath(line))
+    }
+    const outputs = result.metafile.outputs
+    const measure = (paths) => ({
+      files: paths.length,
+      minified: paths.reduce((sum, path) => sum + readFileSync(path).length, 0),
+      gzip: paths.reduce((sum, path) => sum + gzipSize(readFileSync(path)), 0),
+      byPackage: bytesByPackage(
+        paths.map((path) => outputs[Object.keys(outputs).find((key) => join(root, key) === path)]),
+      ),
+    })
+    const steps = Object.fromEntries(STEPS.map((name) => [name, measure(loaded[name])]))
+    const all = Object.keys(outputs)
+      .filter((path) => path.endsWith(".js"))
+      .map((path) => join(root, path))
+    return { steps, all: measure(all) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
 /** The app's module graph, unminified: how many modules and source bytes per package. */
 export async function moduleCensus(library) {
-  const result = await bundle(library, { minify: false })
+  const result = await bundle(library, { minify: false, sources: true })
   const totals = new Map()
   for (const [path, { bytes }] of Object.entries(result.metafile.inputs)) {
     const name = packageOf(`/${path}`) ?? path

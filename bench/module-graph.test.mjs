@@ -1,0 +1,107 @@
+// What a cold start of the minimal app (`Auth()` with Credentials and GitHub,
+// bench/lib/apps.mjs) loads from the built @tessera/core, step by step, in a
+// fresh process (bench/lib/split-child.mjs under bench/lib/load-recorder.mjs):
+//
+// - importing it loads the entry points and the `core` chunk, nothing of a
+//   flow, and calls nothing of Node's at import (no `process.getBuiltinModule`);
+// - the first session check adds the light part of the configured flows
+//   (credentials, OAuth), never oauth4webapi nor anything of passkeys;
+// - an OAuth sign-in adds the OAuth steps and oauth4webapi, still no passkeys.
+//
+// `npm test` builds first; this reads packages/core/dist as published.
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { afterAll, expect, test } from "vitest"
+import { jwtSessionCookie, minimalAppSource } from "./lib/apps.mjs"
+import { appDir } from "./lib/baseline.mjs"
+
+const dir = mkdtempSync(join(appDir("tessera", ""), "module-graph-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The app, importing `@tessera/core` as an installed package, with a spy on getBuiltinModule. */
+function app() {
+  const file = join(dir, "app.mjs")
+  writeFileSync(
+    join(dir, "spy.mjs"),
+    `const original = process.getBuiltinModule
+globalThis.builtinsAtImport = []
+process.getBuiltinModule = (id) => (globalThis.builtinsAtImport?.push(id), original(id))
+`,
+  )
+  writeFileSync(
+    file,
+    `import "./spy.mjs"
+${minimalAppSource("tessera")}
+if (globalThis.builtinsAtImport.length)
+  throw new Error("getBuiltinModule called at import: " + globalThis.builtinsAtImport.join(", "))
+delete globalThis.builtinsAtImport
+`,
+  )
+  return pathToFileURL(file).href
+}
+
+/** Files loaded in each step, as paths relative to the repository (packages as `<name>`). */
+async function stepsOf(url) {
+  const log = join(dir, "loads.log")
+  writeFileSync(log, "")
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      new URL("./lib/load-recorder.mjs", import.meta.url).href,
+      fileURLToPath(new URL("./lib/split-child.mjs", import.meta.url)),
+      url,
+    ],
+    {
+      encoding: "utf8",
+      env: { ...process.env, BENCH_LOAD_LOG: log, BENCH_COOKIE: await jwtSessionCookie("tessera") },
+    },
+  )
+  expect(child.status, child.stderr).toBe(0)
+  const steps = { import: [] }
+  let step = "import"
+  for (const line of readFileSync(log, "utf8").split("\n").filter(Boolean)) {
+    if (line.startsWith("# ")) steps[(step = line.slice(2))] = []
+    else {
+      const path = fileURLToPath(line)
+      const modules = path.lastIndexOf("/node_modules/")
+      const core = path.indexOf("/packages/core/")
+      // The benchmark's own files and the generated app are not what is checked.
+      if (modules !== -1) steps[step].push(path.slice(modules + "/node_modules/".length))
+      else if (core !== -1) steps[step].push(path.slice(core + 1))
+    }
+  }
+  return steps
+}
+
+/** The core's files in `files`, without rollup's content hash (`chunks/oauth-Bx3kLq9a.js` -> `chunks/oauth.js`). */
+const core = (files) =>
+  files
+    .filter((file) => file.startsWith("packages/core/"))
+    .map((file) => file.replace(/-[\w-]{8}\.js$/, ".js"))
+const packages = (files) => files.filter((file) => !file.startsWith("packages/"))
+
+test("a cold start loads the core in a few files, and each flow only when it is used", async () => {
+  const steps = await stepsOf(app())
+  expect(core(steps.import).sort()).toEqual([
+    "packages/core/dist/chunks/core.js",
+    "packages/core/dist/index.js",
+    "packages/core/dist/providers/credentials.js",
+    "packages/core/dist/providers/github.js",
+  ])
+  expect(packages(steps.import)).toEqual(["jose/dist/webapi/util/errors.js"])
+  expect(core(steps["session check"]).sort()).toEqual([
+    "packages/core/dist/chunks/credentials.js",
+    "packages/core/dist/chunks/oauth.js",
+  ])
+  expect(packages(steps["session check"])).toEqual([])
+  const signIn = steps["OAuth sign-in"]
+  expect(packages(signIn)).toEqual(["oauth4webapi/build/index.js"])
+  expect(core(signIn)).toContain("packages/core/dist/chunks/oauth-steps.js")
+  const everything = Object.values(steps).flat()
+  expect(everything.filter((file) => /simplewebauthn|webauthn|asn1|peculiar/.test(file))).toEqual(
+    [],
+  )
+})
