@@ -12,6 +12,7 @@
  * @module
  */
 import type { AuthConfig } from "./config/auth-config.js"
+import { processEnv } from "./config/env.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
 import {
@@ -24,10 +25,11 @@ import {
 } from "./errors.js"
 import { assertCsrf } from "./http/csrf.js"
 import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
-import { toResponse } from "./http/response.js"
+import { noStoreHeaders, toResponse } from "./http/response.js"
 import { appPageUrl } from "./http/urls.js"
 import { renderErrorPage } from "./pages/error.js"
 import { isAuthAction, matchRoute, routes, type RouteMatch } from "./routes.js"
+import { adoptAuthjsSession } from "./session/authjs-cookies.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
@@ -65,7 +67,7 @@ export async function Auth(
   if (!resolution.ok) {
     // Logged once, when the configuration was resolved.
     if (isRaw) throw resolution.error
-    return finish(configurationErrorResult(request, config?.basePath, config?.pages?.error))
+    return finish(configurationErrorResult(request, config))
   }
   const resolved = resolution.config
   let match: RouteMatch | undefined
@@ -75,13 +77,18 @@ export async function Auth(
     match = matchRoute(url.pathname, resolved.basePath, request.method.toUpperCase())
     ctx = createContext(resolved, await toInternalRequest(request, url, match), request)
     const result = await run(ctx, match)
+    // The kind of answer, not its URL: an authorization URL or link may carry a token.
+    resolved.logger.debug(
+      `response: ${result.redirect !== undefined ? "redirect" : (result.status ?? 200)}`,
+      { status: result.redirect !== undefined ? 302 : (result.status ?? 200) },
+    )
     return finish({ ...result, cookies: [...ctx.cookies, ...(result.cookies ?? [])] })
   } catch (error) {
     if (error instanceof RequestError) {
       logFailure(resolved.logger, error.error, error.status < 500)
       // A server-side refusal on a page a browser shows: the error page, not JSON.
       if (error.status >= 500 && !answersJson(request, resolved.basePath)) {
-        return finish(configurationErrorResult(request, resolved.basePath, resolved.pages.error))
+        return finish(configurationErrorResult(request, resolved.source))
       }
       return finish({
         status: error.status,
@@ -108,6 +115,13 @@ export async function Auth(
 /** The route's policies, then its handler. */
 async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
   const { flow } = ctx
+  const { action, method: verb } = ctx.request
+  // Names only: never the query, body or cookies (they carry tokens and addresses).
+  ctx.config.logger.debug(`request: ${verb} ${action}${providerId ? ` (${providerId})` : ""}`, {
+    action,
+    method: verb,
+    providerId,
+  })
   if (providerId !== undefined && !flow) {
     throw new RequestError(new UnknownAction("Unknown provider"), 404)
   }
@@ -123,6 +137,7 @@ async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
   if (endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))) {
     await assertCsrf(ctx)
   }
+  await adoptAuthjsSession(ctx)
   return endpoint.handler(ctx)
 }
 
@@ -173,21 +188,34 @@ function answersJson(request: Request, basePath: string | undefined): boolean {
   }
 }
 
+/** The origin of `url`/`origin`/`AUTH_URL`, when one parses. */
+function configuredOrigin(config: AuthConfig | undefined): string | undefined {
+  const value = config?.url ?? config?.origin ?? processEnv()?.AUTH_URL
+  try {
+    return value ? new URL(value).origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The configuration is broken: 500 JSON for API actions; for pages, the custom
- * error page when there is one (a relative redirect: the host is not trusted
- * yet), otherwise the built-in error page.
+ * error page when there is one, otherwise the built-in error page.
  */
 function configurationErrorResult(
   request: Request,
-  basePath: string | undefined,
-  errorPage: unknown,
+  config: AuthConfig | undefined,
 ): ResponseInternal {
-  if (answersJson(request, basePath)) {
+  if (answersJson(request, config?.basePath)) {
     return { status: 500, body: { error: "Configuration", message: configurationMessage } }
   }
+  const errorPage = config?.pages?.error
   if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {
-    return { redirect: `${errorPage}${errorPage.includes("?") ? "&" : "?"}error=Configuration` }
+    // An absolute Location, as Auth.js sends: on the configured origin when there is one. Without,
+    // the request's own (the configuration is broken, nothing better is known); same path either way.
+    const url = new URL(errorPage, configuredOrigin(config) ?? new URL(request.url).origin)
+    url.searchParams.set("error", "Configuration")
+    return { redirect: url.href, headers: noStoreHeaders }
   }
   const page = renderErrorPage({ colorScheme: "auto" }, undefined, "Configuration")
   return { ...page, status: 500 }

@@ -263,3 +263,11 @@ describe("client signIn", () => {
     await expect(signIn("passkey")).rejects.toThrow(/passkey options \(HTTP 404: UnknownAction\)/)
   })
 })
+
+describe("@tessera/sveltekit/webauthn (the built package, as an app imports it)", () => {
+  it("exports the passkey-aware signIn, as @auth/sveltekit/webauthn does", async () => {
+    const webauthn = await import("@tessera/sveltekit/webauthn")
+    expect(Object.keys(webauthn)).toEqual(["signIn"])
+    expect(typeof webauthn.signIn).toBe("function")
+  })
+})

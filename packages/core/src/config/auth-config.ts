@@ -51,6 +51,14 @@ export interface AuthConfig {
   /** Override names and options of individual cookies. */
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookieOption> }>
   /**
+   * Keep users signed in across a move from Auth.js v5: a request with an
+   * Auth.js session cookie (`authjs.session-token`) and no Tessera one has it
+   * moved over (decrypted with the same secrets, or, with database sessions,
+   * looked up as migrated by `tessera migrate --from authjs`). Default `true`
+   * in the 0.x releases. (Tessera addition; see docs/migrating-from-authjs.md.)
+   */
+  adoptAuthjsSessions?: boolean
+  /**
    * The canonical URL of the actions, e.g. `https://app.example.com/auth`
    * (default `AUTH_URL`). When set, every URL Tessera builds (mailed links,
    * redirects, OAuth callback URLs) is on its origin, whatever `Host` or

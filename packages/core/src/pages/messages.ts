@@ -37,8 +37,9 @@ export const errorPageMessages: Record<
       "The sign in link is no longer valid. It may have been used already or it may have expired.",
     signInLink: true,
   },
+  // No error, or one this page does not know: the page itself worked (200, as in Auth.js).
   default: {
-    status: 500,
+    status: 200,
     heading: "Error",
     message: "Something went wrong while signing in.",
     signInLink: true,

@@ -10,16 +10,12 @@
  */
 import type { ResolvedEmailProvider } from "../types.js"
 import type { RequestContext } from "../../context.js"
-import {
-  AccessDenied,
-  EmailDeliveryError,
-  EmailSignInError,
-  InvalidConfiguration,
-} from "../../errors.js"
+import { EmailDeliveryError, EmailSignInError, InvalidConfiguration } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import type { ResponseInternal } from "../../types.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
+import { askSignIn } from "../sign-in/verdict.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
 
 /** The provider's `normalizeIdentifier`, with any failure turned into `EmailSignInError` (never quoting the input). */
@@ -55,18 +51,8 @@ export async function startEmailSignIn(
     type: "email" as const,
     provider: provider.id,
   }
-  const verdict = await config.callbacks.signIn({
-    user,
-    account,
-    email: { verificationRequest: true },
-  })
-  if (!verdict) throw new AccessDenied("The signIn callback refused to send a sign-in link")
-  // A URL from the callback may carry user input: it goes through `redirect`, as in completeSignIn.
-  if (typeof verdict === "string") {
-    return {
-      redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
-    }
-  }
+  const elsewhere = await askSignIn(ctx, { user, account, email: { verificationRequest: true } })
+  if (elsewhere) return elsewhere
 
   const token = await provider.generateVerificationToken()
   if (!isWellFormedToken(token)) {

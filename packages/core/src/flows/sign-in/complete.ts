@@ -5,13 +5,13 @@
  * @module
  */
 import type { RequestContext } from "../../context.js"
-import { AccessDenied } from "../../errors.js"
 import { expiredCookie } from "../../http/cookies.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import { fireEvent } from "../../lib/events.js"
 import { sessionStrategy } from "../../session/index.js"
 import type { ResponseInternal } from "../../types.js"
 import type { Persist, ProviderIdentity } from "../types.js"
+import { askSignIn } from "./verdict.js"
 
 export interface CompleteSignInOptions {
   /** The submitted credentials, for the `signIn` callback. */
@@ -32,20 +32,13 @@ export async function completeSignIn<I extends ProviderIdentity>(
   options: CompleteSignInOptions = {},
 ): Promise<ResponseInternal> {
   const { config } = ctx
-  const verdict = await config.callbacks.signIn({
+  const elsewhere = await askSignIn(ctx, {
     user: identity.user,
     account: identity.account,
     profile: identity.profile,
     ...options,
   })
-  // Any falsy answer refuses, as in Auth.js: a callback that forgets to return must not let everyone in.
-  if (!verdict) throw new AccessDenied("The signIn callback refused the sign-in")
-  // A URL from the callback may carry user input: it goes through `redirect` like any other.
-  if (typeof verdict === "string") {
-    return {
-      redirect: await config.callbacks.redirect({ url: verdict, baseUrl: ctx.origin }),
-    }
-  }
+  if (elsewhere) return elsewhere
 
   const { user, isNewUser } = await persist(ctx, identity)
   await sessionStrategy(ctx).create(ctx, {
@@ -66,6 +59,7 @@ export async function completeSignIn<I extends ProviderIdentity>(
   if (ctx.request.cookies[ctx.cookieOptions.callbackUrl.name] !== undefined)
     ctx.cookies.push(expiredCookie(ctx.cookieOptions.callbackUrl))
   if (isNewUser && config.pages.newUser) {
+    // As configured, as Auth.js sends it (a relative path stays relative).
     const separator = config.pages.newUser.includes("?") ? "&" : "?"
     return {
       redirect: `${config.pages.newUser}${separator}${new URLSearchParams({ callbackUrl })}`,
