@@ -2,8 +2,8 @@
  * The `tessera` command of @tessera/core (bin/tessera.js), run as `npx tessera`
  * runs it: a child process. `secret` needs nothing else; `migrate` and `purge`
  * are handed to @tessera/sql (the built one: `npm run build` first, as `npm
- * test` does). A project with core alone is tested from the packed tarball in
- * scripts/test/pack.test.ts.
+ * test` does). A project with core alone, and one with core and sql, are tested from the
+ * packed tarballs in scripts/test/pack.test.ts.
  */
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -43,6 +43,20 @@ describe("tessera secret", () => {
     expect(result.code).toBe(2)
     expect(result.err).toContain("secret takes no arguments")
     expect(result.out).toBe("")
+  })
+})
+
+describe("npx tessera in the repository", () => {
+  test("npx tessera secret at the root runs core's command (npm links it at install)", () => {
+    const root = fileURLToPath(new URL("../../../../", import.meta.url))
+    // `--no`: never fetch a registry package of that name; the workspace's command must answer.
+    const result = spawnSync("npx", ["--no", "tessera", "secret"], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+    })
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/^[A-Za-z0-9_-]{43}\n$/)
   })
 })
 
