@@ -3,7 +3,9 @@
  * adapter-node, SQLite, the local OpenID provider) on loopback, driven over
  * HTTP and, when Debian's Chromium is installed, through a real browser.
  */
+import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { createServer, type AddressInfo } from "node:net"
 import { join } from "node:path"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
@@ -634,3 +636,30 @@ function htmlFiles(dir: string): string[] {
     return entry.name.endsWith(".html") ? [path] : []
   })
 }
+
+describe("a port in use", () => {
+  test.each(["server.js", "dev.js"])(
+    "node %s says so in one line and exits 1, without a stack",
+    async (script) => {
+      const taken = createServer()
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+      const { port } = taken.address() as AddressInfo
+      const ownDir = makeDataDir()
+      try {
+        const result = spawnSync(process.execPath, [script], {
+          cwd: demoDir,
+          encoding: "utf8",
+          timeout: 30_000,
+          env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DEMO_DATA_DIR: ownDir },
+        })
+        expect(result.status).toBe(1)
+        expect(result.stderr.trim()).toBe(
+          `Port ${port} is in use: set PORT to another one (PORT=0 picks a free one).`,
+        )
+      } finally {
+        taken.close()
+        rmSync(ownDir, { recursive: true, force: true })
+      }
+    },
+  )
+})
