@@ -3,10 +3,13 @@
  * adapter-node, SQLite, the local OpenID provider) on loopback, driven over
  * HTTP and, when Debian's Chromium is installed, through a real browser.
  */
+import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { createServer, type AddressInfo } from "node:net"
 import { join } from "node:path"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { HttpBrowser, completeOidcLogin } from "@tessera/testing"
 import { demoDir, makeDataDir, startDemo, type DemoServer } from "./demo-server"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -160,6 +163,71 @@ describe("the demo server over HTTP", () => {
     )
   })
 
+  test.each([
+    {
+      what: "an account whose e-mail address already has one (alice, signed out)",
+      login: { accountId: "alice" },
+      message: "That e-mail address already belongs to an account here.",
+    },
+    {
+      what: "a sign-in cancelled at the provider",
+      login: { accountId: "nobody", cancel: true },
+      message: "The identity provider did not sign you in (cancelled, or it failed).",
+    },
+  ])(
+    "a failed Local IdP sign-in, $what, lands back on the demo's sign-in page with its message",
+    async ({ login, message }) => {
+      const browser = new HttpBrowser(demo.url)
+      const start = await browser.request("/signin", {
+        form: { providerId: "local-idp", redirectTo: "/account" },
+        headers: { origin: demo.url, accept: "text/html" },
+      })
+      expect(start.status).toBe(303)
+      const callback = await completeOidcLogin(start.headers.get("location")!, login)
+      const failed = await browser.request(callback.url)
+      // Tessera sends the failure to its sign-in page; the demo turns it around to its own.
+      const builtIn = new URL(failed.headers.get("location")!, demo.url)
+      expect(builtIn.pathname).toBe("/auth/signin")
+      const turned = await browser.request(builtIn)
+      expect(turned.status).toBe(303)
+      const own = new URL(turned.headers.get("location")!, demo.url)
+      expect(own.pathname).toBe("/signin")
+      const page = await browser.request(own)
+      expect(page.status).toBe(200)
+      const html = await page.text()
+      const alert = /<p class="error" role="alert" data-testid="providers-error">([^<]*)<\/p>/.exec(
+        html,
+      )?.[1]
+      expect(alert).toContain(message)
+      expect(await browser.session()).toBeNull()
+      // Nothing was taken from the demo account: its password still signs it in.
+      const alice = await postForm("/signin", {
+        providerId: "credentials",
+        email: "alice@example.test",
+        password: "wonderland-42",
+        redirectTo: "/",
+      })
+      expect(alice.status).toBe(303)
+    },
+  )
+
+  test("only fixed messages: an unknown error value shows the general one, never itself", async () => {
+    const response = await fetch(new URL("/auth/signin?error=%3Cb%3Eowned%3C%2Fb%3E", demo.url), {
+      redirect: "manual",
+    })
+    expect(response.status).toBe(303)
+    const page = await fetch(new URL(response.headers.get("location")!, demo.url))
+    const html = await page.text()
+    expect(html).toContain("Signing in did not work. Please try again.")
+    expect(html).not.toContain("owned")
+  })
+
+  test("the built-in sign-in page is still there when nothing failed", async () => {
+    const response = await fetch(new URL("/auth/signin", demo.url), { redirect: "manual" })
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain("Sign in with Local IdP")
+  })
+
   test("the development mailbox is there only with development defaults", async () => {
     expect((await fetch(new URL("/dev/mailbox", demo.url))).status).toBe(200)
   })
@@ -189,7 +257,7 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
 
   async function withContext<T>(
     run: (page: Page, context: BrowserContext) => Promise<T>,
-    options: { javaScriptEnabled?: boolean } = {},
+    options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
   ): Promise<T> {
     const context = await browser.newContext({ baseURL: demo.url, ...options })
     // Fail fast with the step that hung, well inside the test's own timeout.
@@ -412,6 +480,25 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
     })
   }, 60_000)
 
+  test("on a 390 px wide phone, /admin/users fits: nothing wider than the screen", async () => {
+    await withContext(
+      async (page) => {
+        await page.goto("/signin?redirectTo=/admin/users")
+        await signInWithPassword(page, "alice@example.test", "wonderland-42")
+        await page.waitForURL(/\/admin\/users$/)
+        await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBe(390)
+        const users = page.getByTestId("users-narrow")
+        await expect(users.isVisible()).resolves.toBe(true)
+        await expect(users.textContent()).resolves.toContain("alice@example.test")
+        const right = await users.evaluate((list) =>
+          Math.max(...[...list.querySelectorAll("*")].map((e) => e.getBoundingClientRect().right)),
+        )
+        expect(right).toBeLessThanOrEqual(390)
+      },
+      { viewport: { width: 390, height: 844 } },
+    )
+  })
+
   test("the built-in sign-in page sits next to the custom one and works too", async () => {
     await withContext(async (page) => {
       await page.goto("/signin")
@@ -549,3 +636,30 @@ function htmlFiles(dir: string): string[] {
     return entry.name.endsWith(".html") ? [path] : []
   })
 }
+
+describe("a port in use", () => {
+  test.each(["server.js", "dev.js"])(
+    "node %s says so in one line and exits 1, without a stack",
+    async (script) => {
+      const taken = createServer()
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+      const { port } = taken.address() as AddressInfo
+      const ownDir = makeDataDir()
+      try {
+        const result = spawnSync(process.execPath, [script], {
+          cwd: demoDir,
+          encoding: "utf8",
+          timeout: 30_000,
+          env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DEMO_DATA_DIR: ownDir },
+        })
+        expect(result.status).toBe(1)
+        expect(result.stderr.trim()).toBe(
+          `Port ${port} is in use: set PORT to another one (PORT=0 picks a free one).`,
+        )
+      } finally {
+        taken.close()
+        rmSync(ownDir, { recursive: true, force: true })
+      }
+    },
+  )
+})
