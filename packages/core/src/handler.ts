@@ -18,6 +18,7 @@ import {
   AuthError,
   CredentialsSignin,
   MissingCSRF,
+  RateLimited,
   UnknownAction,
   isClientError,
   publicErrorOf,
@@ -27,6 +28,7 @@ import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js
 import { toResponse } from "./http/response.js"
 import { appPageUrl } from "./http/urls.js"
 import { renderErrorPage } from "./pages/error.js"
+import { enforceRateLimits } from "./rate-limit/policies.js"
 import { isAuthAction, matchRoute, routes, type RouteMatch } from "./routes.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
@@ -123,8 +125,22 @@ async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
   if (endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))) {
     await assertCsrf(ctx)
   }
-  return endpoint.handler(ctx)
+  // After the CSRF check: a forged request must not count against its victim.
+  const ticket = await enforceRateLimits(ctx, endpoint.rateLimit)
+  if (!ticket) return endpoint.handler(ctx)
+  let result: ResponseInternal
+  try {
+    result = await endpoint.handler(ctx)
+  } catch (error) {
+    // The failure is what the client hears about; a store that fails now is only logged.
+    await ticket.settle("failed").catch((fault: unknown) => ctx.config.logger.error(asError(fault)))
+    throw error
+  }
+  await ticket.settle(result)
+  return result
 }
+
+const asError = (value: unknown) => (value instanceof Error ? value : new Error(String(value)))
 
 /**
  * Client mistakes (a bad request, a wrong password, a used link) are the
@@ -140,12 +156,22 @@ function logFailure(logger: LoggerInstance, error: Error, client: boolean): void
 function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): ResponseInternal {
   const { config, request } = ctx
   const { page, value } = publicErrorOf(error)
+  const retry =
+    error instanceof RateLimited ? { "Retry-After": String(error.retryAfter) } : undefined
   if (match.route.answers === "json") {
     if (request.action === "session" && request.method === "POST")
       return { status: 400, body: null }
-    const status = error instanceof MissingCSRF ? 403 : isClientError(error) ? 400 : 500
+    const status =
+      error instanceof MissingCSRF
+        ? 403
+        : error instanceof RateLimited
+          ? 429
+          : isClientError(error)
+            ? 400
+            : 500
     return {
       status,
+      ...(retry ? { headers: retry } : {}),
       body: { error: value, message: status === 500 ? configurationMessage : undefined },
     }
   }
@@ -155,9 +181,12 @@ function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): Re
   }
   const params: Record<string, string> = { error: value }
   if (error instanceof CredentialsSignin) params.code = error.code
+  // A flow may keep its own failures on its own page (a code form, the two-factor page).
+  const own = ctx.flow?.failurePage?.(ctx, error, value)
+  if (own) return { redirect: own, ...(retry ? { headers: retry } : {}) }
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
   const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
-  return { redirect: appPageUrl(ctx, path, params) }
+  return { redirect: appPageUrl(ctx, path, params), ...(retry ? { headers: retry } : {}) }
 }
 
 /** True when the request is for a JSON route (by path alone: the request may not parse). */

@@ -6,6 +6,7 @@
 import type { Adapter } from "../adapters.js"
 import type { JWTOptions } from "../jwt.js"
 import type { Provider } from "../providers/index.js"
+import type { RateLimitConfig } from "../rate-limit/config.js"
 import type { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   CallbacksOptions,
@@ -85,6 +86,14 @@ export interface AuthConfig {
   redirectProxyUrl?: string
   /** Where the actions are mounted. Default `/auth`. */
   basePath?: string
+  /**
+   * Limits on the endpoints attackers hammer (credentials, e-mail sign-in,
+   * one-time codes, passkey options, second-factor codes), on by default with
+   * the defaults of `defaultRateLimitRules`; override a rule, set it to
+   * `false`, or set `rateLimit: false` to turn every limit off. (Tessera
+   * addition; see "Rate limits" in the README.)
+   */
+  rateLimit?: RateLimitConfig | false
   /** Accepted for Auth.js compatibility; Tessera has no experimental flags (passkeys are stable). */
   experimental?: Record<string, boolean>
 }

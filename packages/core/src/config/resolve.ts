@@ -21,6 +21,7 @@ import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
 import type { JWTOptions } from "../jwt.js"
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
+import { resolveRateLimits, type ResolvedRateLimits } from "../rate-limit/config.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   CallbacksOptions,
@@ -66,6 +67,8 @@ export interface ResolvedConfig {
   /** Cookie settings for https and for http requests, chosen per request. */
   readonly cookies: { readonly secure: CookiesOptions; readonly insecure: CookiesOptions }
   readonly redirectProxyUrl: string | undefined
+  /** The rate limits the routes apply; `undefined` with `rateLimit: false`. */
+  readonly rateLimits: ResolvedRateLimits | undefined
   /** The configuration as the user gave it. */
   readonly source: AuthConfig
 }
@@ -290,6 +293,7 @@ async function resolve(
       insecure: mergeCookies(defaultCookies(false), cookieOverrides),
     },
     redirectProxyUrl,
+    rateLimits: resolveRateLimits(config.rateLimit, secrets),
     source,
   }
 }
