@@ -33,6 +33,8 @@ export type ResolvedOAuthProvider = OAuthConfigInternal<any>
 /** An e-mail provider with its defaults filled in. */
 export type ResolvedEmailProvider = EmailConfig & {
   maxAge: number
+  method: "link" | "code" | "both"
+  confirmLink: boolean
   normalizeIdentifier: (identifier: string) => string
   generateVerificationToken: () => string | PromiseLike<string>
 }
