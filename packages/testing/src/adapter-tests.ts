@@ -564,7 +564,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         const user = await createUser()
         await setUp(user.id)
         const results = await Promise.all(
-          Array.from({ length: raceSize }, () => method("useTwoFactorStep")(user.id, 60_000_000)),
+          Array.from({ length: raceSize }, async () =>
+            method("useTwoFactorStep")(user.id, 60_000_000),
+          ),
         )
         expect(results.filter(Boolean)).toHaveLength(1)
       })
@@ -576,7 +578,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await setUp(other.id)
         expect(await method("useRecoveryCode")(other.id, recoveryCodes[1]!)).toBe(false)
         const results = await Promise.all(
-          Array.from({ length: raceSize }, () =>
+          Array.from({ length: raceSize }, async () =>
             method("useRecoveryCode")(user.id, recoveryCodes[1]!),
           ),
         )
