@@ -29,7 +29,7 @@ import { toResponse } from "./http/response.js"
 import { appPageUrl } from "./http/urls.js"
 import { renderErrorPage } from "./pages/error.js"
 import { enforceRateLimits } from "./rate-limit/policies.js"
-import { isAuthAction, matchRoute, routes, type RouteMatch } from "./routes.js"
+import { isAuthAction, matchRoute, routes, splitPath, type RouteMatch } from "./routes.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
@@ -195,7 +195,7 @@ function answersJson(request: Request, basePath: string | undefined): boolean {
     const base = (basePath ?? "/auth").replace(/\/+$/, "")
     const { pathname } = new URL(request.url)
     if (!pathname.startsWith(`${base}/`)) return false
-    const action = pathname.slice(base.length + 1).split("/")[0] ?? ""
+    const { action = "" } = splitPath(pathname.slice(base.length + 1))
     return isAuthAction(action) && routes[action].answers === "json"
   } catch {
     return false

@@ -14,6 +14,13 @@ import { callback, webauthnOptions } from "./actions/callback.js"
 import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./actions/pages.js"
 import { signIn } from "./actions/signin.js"
 import { signOut } from "./actions/signout.js"
+import {
+  twoFactorDisable,
+  twoFactorEnable,
+  twoFactorPage,
+  twoFactorSetup,
+  twoFactorStatus,
+} from "./actions/two-factor.js"
 import type { RequestContext } from "./context.js"
 import {
   credentialsIpPolicy,
@@ -21,6 +28,7 @@ import {
   emailCodePolicy,
   emailIpPolicy,
   emailPolicy,
+  twoFactorPolicy,
   webauthnOptionsIpPolicy,
   webauthnOptionsPolicy,
   type RateLimitPolicy,
@@ -72,7 +80,11 @@ const flowCallbackCsrf = (ctx: RequestContext) => {
 /** Credentials are checked at `signin/<id>` too (as in Auth.js): the same limits apply there. */
 const credentialsLimits = [credentialsPolicy, credentialsIpPolicy] as const
 const signInLimits: readonly RateLimitPolicy[] = [...credentialsLimits, emailPolicy, emailIpPolicy]
-const callbackLimits: readonly RateLimitPolicy[] = [...credentialsLimits, emailCodePolicy]
+const callbackLimits: readonly RateLimitPolicy[] = [
+  ...credentialsLimits,
+  emailCodePolicy,
+  twoFactorPolicy,
+]
 
 export const routes: { readonly [A in AuthAction]: Route } = {
   csrf: { answers: "json", provider: "none", GET: { csrf: false, handler: csrf } },
@@ -118,6 +130,28 @@ export const routes: { readonly [A in AuthAction]: Route } = {
       rateLimit: [webauthnOptionsPolicy, webauthnOptionsIpPolicy],
     },
   },
+  // Second factors. The step after the first factor is `callback/two-factor`, above.
+  "two-factor": { answers: "page", provider: "none", GET: { csrf: false, handler: twoFactorPage } },
+  "two-factor/status": {
+    answers: "json",
+    provider: "none",
+    GET: { csrf: false, handler: twoFactorStatus },
+  },
+  "two-factor/setup": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactorSetup },
+  },
+  "two-factor/enable": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactorEnable, rateLimit: [twoFactorPolicy] },
+  },
+  "two-factor/disable": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactorDisable, rateLimit: [twoFactorPolicy] },
+  },
 }
 
 /**
@@ -133,6 +167,23 @@ export function isAuthAction(action: string): action is AuthAction {
 /** The methods `route` answers, for `Allow` headers. */
 export function methodsOf(route: Route): Method[] {
   return (["GET", "POST"] as const).filter((method) => route[method] !== undefined)
+}
+
+/**
+ * `<action>[/<provider>]`, where an action may be two segments
+ * (`two-factor/setup`): the longer match wins.
+ */
+export function splitPath(path: string): {
+  action: string | undefined
+  provider: string | undefined
+  rest: string[]
+} {
+  const [first, second, ...rest] = path.split("/")
+  if (second !== undefined && isAuthAction(`${first}/${second}`)) {
+    const [provider, ...more] = rest
+    return { action: `${first}/${second}`, provider, rest: more }
+  }
+  return { action: first, provider: second, rest }
 }
 
 export interface RouteMatch {
@@ -156,7 +207,7 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
       404,
     )
   }
-  const [action, provider, ...rest] = pathname.slice(basePath.length + 1).split("/")
+  const { action, provider, rest } = splitPath(pathname.slice(basePath.length + 1))
   if (!action || !isAuthAction(action) || rest.length > 0) {
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }

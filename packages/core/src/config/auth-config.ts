@@ -8,6 +8,7 @@ import type { JWTOptions } from "../jwt.js"
 import type { Provider } from "../providers/index.js"
 import type { RateLimitConfig } from "../rate-limit/config.js"
 import type { raw, skipCSRFCheck } from "../symbols.js"
+import type { TwoFactorConfig } from "../two-factor/config.js"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -94,6 +95,14 @@ export interface AuthConfig {
    * addition; see "Rate limits" in the README.)
    */
   rateLimit?: RateLimitConfig | false
+  /**
+   * Second factors (TOTP authenticator apps, with recovery codes): on when the
+   * adapter has the two-factor methods (`@tessera/sql` does, from migration
+   * 0004). Users set them up through `two-factor/setup` and `enable`; once
+   * enabled, every sign-in asks for a code at `pages.twoFactor`. `false` turns
+   * them off. (Tessera addition; see "Two-factor authentication" in the README.)
+   */
+  twoFactor?: TwoFactorConfig | false
   /** Accepted for Auth.js compatibility; Tessera has no experimental flags (passkeys are stable). */
   experimental?: Record<string, boolean>
 }

@@ -140,10 +140,20 @@ export interface Flow<P extends ResolvedProvider, I extends ProviderIdentity = P
   failurePage?(ctx: RequestContext, provider: P, error: unknown, value: string): string | undefined
 }
 
+/**
+ * The second-factor step's pseudo-provider (`callback/two-factor`): not in
+ * `providers`, never on the sign-in page.
+ */
+export interface TwoFactorProvider {
+  readonly id: "two-factor"
+  readonly type: "two-factor"
+  readonly name: string
+}
+
 /** A flow bound to one provider: what routes and pages call. */
 export interface ProviderFlow {
-  readonly provider: ResolvedProvider
-  readonly type: ProviderType
+  readonly provider: ResolvedProvider | TwoFactorProvider
+  readonly type: ProviderType | "two-factor"
   signIn(ctx: RequestContext): Promise<ResponseInternal>
   readonly callback: {
     readonly methods: readonly Method[]

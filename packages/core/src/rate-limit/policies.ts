@@ -16,6 +16,8 @@ import type { RequestContext } from "../context.js"
 import { RateLimited } from "../errors.js"
 import { normalizeEmailAddress } from "../flows/email/address.js"
 import type { ResolvedCredentialsProvider, ResolvedEmailProvider } from "../flows/types.js"
+import { sessionStrategy } from "../session/index.js"
+import { readPending } from "../two-factor/pending.js"
 import type { ResponseInternal } from "../types.js"
 import { clientIpSubject } from "./client-ip.js"
 import type { RateLimitRuleName, ResolvedRateLimits } from "./config.js"
@@ -165,6 +167,22 @@ export const webauthnOptionsIpPolicy: RateLimitPolicy = {
   rule: "webauthnOptionsIp",
   counts: "requests",
   subject: clientIp,
+}
+
+/**
+ * Second-factor codes, per user: the user of the pending sign-in at
+ * `callback/two-factor`, the signed-in user at `two-factor/enable` and
+ * `disable`. One count for all three: a guesser gains nothing by switching.
+ */
+export const twoFactorPolicy: RateLimitPolicy = {
+  rule: "twoFactor",
+  counts: "failures",
+  async subject(ctx) {
+    if (ctx.request.action === "callback") {
+      return isType(ctx, "two-factor") ? (await readPending(ctx))?.sub : undefined
+    }
+    return (await sessionStrategy(ctx).currentUserId(ctx)) ?? undefined
+  },
 }
 
 /** What the handler does once the endpoint has answered. */
