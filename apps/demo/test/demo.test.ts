@@ -5,6 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { decodeBase32IgnorePadding } from "@oslojs/encoding"
+import { generateHOTP } from "@oslojs/otp"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { demoDir, makeDataDir, startDemo, type DemoServer } from "./demo-server"
@@ -411,6 +413,80 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       )
     })
   }, 60_000)
+
+  test("two-factor: set up on the account page (QR code), then every sign-in asks for the code", async () => {
+    // What an authenticator app shows: `steps` 30-second steps from now (the server
+    // accepts the step before and after its own, so no test waits for the clock).
+    const totp = (secret: string, steps = 0) =>
+      generateHOTP(
+        decodeBase32IgnorePadding(secret),
+        BigInt(Math.floor(Date.now() / 30_000) + steps),
+        6,
+      )
+    await withContext(async (page) => {
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAtLocalIdp(page, "grace")
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("two-factor-state").textContent()).resolves.toContain("Off")
+
+      await page.locator("button:enabled", { hasText: "Set up two-factor authentication" }).click()
+      const qr = page.getByRole("img", { name: /QR code/ })
+      await qr.waitFor()
+      expect(await qr.getAttribute("src")).toMatch(/^data:image\/svg\+xml;base64,/)
+      // The image loads (a valid SVG), at its size.
+      expect(
+        await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      ).toBe(true)
+      const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim()
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+      const codes = await page.getByTestId("recovery-codes").locator("code").allTextContents()
+      expect(codes).toHaveLength(10)
+
+      await page.fill("#two-factor-enable-code", "000000")
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await expect(page.getByTestId("two-factor-message").textContent()).resolves.toContain(
+        "did not work",
+      )
+      await page.fill("#two-factor-enable-code", totp(secret))
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await page.getByText("On: signing in asks for a code").waitFor()
+
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+
+      // The first factor alone: the demo's code page, and no session.
+      await page.goto("/signin?redirectTo=/account")
+      // The Local IdP remembers Grace (its own session): it answers at once.
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL(`${demo.url}/signin/two-factor`)
+      const session = await page.request.get("/auth/session")
+      expect(await session.json()).toBeNull()
+
+      await page.fill("#tessera-two-factor-code", "123456")
+      await page.getByRole("button", { name: "Verify" }).click()
+      await expect(page.getByRole("alert").textContent()).resolves.toBe(
+        "That code did not work. Try again.",
+      )
+      // The code of the next step: the one used to turn it on cannot be used again.
+      await page.fill("#tessera-two-factor-code", totp(secret, 1))
+      await page.getByRole("button", { name: "Verify" }).click()
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("profile-name").textContent()).resolves.toBeTruthy()
+      await expect(page.getByTestId("two-factor-state").textContent()).resolves.toContain("On")
+
+      // A recovery code works too, once.
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+      await page.goto("/signin?redirectTo=/account")
+      // The Local IdP remembers Grace (its own session): it answers at once.
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL(`${demo.url}/signin/two-factor`)
+      await page.fill("#tessera-two-factor-code", codes[0]!)
+      await page.getByRole("button", { name: "Verify" }).click()
+      await page.waitForURL(`${demo.url}/account`)
+    })
+  }, 90_000)
 
   test("the built-in sign-in page sits next to the custom one and works too", async () => {
     await withContext(async (page) => {
