@@ -115,6 +115,24 @@ describe("the demo server over HTTP", () => {
     expect(answers[1]).toBe(answers[0])
   })
 
+  test("guessing a password: after 10 failures the address is locked, and says so", async () => {
+    const alerts: (string | undefined)[] = []
+    for (let i = 0; i < 11; i++) {
+      const response = await postForm("/signin", {
+        providerId: "credentials",
+        email: "mallory@example.test",
+        password: `guess ${i}`,
+        redirectTo: "/",
+      })
+      expect(response.status).toBe(400)
+      alerts.push(/<p class="error" role="alert">([^<]*)<\/p>/.exec(await response.text())?.[1])
+    }
+    expect(new Set(alerts.slice(0, 10))).toEqual(
+      new Set(["That e-mail address and password do not match a demo account."]),
+    )
+    expect(alerts[10]).toBe("Too many attempts. Wait a few minutes, then try again.")
+  })
+
   test("a demo account signs in through the SignIn form action, with a session cookie fit for http", async () => {
     const response = await postForm("/signin", {
       providerId: "credentials",
