@@ -12,9 +12,9 @@
 import type { RequestContext } from "../context.js"
 import { actionUrl } from "../http/urls.js"
 import { callAdapter } from "../lib/adapter.js"
-import { sessionStrategy } from "../session/index.js"
+import { sessionStrategy, type NewSessionParams } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
-import { startPending, type PendingSignIn } from "./pending.js"
+import { startPending } from "./pending.js"
 
 /** Where the code is asked for: `pages.twoFactor`, or the built-in page. */
 export function twoFactorPageUrl(ctx: RequestContext, error?: string): string {
@@ -30,9 +30,7 @@ export function twoFactorPageUrl(ctx: RequestContext, error?: string): string {
  */
 export async function secondFactorGate(
   ctx: RequestContext,
-  signIn: Omit<PendingSignIn, "callbackUrl" | "user"> & {
-    user: PendingSignIn["user"] | { id?: string }
-  },
+  signIn: NewSessionParams,
   callbackUrl: string,
 ): Promise<ResponseInternal | undefined> {
   const settings = ctx.config.twoFactor
