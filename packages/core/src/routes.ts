@@ -14,13 +14,6 @@ import { callback, webauthnOptions } from "./actions/callback.js"
 import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./actions/pages.js"
 import { signIn } from "./actions/signin.js"
 import { signOut } from "./actions/signout.js"
-import {
-  twoFactorDisable,
-  twoFactorEnable,
-  twoFactorPage,
-  twoFactorSetup,
-  twoFactorStatus,
-} from "./actions/two-factor.js"
 import type { RequestContext } from "./context.js"
 import {
   credentialsIpPolicy,
@@ -77,6 +70,17 @@ const flowCallbackCsrf = (ctx: RequestContext) => {
   return typeof csrf === "function" ? csrf(ctx) : csrf
 }
 
+/**
+ * The two-factor actions, loaded on first use: with them come the TOTP and
+ * recovery-code modules, which most requests (and every cold start) never need.
+ */
+function twoFactor(
+  name:
+    "twoFactorPage" | "twoFactorStatus" | "twoFactorSetup" | "twoFactorEnable" | "twoFactorDisable",
+): Handler {
+  return async (ctx) => (await import("./actions/two-factor.js"))[name](ctx)
+}
+
 /** Credentials are checked at `signin/<id>` too (as in Auth.js): the same limits apply there. */
 const credentialsLimits = [credentialsPolicy, credentialsIpPolicy] as const
 const signInLimits: readonly RateLimitPolicy[] = [...credentialsLimits, emailPolicy, emailIpPolicy]
@@ -131,26 +135,30 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     },
   },
   // Second factors. The step after the first factor is `callback/two-factor`, above.
-  "two-factor": { answers: "page", provider: "none", GET: { csrf: false, handler: twoFactorPage } },
+  "two-factor": {
+    answers: "page",
+    provider: "none",
+    GET: { csrf: false, handler: twoFactor("twoFactorPage") },
+  },
   "two-factor/status": {
     answers: "json",
     provider: "none",
-    GET: { csrf: false, handler: twoFactorStatus },
+    GET: { csrf: false, handler: twoFactor("twoFactorStatus") },
   },
   "two-factor/setup": {
     answers: "json",
     provider: "none",
-    POST: { csrf: true, handler: twoFactorSetup },
+    POST: { csrf: true, handler: twoFactor("twoFactorSetup") },
   },
   "two-factor/enable": {
     answers: "json",
     provider: "none",
-    POST: { csrf: true, handler: twoFactorEnable, rateLimit: [twoFactorPolicy] },
+    POST: { csrf: true, handler: twoFactor("twoFactorEnable"), rateLimit: [twoFactorPolicy] },
   },
   "two-factor/disable": {
     answers: "json",
     provider: "none",
-    POST: { csrf: true, handler: twoFactorDisable, rateLimit: [twoFactorPolicy] },
+    POST: { csrf: true, handler: twoFactor("twoFactorDisable"), rateLimit: [twoFactorPolicy] },
   },
 }
 
