@@ -7,6 +7,8 @@ import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer, type AddressInfo } from "node:net"
 import { join } from "node:path"
+import { decodeBase32IgnorePadding } from "@oslojs/encoding"
+import { generateHOTP } from "@oslojs/otp"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { HttpBrowser, completeOidcLogin } from "@tessera/testing"
@@ -114,6 +116,24 @@ describe("the demo server over HTTP", () => {
     }
     expect(answers[0]).toBe("That e-mail address and password do not match a demo account.")
     expect(answers[1]).toBe(answers[0])
+  })
+
+  test("guessing a password: after 10 failures the address is locked, and says so", async () => {
+    const alerts: (string | undefined)[] = []
+    for (let i = 0; i < 11; i++) {
+      const response = await postForm("/signin", {
+        providerId: "credentials",
+        email: "mallory@example.test",
+        password: `guess ${i}`,
+        redirectTo: "/",
+      })
+      expect(response.status).toBe(400)
+      alerts.push(/<p class="error" role="alert">([^<]*)<\/p>/.exec(await response.text())?.[1])
+    }
+    expect(new Set(alerts.slice(0, 10))).toEqual(
+      new Set(["That e-mail address and password do not match a demo account."]),
+    )
+    expect(alerts[10]).toBe("Too many attempts. Wait a few minutes, then try again.")
   })
 
   test("a demo account signs in through the SignIn form action, with a session cookie fit for http", async () => {
@@ -498,6 +518,80 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       { viewport: { width: 390, height: 844 } },
     )
   })
+
+  test("two-factor: set up on the account page (QR code), then every sign-in asks for the code", async () => {
+    // What an authenticator app shows: `steps` 30-second steps from now (the server
+    // accepts the step before and after its own, so no test waits for the clock).
+    const totp = (secret: string, steps = 0) =>
+      generateHOTP(
+        decodeBase32IgnorePadding(secret),
+        BigInt(Math.floor(Date.now() / 30_000) + steps),
+        6,
+      )
+    await withContext(async (page) => {
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAtLocalIdp(page, "grace")
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("two-factor-state").textContent()).resolves.toContain("Off")
+
+      await page.locator("button:enabled", { hasText: "Set up two-factor authentication" }).click()
+      const qr = page.getByRole("img", { name: /QR code/ })
+      await qr.waitFor()
+      expect(await qr.getAttribute("src")).toMatch(/^data:image\/svg\+xml;base64,/)
+      // The image loads (a valid SVG), at its size.
+      expect(
+        await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      ).toBe(true)
+      const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim()
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+      const codes = await page.getByTestId("recovery-codes").locator("code").allTextContents()
+      expect(codes).toHaveLength(10)
+
+      await page.fill("#two-factor-enable-code", "000000")
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await expect(page.getByTestId("two-factor-message").textContent()).resolves.toContain(
+        "did not work",
+      )
+      await page.fill("#two-factor-enable-code", totp(secret))
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await page.getByText("On: signing in asks for a code").waitFor()
+
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+
+      // The first factor alone: the demo's code page, and no session.
+      await page.goto("/signin?redirectTo=/account")
+      // The Local IdP remembers Grace (its own session): it answers at once.
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL(`${demo.url}/signin/two-factor`)
+      const session = await page.request.get("/auth/session")
+      expect(await session.json()).toBeNull()
+
+      await page.fill("#tessera-two-factor-code", "123456")
+      await page.getByRole("button", { name: "Verify" }).click()
+      await expect(page.getByRole("alert").textContent()).resolves.toBe(
+        "That code did not work. Try again.",
+      )
+      // The code of the next step: the one used to turn it on cannot be used again.
+      await page.fill("#tessera-two-factor-code", totp(secret, 1))
+      await page.getByRole("button", { name: "Verify" }).click()
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("profile-name").textContent()).resolves.toBeTruthy()
+      await expect(page.getByTestId("two-factor-state").textContent()).resolves.toContain("On")
+
+      // A recovery code works too, once.
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+      await page.goto("/signin?redirectTo=/account")
+      // The Local IdP remembers Grace (its own session): it answers at once.
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL(`${demo.url}/signin/two-factor`)
+      await page.fill("#tessera-two-factor-code", codes[0]!)
+      await page.getByRole("button", { name: "Verify" }).click()
+      await page.waitForURL(`${demo.url}/account`)
+    })
+  }, 90_000)
 
   test("the built-in sign-in page sits next to the custom one and works too", async () => {
     await withContext(async (page) => {

@@ -18,11 +18,15 @@
  * <button on:click={() => signIn("github")}>Sign in with GitHub</button>
  * <button on:click={() => signIn("credentials", { username, password, redirectTo: "/dashboard" })}>Sign in</button>
  * <button on:click={() => signIn("passkey", { action: "register" })}>Add a passkey</button>
+ * <button on:click={() => signIn("two-factor", { code })}>Verify</button>
  * <button on:click={() => signOut()}>Sign out</button>
  * ```
  * @module
  */
 import type { PublicProvider } from "@tessera/core/types"
+
+/** The second step of a sign-in for users with a second factor: `signIn("two-factor", { code })`. */
+const TWO_FACTOR_ID = "two-factor"
 
 /** Where the auth actions are mounted when no `basePath` is given. */
 const DEFAULT_BASE_PATH = "/auth"
@@ -141,9 +145,18 @@ async function startSignIn(
     return undefined
   }
   const [providers, csrfToken] = await Promise.all([
-    getProviders({ basePath }),
+    providerId === TWO_FACTOR_ID ? null : getProviders({ basePath }),
     getCsrfToken({ basePath }),
   ])
+  if (providerId === TWO_FACTOR_ID) {
+    // The second step: `code` finishes the sign-in the first factor started.
+    const response = await post(`${basePath}/callback/${TWO_FACTOR_ID}`, {
+      ...postedFields(params),
+      csrfToken,
+      callbackUrl,
+    })
+    return outcome(response, callbackUrl, params.redirect === false)
+  }
   if (!providers)
     throw new ClientFailure("ClientFetchError", 0, "The server did not list its providers")
   const provider = providers[providerId]

@@ -4,6 +4,7 @@ import {
   CredentialsSignin,
   EmailSignInError,
   OAuthAccountNotLinked,
+  RateLimited,
   SignInError,
 } from "@tessera/sveltekit"
 import { DEMO_ACCOUNTS } from "$lib/server/accounts"
@@ -44,6 +45,7 @@ function safePath(value: FormDataEntryValue | null): string {
 
 /** What the page says for a failed sign-in: never which of e-mail and password was wrong. */
 function messageFor(error: SignInError | AccessDenied): string {
+  if (error instanceof RateLimited) return "Too many attempts. Wait a few minutes, then try again."
   if (error instanceof CredentialsSignin)
     return "That e-mail address and password do not match a demo account."
   if (error instanceof EmailSignInError)
