@@ -20,7 +20,10 @@
  * - `<flow>-steps` and `sign-in`: the sign-in steps, loaded on the first sign-in;
  * - `webauthn`: the passkey flow, reachable only from the WebAuthn and Passkey
  *   factories (and `webauthn-client`, the page's script, whose CSP hash the
- *   factory's module exports); `password`, `rate-limit`: their own entry points.
+ *   factory's module exports); `password`: its own entry point;
+ * - `two-factor` (and `two-factor-qr`): the second factor's actions and steps,
+ *   loaded on first use; `authjs`: reading an Auth.js session cookie (jose),
+ *   loaded when one shows up.
  *
  * Dependencies (jose/errors, oauth4webapi, @simplewebauthn/server) stay
  * external: the app's package manager and bundler own them. Nothing here
@@ -69,12 +72,32 @@ function chunkOf(id) {
   if (path === "flows/webauthn/client-script.generated.ts") return "webauthn-client"
   // The flow itself: a chunk of its own, which only the factory's import() loads.
   if (path.startsWith("flows/webauthn/")) return undefined
-  if (path.startsWith("flows/sign-in/") || path === "flows/email/address.ts") return "sign-in"
+  // Reading an Auth.js cookie needs jose: only when such a cookie shows up.
+  if (path === "jwt/authjs.ts") return "authjs"
+  // Two-factor setup and its second step (TOTP, recovery codes, QR codes): on first use.
+  if (path === "two-factor/qr.ts") return "two-factor-qr"
+  if (
+    path === "actions/two-factor.ts" ||
+    path === "pages/two-factor.ts" ||
+    /^two-factor\/(flow|verify|totp|recovery|secret-box)\.ts$/.test(path)
+  )
+    return "two-factor"
+  // Shared by the sign-in steps, the e-mail flow and the rate-limit policies: the address rule,
+  // the second-factor gate at the end of a sign-in and its pending cookie.
+  if (
+    path.startsWith("flows/sign-in/") ||
+    path === "flows/email/address.ts" ||
+    path === "two-factor/gate.ts" ||
+    path === "two-factor/pending.ts"
+  )
+    return "sign-in"
   const flow = /^flows\/(oauth|email|credentials)\/(.*)\.ts$/.exec(path)
   if (flow)
     return ["index", "normalize", "section"].includes(flow[2]) ? flow[1] : `${flow[1]}-steps`
   if (path.startsWith("password/")) return "password"
-  if (path.startsWith("rate-limit/")) return "rate-limit"
+  // Rate limits: the option is resolved with the core (config, rules); the policies, the
+  // limiter and the memory store load with the first request a limit applies to.
+  if (/^rate-limit\/(policies|client-ip|limiter|memory-store)\.ts$/.test(path)) return "rate-limit"
   return "core"
 }
 

@@ -157,6 +157,11 @@ export type AuthAction =
   | "signout"
   | "verify-request"
   | "webauthn-options"
+  | "two-factor"
+  | "two-factor/setup"
+  | "two-factor/enable"
+  | "two-factor/disable"
+  | "two-factor/status"
 
 /**
  * Paths of your own pages that replace the built-in ones.
@@ -172,6 +177,13 @@ export interface PagesOptions {
   verifyRequest: string
   /** First-time users are sent here after sign-in when set. */
   newUser: string
+  /**
+   * Where a user with a second factor enters the code after the first factor.
+   * Default `${basePath}/two-factor`. Receives the `error` query parameter;
+   * its form posts `code` and the CSRF token to `${basePath}/callback/two-factor`.
+   * (Tessera addition.)
+   */
+  twoFactor: string
 }
 
 /**
@@ -237,6 +249,8 @@ export interface CookiesOptions {
   state: CookieOption
   nonce: CookieOption
   webauthnChallenge: CookieOption
+  /** The sign-in waiting for its second factor (Tessera addition). */
+  twoFactor: CookieOption
 }
 
 /**

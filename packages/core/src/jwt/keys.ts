@@ -12,7 +12,7 @@
  * @module
  */
 import { encodeBase64url } from "../lib/base64url.js"
-import { nodePrimitives, sha256, toHex } from "../lib/crypto.js"
+import { hkdfSha256, nodePrimitives, sha256, toHex } from "../lib/crypto.js"
 import type { KnownHeader } from "./jwe.js"
 
 export interface DerivedKey {
@@ -35,17 +35,7 @@ const encoder = new TextEncoder()
  * @see [RFC 5869, HKDF](https://www.rfc-editor.org/rfc/rfc5869.html)
  */
 export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
-  const ikm = encoder.encode(secret)
-  const info = encoder.encode(`Tessera Generated Encryption Key (${salt})`)
-  const node = nodePrimitives()
-  if (node) return node.hkdf(ikm, encoder.encode(salt), info, 32)
-  const key = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"])
-  const bits = await crypto.subtle.deriveBits(
-    { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info },
-    key,
-    256,
-  )
-  return new Uint8Array(bits)
+  return hkdfSha256(secret, salt, `Tessera Generated Encryption Key (${salt})`, 32)
 }
 
 /** The JWK thumbprint (RFC 7638, SHA-256) of a symmetric key: its required members, sorted. */

@@ -40,6 +40,27 @@ export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))
 }
 
+/** HKDF-SHA-256 (RFC 5869) of `secret`, `length` bytes. */
+export async function hkdfSha256(
+  secret: string,
+  salt: string,
+  info: string,
+  length: number,
+): Promise<Uint8Array> {
+  const ikm = encoder.encode(secret)
+  const saltBytes = encoder.encode(salt)
+  const infoBytes = encoder.encode(info)
+  const node = nodePrimitives()
+  if (node) return node.hkdf(ikm, saltBytes, infoBytes, length)
+  const key = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"])
+  const bits = await crypto.subtle.deriveBits(
+    { name: "HKDF", hash: "SHA-256", salt: saltBytes, info: infoBytes },
+    key,
+    length * 8,
+  )
+  return new Uint8Array(bits)
+}
+
 /** Imported Web Crypto HMAC keys, only where `node:crypto` is missing; bounded. */
 const hmacKeys = new Map<string, Promise<CryptoKey>>()
 

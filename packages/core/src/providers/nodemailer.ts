@@ -73,7 +73,7 @@ async function transportFor(provider: EmailConfig): Promise<Transport> {
  * address object, which nodemailer does not re-parse as an address list.
  */
 async function send(params: EmailSendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params
+  const { identifier, url, provider, theme, code } = params
   if (!provider.server)
     throw new Error(`E-mail provider "${provider.id}" has no server to send with`)
   const host = new URL(url).host
@@ -81,7 +81,7 @@ async function send(params: EmailSendVerificationRequestParams): Promise<void> {
   const result = await transport.sendMail({
     to: { name: "", address: identifier },
     from: provider.from ?? `no-reply@${new URL(url).hostname}`,
-    ...verificationMessage({ url, host, theme }),
+    ...verificationMessage({ url, host, theme, code, link: provider.method !== "code" }),
   })
   // The message names no address or link: both stay out of logs.
   const failed = [...(result.rejected ?? []), ...(result.pending ?? [])]

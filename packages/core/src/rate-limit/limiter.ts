@@ -19,15 +19,10 @@
  */
 import { hmacHex } from "../lib/crypto.js"
 import { defaultRateLimitStore } from "./memory-store.js"
+import { checkRule, type RateLimitRule } from "./rules.js"
 import type { RateLimitStore } from "./store.js"
 
-/** At most `max` hits per `window` seconds (sliding). */
-export interface RateLimitRule {
-  /** Hits allowed within any `window` seconds; a positive integer. */
-  max: number
-  /** The window, in whole seconds (at least 1). */
-  window: number
-}
+export type { RateLimitRule } from "./rules.js"
 
 /** The answer of `check` and `hit`. */
 export interface RateLimitResult {
@@ -80,24 +75,8 @@ export interface RateLimiter<Rule extends string = string> {
   reset(rule: Rule, subject: string): Promise<void>
 }
 
-const RULE_NAME = /^[A-Za-z0-9_.-]{1,64}$/
-
 /** Slack for floating-point noise in the weighted estimate (5 − 4.0000000001 is not "less than 1 left"). */
 const EPSILON = 1e-9
-
-function checkRule(name: string, rule: RateLimitRule | undefined): void {
-  const ok =
-    RULE_NAME.test(name) &&
-    rule !== undefined &&
-    Number.isInteger(rule.max) &&
-    rule.max >= 1 &&
-    Number.isInteger(rule.window) &&
-    rule.window >= 1
-  if (!ok)
-    throw new TypeError(
-      `Rate limit rule "${name}": needs a name of [A-Za-z0-9_.-] and { max, window } as positive integers`,
-    )
-}
 
 /**
  * Time (ms, from `elapsed` ms into the current window of `length` ms) until

@@ -77,17 +77,21 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       setCookie(ctx, current.token, expires)
     }
     const { user } = current
-    const session: Session = {
-      user: { name: user.name, email: user.email, image: user.image },
-      expires: expires.toISOString(),
-    }
+    // As Auth.js passes it: the adapter's session (its stored, hashed token; `expires` a Date)
+    // with the stored user, and the user again as the second parameter.
+    const session = { ...current.session, expires, user }
     let result: Session
     try {
       // Awaited only when the callback answers with a promise (the default does not).
       const answer = config.callbacks.session(
         update
-          ? { session, user, newSession: update.data, trigger: "update" as const }
-          : ({ session, user } as any),
+          ? {
+              session: session as unknown as Session,
+              user,
+              newSession: update.data,
+              trigger: "update" as const,
+            }
+          : ({ session: session as unknown as Session, user } as any),
       )
       result = isPromiseLike(answer) ? await answer : answer
     } catch (error) {

@@ -10,6 +10,7 @@ import { createContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
 import { trustedUrl } from "../config/origin.js"
 import type { Cookie, Session } from "../types.js"
+import { adoptAuthjsSession, hasAuthjsSessionToAdopt } from "./authjs-cookies.js"
 import { sessionStrategy } from "./index.js"
 
 /**
@@ -65,6 +66,7 @@ export async function getSession(
     },
     undefined,
   )
+  if (hasAuthjsSessionToAdopt(ctx)) await adoptAuthjsSession(ctx)
   const session = await sessionStrategy(ctx).read(ctx)
   return { session, cookies: ctx.cookies }
 }
