@@ -44,6 +44,8 @@ export interface JweHeader {
 const encoder = new TextEncoder()
 const strictDecoder = new TextDecoder("utf-8", { fatal: true })
 const MAX_KNOWN_HEADERS = 32
+/** Decrypted tokens kept per salt: a server's recently active sessions. */
+const MAX_DECRYPTED = 512
 const IV_BYTES = 12
 const TAG_BYTES = 16
 
@@ -112,6 +114,12 @@ export interface KnownHeader extends JweHeader {
   readonly aad: Uint8Array
 }
 
+/** A token that decrypted: its protected header and its plaintext (the claims, as JSON). */
+export interface DecryptedToken {
+  readonly header: JweHeader
+  readonly plaintext: string
+}
+
 function remember(ring: KeyRing, encoded: string, header: JweHeader, aad: Uint8Array): void {
   if (ring.knownHeaders.size >= MAX_KNOWN_HEADERS) ring.knownHeaders.clear()
   ring.knownHeaders.set(encoded, Object.freeze({ ...header, aad }))
@@ -153,6 +161,9 @@ export async function decryptToken(
   token: string,
 ): Promise<Record<string, unknown>> {
   if (typeof token !== "string") throw new JWEInvalid("Compact JWE must be a string")
+  // The same token again (a session cookie on each request): its claims, checked as after a decrypt.
+  const seen = ring.decrypted.get(salt)?.get(token)
+  if (seen) return checkedClaims(seen)
   const parts = token.split(".")
   if (parts.length !== 5) throw new JWEInvalid("Invalid Compact JWE")
   const [encodedHeader, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts as [
@@ -177,10 +188,10 @@ export async function decryptToken(
   const key = ring.readyKeyFor(header.kid, salt) ?? (await ring.keyFor(header.kid, salt))
   const aad = known?.aad ?? encoder.encode(encodedHeader)
   const node = nodePrimitives()
-  let plaintext: Uint8Array
+  let bytes: Uint8Array
   try {
     // Synchronous on node:crypto: a session check awaits nothing it does not have to.
-    plaintext = node
+    bytes = node
       ? node.aesGcmDecrypt(key.raw, iv, ciphertext, tag, aad)
       : await webCryptoDecrypt(key, iv, ciphertext, tag, aad)
   } catch (cause) {
@@ -188,9 +199,27 @@ export async function decryptToken(
   }
   // Only a header that decrypted a token is kept: garbage cannot fill the cache.
   if (!known) remember(ring, encodedHeader, header, aad)
+  let plaintext: string
+  try {
+    plaintext = node ? node.utf8Decode(bytes) : strictDecoder.decode(bytes)
+  } catch (cause) {
+    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
+  }
+  const decrypted: DecryptedToken = { header, plaintext }
+  const claims = checkedClaims(decrypted)
+  // Kept once its claims parsed: only tokens made with the ring's keys, checked again on each use.
+  let bySalt = ring.decrypted.get(salt)
+  if (!bySalt) ring.decrypted.set(salt, (bySalt = new Map()))
+  if (bySalt.size >= MAX_DECRYPTED) bySalt.clear()
+  bySalt.set(token, decrypted)
+  return claims
+}
+
+/** The claims of a decrypted token, parsed afresh (callers may change them) and checked. */
+function checkedClaims({ header, plaintext }: DecryptedToken): Record<string, unknown> {
   let claims: unknown
   try {
-    claims = JSON.parse(node ? node.utf8Decode(plaintext) : strictDecoder.decode(plaintext))
+    claims = JSON.parse(plaintext)
   } catch (cause) {
     throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
   }

@@ -13,7 +13,7 @@
  */
 import { encodeBase64url } from "../lib/base64url.js"
 import { hkdfSha256, nodePrimitives, sha256, toHex } from "../lib/crypto.js"
-import type { KnownHeader } from "./jwe.js"
+import type { DecryptedToken, KnownHeader } from "./jwe.js"
 
 export interface DerivedKey {
   /** The 32-byte content key, for `node:crypto` (and for importing into Web Crypto). */
@@ -71,6 +71,13 @@ export class KeyRing {
   readonly #hmacKeys: (Promise<CryptoKey> | undefined)[] = []
   /** Protected headers seen on tokens that decrypted, by their encoded form (one per key). */
   readonly knownHeaders = new Map<string, KnownHeader>()
+  /**
+   * Tokens that decrypted, by salt and then by the whole token: their header and
+   * plaintext (bounded; see `jwt/jwe.ts`). A browser sends the same session
+   * cookie with every request until it is re-issued, and its decryption always
+   * gives the same bytes; the claims are parsed and checked on every use.
+   */
+  readonly decrypted = new Map<string, Map<string, DecryptedToken>>()
 
   /**
    * `ring` when it holds exactly `secret` (the same list), otherwise a new ring
