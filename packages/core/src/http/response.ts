@@ -49,25 +49,37 @@ function bodyOf(result: ResponseInternal): [string | null, string | undefined] {
  * A response with no cookie, no redirect and its headers as a record (every
  * session check): the record goes to `Response` as it is, without building a
  * `Headers` object first, which cost a session check more than its decryption.
+ * A JSON body is serialized here and given with its Content-Type in the record
+ * (cached per record): cheaper than `Response.json`, with the same bytes and headers.
  */
 function plainResponse(result: ResponseInternal, given: Record<string, string> | undefined) {
   const status = result.status ?? 200
   const typed =
     given !== undefined && Object.keys(given).some((name) => name.toLowerCase() === "content-type")
-  // Response.json adds its Content-Type without re-checking it as a header from the caller.
-  if (!typed && result.body !== undefined && typeof result.body !== "string") {
-    return Response.json(result.body, { status, headers: given })
-  }
   const [body, contentType] = bodyOf(result)
-  return new Response(body, {
-    status,
-    headers: typed || !contentType ? given : { ...given, "Content-Type": contentType },
-  })
+  if (typed || !contentType) return new Response(body, { status, headers: given })
+  return new Response(body, { status, headers: withContentType(given, contentType) })
 }
 
-/** Headers that keep sessions and tokens out of shared caches. */
-export const noStoreHeaders = {
+/** `given` plus a Content-Type; the records of constant headers (`noStoreHeaders`) are kept. */
+const typedHeaders = new WeakMap<object, Map<string, Record<string, string>>>()
+function withContentType(
+  given: Record<string, string> | undefined,
+  contentType: string,
+): Record<string, string> {
+  if (given === undefined) return { "Content-Type": contentType }
+  if (!Object.isFrozen(given)) return { ...given, "Content-Type": contentType }
+  let byType = typedHeaders.get(given)
+  if (!byType) typedHeaders.set(given, (byType = new Map()))
+  let headers = byType.get(contentType)
+  if (!headers)
+    byType.set(contentType, (headers = Object.freeze({ ...given, "Content-Type": contentType })))
+  return headers
+}
+
+/** Headers that keep sessions and tokens out of shared caches. Frozen: responses share it. */
+export const noStoreHeaders = Object.freeze({
   "Cache-Control": "private, no-cache, no-store",
   Expires: "0",
   Pragma: "no-cache",
-} as const
+} as const)
