@@ -68,6 +68,12 @@ const steps = (withDemo) => [
     args: ["-i", "src", "-o", "dist"],
     cwd: join(root, "packages/sveltekit"),
   },
+  {
+    // Auth.js apps import providers through their framework package (`@auth/sveltekit/providers/github`).
+    name: "the framework packages' provider re-exports",
+    command: process.execPath,
+    args: [join(root, "scripts/framework-providers.mjs"), "sveltekit", "express"],
+  },
   ...(withDemo
     ? [
         {
@@ -89,13 +95,18 @@ const packageInputs = [
     `packages/${name}/tsconfig.json`,
   ]),
   "packages/core/scripts",
+  "scripts/framework-providers.mjs",
 ]
 
 /** What each build target reads, and what it must leave behind. */
 const targets = {
   packages: {
     inputs: packageInputs,
-    outputs: allPackages.map((name) => `packages/${name}/dist/index.js`),
+    outputs: [
+      ...allPackages.map((name) => `packages/${name}/dist/index.js`),
+      "packages/express/dist/providers/github.js",
+      "packages/sveltekit/dist/providers/github.js",
+    ],
   },
   demo: {
     // The demo bundles @tessera/sveltekit: a package that changed is a demo that changed.

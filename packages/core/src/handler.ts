@@ -35,8 +35,9 @@ import { adoptAuthjsSession } from "./session/authjs-cookies.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
+/** Auth.js's words for a broken configuration in a JSON answer (its error page says "is"). */
 const configurationMessage =
-  "There is a problem with the server configuration. Check the server logs for more information."
+  "There was a problem with the server configuration. Check the server logs for more information."
 
 /**
  * Handles one request to the auth routes under `basePath` (default `/auth`): sign-in, callbacks,
