@@ -141,8 +141,9 @@ async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
     await assertCsrf(ctx)
   }
   // After the CSRF check: a forged request must not count against its victim.
-  const ticket = await enforceRateLimits(ctx, endpoint.rateLimit)
-  await adoptAuthjsSession(ctx)
+  const ticket = endpoint.rateLimit && (await enforceRateLimits(ctx, endpoint.rateLimit))
+  const adoption = adoptAuthjsSession(ctx)
+  if (adoption) await adoption
   if (!ticket) return endpoint.handler(ctx)
   let result: ResponseInternal
   try {
