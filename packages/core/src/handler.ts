@@ -189,7 +189,8 @@ function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): Re
     return {
       status,
       ...(retry ? { headers: retry } : {}),
-      body: { error: value, message: status === 500 ? configurationMessage : undefined },
+      // A server fault names nothing: Auth.js's body, word for word (its client reads `message`).
+      body: status === 500 ? { message: configurationMessage } : { error: value },
     }
   }
   if (request.action === "error") {
@@ -238,7 +239,7 @@ function configurationErrorResult(
   config: AuthConfig | undefined,
 ): ResponseInternal {
   if (answersJson(request, config?.basePath)) {
-    return { status: 500, body: { error: "Configuration", message: configurationMessage } }
+    return { status: 500, body: { message: configurationMessage } }
   }
   const errorPage = config?.pages?.error
   if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {
