@@ -48,6 +48,8 @@ const NOISE = [
   // adapter-node bundles the server with Rollup, which reports the chunks SvelteKit made for the
   // lazily imported `$env/dynamic/private` and `$app/environment` as empty once inlined.
   /^Generated an empty chunk: "chunks\/[\w-]+\.js"\.$/,
+  // core's bundle step (packages/core/scripts/bundle.mjs): its one summary line.
+  /^@tessera\/core: \d+ entry points, \d+ chunks in dist\/$/,
 ]
 
 const steps = (withDemo) => [
@@ -75,6 +77,12 @@ const steps = (withDemo) => [
     args: ["-i", "src", "-o", "dist"],
     cwd: join(root, "packages/sveltekit"),
   },
+  {
+    // Auth.js apps import providers through their framework package (`@auth/sveltekit/providers/github`).
+    name: "the framework packages' provider re-exports",
+    command: process.execPath,
+    args: [join(root, "scripts/framework-providers.mjs"), "sveltekit", "express"],
+  },
   ...(withDemo
     ? [
         {
@@ -96,13 +104,18 @@ const packageInputs = [
     `packages/${name}/tsconfig.json`,
   ]),
   "packages/core/scripts",
+  "scripts/framework-providers.mjs",
 ]
 
 /** What each build target reads, and what it must leave behind. */
 const targets = {
   packages: {
     inputs: packageInputs,
-    outputs: allPackages.map((name) => `packages/${name}/dist/index.js`),
+    outputs: [
+      ...allPackages.map((name) => `packages/${name}/dist/index.js`),
+      "packages/express/dist/providers/github.js",
+      "packages/sveltekit/dist/providers/github.js",
+    ],
   },
   demo: {
     // The demo bundles @tessera/sveltekit: a package that changed is a demo that changed.

@@ -21,6 +21,11 @@ declare global {
   /** A Kysely instance on the app's database, and an adapter. */
   const db: Kysely<Database>
   const adapter: Adapter
+  /** The app's providers, a mail server's URL and sender, and a code the user typed. */
+  const providers: AuthConfig["providers"]
+  const server: string
+  const from: string
+  const code: string
   /** Where the app redirected the browser to sign in at a provider. */
   const authorizationUrl: string
   /** The app's own user store and mail service. */

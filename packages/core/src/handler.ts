@@ -42,8 +42,9 @@ import { adoptAuthjsSession, hasAuthjsSessionToAdopt } from "./session/authjs-co
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
+/** Auth.js's words for a broken configuration in a JSON answer (its error page says "is"). */
 const configurationMessage =
-  "There is a problem with the server configuration. Check the server logs for more information."
+  "There was a problem with the server configuration. Check the server logs for more information."
 
 /**
  * Handles one request to the auth routes under `basePath` (default `/auth`): sign-in, callbacks,
@@ -178,7 +179,8 @@ async function guarded(
   const ticket = limited
     ? await (await rateLimitPolicies()).enforceRateLimits(ctx, endpoint.rateLimit)
     : undefined
-  await adoptAuthjsSession(ctx)
+  const adoption = adoptAuthjsSession(ctx)
+  if (adoption) await adoption
   if (!ticket) return endpoint.handler(ctx)
   let result: ResponseInternal
   try {
@@ -224,7 +226,8 @@ function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): Re
     return {
       status,
       ...(retry ? { headers: retry } : {}),
-      body: { error: value, message: status === 500 ? configurationMessage : undefined },
+      // A server fault names nothing: Auth.js's body, word for word (its client reads `message`).
+      body: status === 500 ? { message: configurationMessage } : { error: value },
     }
   }
   if (request.action === "error") {
@@ -273,7 +276,7 @@ function configurationErrorResult(
   config: AuthConfig | undefined,
 ): ResponseInternal {
   if (answersJson(request, config?.basePath)) {
-    return { status: 500, body: { error: "Configuration", message: configurationMessage } }
+    return { status: 500, body: { message: configurationMessage } }
   }
   const errorPage = config?.pages?.error
   if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {

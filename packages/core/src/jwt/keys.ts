@@ -12,8 +12,10 @@
  * @module
  */
 import { encodeBase64url } from "../lib/base64url.js"
-import { hkdfSha256, nodePrimitives, sha256, toHex } from "../lib/crypto.js"
+import { hkdfSha256, hmacHex, importHmacKey, nodePrimitives, sha256 } from "../lib/crypto.js"
 import type { DecryptedToken, KnownHeader } from "./jwe.js"
+
+const encoder = new TextEncoder()
 
 export interface DerivedKey {
   /** The 32-byte content key, for `node:crypto` (and for importing into Web Crypto). */
@@ -22,8 +24,6 @@ export interface DerivedKey {
   /** The same key imported into Web Crypto, made on first use where `node:crypto` is missing. */
   webCryptoKey?: Promise<CryptoKey>
 }
-
-const encoder = new TextEncoder()
 
 /**
  * The raw 32-byte content key for `secret` and `salt`. Exported (from
@@ -126,7 +126,8 @@ export class KeyRing {
       const derived = await this.key(salt, i)
       if (derived.kid === kid) return derived
     }
-    throw new TypeError("No secret matches the token's key id")
+    // Auth.js's error, word for word: code around `decode` may look for it.
+    throw new Error("no matching decryption secret")
   }
 
   /** {@link keyFor} without waiting, when every key it may need is derived already. */
@@ -144,19 +145,10 @@ export class KeyRing {
 
   /** HMAC-SHA-256 of `value` with secret `index` (0: the current one), hex. */
   async hmac(value: string, index = 0): Promise<string> {
+    // node:crypto answers synchronously and needs no imported key.
     const node = nodePrimitives()
     if (node) return node.hmacSha256Hex(this.secrets[index]!, value)
-    let key = this.#hmacKeys[index]
-    if (!key) {
-      key = crypto.subtle.importKey(
-        "raw",
-        encoder.encode(this.secrets[index]),
-        { name: "HMAC", hash: "SHA-256" },
-        false,
-        ["sign"],
-      )
-      this.#hmacKeys[index] = key
-    }
-    return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await key, encoder.encode(value))))
+    const key = (this.#hmacKeys[index] ??= importHmacKey(this.secrets[index]!))
+    return hmacHex(key, value)
   }
 }

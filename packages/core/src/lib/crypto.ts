@@ -61,25 +61,23 @@ export async function hkdfSha256(
   return new Uint8Array(bits)
 }
 
-/** Imported Web Crypto HMAC keys, only where `node:crypto` is missing; bounded. */
-const hmacKeys = new Map<string, Promise<CryptoKey>>()
+/**
+ * An HMAC-SHA-256 key for `secret`, for Web Crypto (where `node:crypto` is missing). No cache
+ * here: its owner keeps it (the resolved configuration's KeyRing, a rate limiter), never a
+ * module-level map keyed by secrets.
+ */
+export function importHmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  )
+}
 
-/** HMAC-SHA-256 of `value` under `secret`, hex. */
-export async function hmacHex(secret: string, value: string): Promise<string> {
-  const node = nodePrimitives()
-  if (node) return node.hmacSha256Hex(secret, value)
-  let key = hmacKeys.get(secret)
-  if (!key) {
-    key = crypto.subtle.importKey(
-      "raw",
-      encoder.encode(secret),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    )
-    if (hmacKeys.size > 64) hmacKeys.clear()
-    hmacKeys.set(secret, key)
-  }
+/** HMAC-SHA-256 of `value` under `key`, hex, on Web Crypto. */
+export async function hmacHex(key: CryptoKey | Promise<CryptoKey>, value: string): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await key, encoder.encode(value))))
 }
 

@@ -10,7 +10,7 @@ import { createContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
 import { trustedUrl } from "../config/origin.js"
 import type { Cookie, Session } from "../types.js"
-import { adoptAuthjsSession, hasAuthjsSessionToAdopt } from "./authjs-cookies.js"
+import { adoptAuthjsSession } from "./authjs-cookies.js"
 import { sessionStrategy } from "./index.js"
 
 /**
@@ -66,7 +66,8 @@ export async function getSession(
     },
     undefined,
   )
-  if (hasAuthjsSessionToAdopt(ctx)) await adoptAuthjsSession(ctx)
+  const adoption = adoptAuthjsSession(ctx)
+  if (adoption) await adoption
   const session = await sessionStrategy(ctx).read(ctx)
   return { session, cookies: ctx.cookies }
 }

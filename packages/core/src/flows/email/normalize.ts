@@ -11,6 +11,7 @@ import {
   MissingAdapterMethods,
 } from "../../errors.js"
 import type { EmailConfig } from "../../providers/email.js"
+import { KeyRing } from "../../jwt/keys.js"
 import { normalizeEmailAddress } from "./address.js"
 import { defaultVerificationToken } from "./token.js"
 
@@ -101,5 +102,6 @@ export function normalizeEmailProvider(
     confirmLink: provider.confirmLink ?? false,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
     generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
+    ...(provider.secret ? { keys: new KeyRing([provider.secret]) } : {}),
   }
 }
