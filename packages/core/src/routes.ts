@@ -10,9 +10,11 @@
  * @module
  */
 import { csrf, providers, session } from "./actions/api.js"
+import { backchannelLogout } from "./actions/backchannel-logout.js"
 import { callback, webauthnOptions } from "./actions/callback.js"
 import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./actions/pages.js"
 import { signIn } from "./actions/signin.js"
+import { listSessionsAction, revokeSessionAction } from "./actions/sessions.js"
 import { signOut } from "./actions/signout.js"
 import type { RequestContext } from "./context.js"
 import { InvalidRequest, UnknownAction } from "./errors.js"
@@ -44,6 +46,11 @@ export interface Route {
   readonly provider: "none" | "optional" | "required"
   /** Each flow answers its callback with its own methods (credentials and passkeys: POST only). */
   readonly methodsFromFlow?: true
+  /**
+   * Routes below this one, by the next path segment: `<action>/<name>[/<providerId>]`
+   * (`sessions/revoke`). A segment naming one is never taken for a provider id.
+   */
+  readonly subroutes?: { readonly [name: string]: Route }
   readonly GET?: Endpoint
   readonly POST?: Endpoint
 }
@@ -91,6 +98,24 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     provider: "required",
     GET: { csrf: false, handler: webauthnOptions },
   },
+  sessions: {
+    answers: "json",
+    provider: "none",
+    GET: { csrf: false, handler: listSessionsAction },
+    subroutes: {
+      revoke: {
+        answers: "json",
+        provider: "none",
+        POST: { csrf: true, handler: revokeSessionAction },
+      },
+    },
+  },
+  // Server to server, from the OpenID provider: the logout token is the proof, not a CSRF token.
+  "backchannel-logout": {
+    answers: "json",
+    provider: "required",
+    POST: { csrf: false, handler: backchannelLogout },
+  },
 }
 
 /**
@@ -110,6 +135,8 @@ export function methodsOf(route: Route): Method[] {
 
 export interface RouteMatch {
   readonly action: AuthAction
+  /** The action and its subroute, e.g. `sessions/revoke`. */
+  readonly path: string
   readonly route: Route
   readonly providerId?: string
 }
@@ -117,10 +144,10 @@ export interface RouteMatch {
 const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/
 
 /**
- * The route of `<basePath>/<action>[/<providerId>]` and the method check:
- * unknown paths are 404, a method the route does not answer 405 (with `Allow`),
- * a malformed provider id 400. A provider id that is well formed but unknown
- * is left to the handler (404 there, once the configuration is at hand).
+ * The route of `<basePath>/<action>[/<subroute>][/<providerId>]` and the method
+ * check: unknown paths are 404, a method the route does not answer 405 (with
+ * `Allow`), a malformed provider id 400. A provider id that is well formed but
+ * unknown is left to the handler (404 there, once the configuration is at hand).
  */
 export function matchRoute(pathname: string, basePath: string, method: string): RouteMatch {
   if (!pathname.startsWith(`${basePath}/`)) {
@@ -129,11 +156,20 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
       404,
     )
   }
-  const [action, provider, ...rest] = pathname.slice(basePath.length + 1).split("/")
-  if (!action || !isAuthAction(action) || rest.length > 0) {
+  const [action, ...segments] = pathname.slice(basePath.length + 1).split("/")
+  if (!action || !isAuthAction(action)) {
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }
-  const route = routes[action]
+  let route = routes[action]
+  let path: string = action
+  const sub = segments[0]
+  if (route.subroutes && sub !== undefined && Object.hasOwn(route.subroutes, sub)) {
+    route = route.subroutes[sub]!
+    path = `${action}/${sub}`
+    segments.shift()
+  }
+  const [provider, ...rest] = segments
+  if (rest.length > 0) throw new RequestError(new UnknownAction("Unknown action"), 404)
   const allowed = methodsOf(route)
   if (method !== "GET" && method !== "POST") {
     throw new RequestError(new UnknownAction(`${method} is not supported`), 405, {
@@ -141,17 +177,15 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
     })
   }
   if (!route[method]) {
-    throw new RequestError(
-      new UnknownAction(`The ${action} action does not answer ${method}`),
-      405,
-      { Allow: allowed.join(", ") },
-    )
+    throw new RequestError(new UnknownAction(`The ${path} action does not answer ${method}`), 405, {
+      Allow: allowed.join(", "),
+    })
   }
   if (provider === undefined || provider === "") {
     if (route.provider === "required") {
       throw new RequestError(new UnknownAction("A provider id is required"), 404)
     }
-    return { action, route }
+    return { action, path, route }
   }
   if (route.provider === "none") throw new RequestError(new UnknownAction("Unknown action"), 404)
   let providerId: string
@@ -163,5 +197,5 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
   if (!PROVIDER_ID.test(providerId)) {
     throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
   }
-  return { action, route, providerId }
+  return { action, path, route, providerId }
 }

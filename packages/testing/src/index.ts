@@ -10,6 +10,7 @@ export {
   MemoryAdapter,
   createMemoryStore,
   accountKey,
+  recordKey,
   tokenKey,
   UniqueConstraintError,
 } from "./memory-adapter.js"

@@ -5,8 +5,8 @@
  * @module
  */
 import type { AuthConfig } from "../config/auth-config.js"
-import { resolveConfig } from "../config/resolve.js"
-import { createContext } from "../context.js"
+import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
+import { createContext, type RequestContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
 import { trustedUrl } from "../config/origin.js"
 import type { Cookie, Session } from "../types.js"
@@ -42,6 +42,13 @@ export async function getSession(
   const resolution = pending instanceof Promise ? await pending : pending
   // Logged once, when the configuration was resolved.
   if (!resolution.ok) throw resolution.error
+  const ctx = sessionContext(input, resolution.config)
+  const session = await sessionStrategy(ctx).read(ctx)
+  return { session, cookies: ctx.cookies }
+}
+
+/** A context for reading the session of `input`, as `Auth()` would see the request. */
+export function sessionContext(input: GetSessionInput, config: ResolvedConfig): RequestContext {
   const cookies =
     typeof input.cookies === "string" || input.cookies === null
       ? parseCookieHeader(input.cookies)
@@ -50,10 +57,10 @@ export async function getSession(
   // the same (secure or plain) cookie names. A host Auth() would refuse is ignored here: a
   // session read builds no URL and has nothing to refuse.
   const given = typeof input.url === "string" ? new URL(input.url) : input.url
-  const trusted = trustedUrl(resolution.config.origin, given, input.headers ?? new Headers())
+  const trusted = trustedUrl(config.origin, given, input.headers ?? new Headers())
   const url = trusted instanceof URL ? trusted : given
-  const ctx = createContext(
-    resolution.config,
+  return createContext(
+    config,
     {
       url,
       method: "GET",
@@ -65,6 +72,4 @@ export async function getSession(
     },
     undefined,
   )
-  const session = await sessionStrategy(ctx).read(ctx)
-  return { session, cookies: ctx.cookies }
 }
