@@ -162,6 +162,12 @@ export async function startOidcProvider(
       rpInitiatedLogout: { enabled: true },
     },
     rotateRefreshToken: options.rotateRefreshTokens !== false,
+    // oidc-provider refuses to call special-use addresses (SSRF protection); the
+    // apps of this loopback-only provider live on 127.0.0.1 (back-channel logout).
+    fetch: (url: string | URL, init: RequestInit & { dispatcher?: unknown }) => {
+      const { dispatcher: _ssrfGuard, ...rest } = init
+      return fetch(url, rest)
+    },
     claims: {
       openid: ["sub"],
       email: ["email", "email_verified"],
