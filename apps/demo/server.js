@@ -94,20 +94,26 @@ env.DEMO_ACCOUNTS = devDefaults || env.DEMO_ACCOUNTS === "1" ? "1" : "0"
 
 /** The local OpenID provider, with this app's callback URLs registered. */
 function startLocalIdp() {
+  // Both spellings of the loopback address: the callback URL follows the address the browser used.
+  const bases = [
+    ...new Set(
+      [
+        origin,
+        `http://localhost:${actualPort}`,
+        `http://127.0.0.1:${actualPort}`,
+        env.ORIGIN,
+      ].filter(Boolean),
+    ),
+  ]
+  // The provider calls the app itself to end sessions (back-channel logout): at the address
+  // this server listens on.
+  const listening = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host
   return startOidcProvider({
     port: parsePort(env.IDP_PORT, 0),
     clientId: "tessera-demo",
-    // Both spellings of the loopback address: the callback URL follows the address the browser used.
-    redirectUris: [
-      ...new Set(
-        [
-          origin,
-          `http://localhost:${actualPort}`,
-          `http://127.0.0.1:${actualPort}`,
-          env.ORIGIN,
-        ].filter(Boolean),
-      ),
-    ].map((base) => `${base}${callbackPath}`),
+    redirectUris: bases.map((base) => `${base}${callbackPath}`),
+    postLogoutRedirectUris: bases.map((base) => `${base}/`),
+    backchannelLogoutUri: `${env.ORIGIN ?? `http://${listening}:${actualPort}`}/auth/backchannel-logout/local-idp`,
   })
 }
 

@@ -395,6 +395,28 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
     })
   }, 60_000)
 
+  test("Local IdP: signing out signs out at the provider too (RP-initiated logout)", async () => {
+    await withContext(async (page) => {
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAtLocalIdp(page, "frank")
+      await page.waitForURL(`${demo.url}/account`)
+      await page.getByRole("button", { name: "Sign out this device" }).click()
+      // The provider's own confirmation page, then back to the demo, signed out.
+      await page.waitForURL(
+        (url) => url.hostname === "127.0.0.1" && url.pathname === "/session/end",
+      )
+      await page.getByRole("button", { name: "Yes, sign me out" }).click()
+      await page.waitForURL((url) => url.origin === demo.url && url.pathname === "/")
+      await expect(signedInAs(page).count()).resolves.toBe(0)
+      // Signed out at the provider as well: it asks for the login again.
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL((url) => url.hostname === "127.0.0.1")
+      await expect(page.locator("input[name=login]").count()).resolves.toBe(1)
+    })
+  }, 60_000)
+
   test("Local IdP: a signed-in user links it from the account page", async () => {
     await withContext(async (page) => {
       await page.goto("/signin?redirectTo=/account")
@@ -409,6 +431,41 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
         "bob@example.test",
       )
+    })
+  }, 60_000)
+
+  test("sessions: the account page lists every device; sign out all other devices, then this one", async () => {
+    await withContext(async (phone) => {
+      await phone.goto("/signin?redirectTo=/account")
+      await signInWithPassword(phone, "alice@example.test", "wonderland-42")
+      await phone.waitForURL(/\/account$/)
+      await withContext(async (laptop) => {
+        await laptop.goto("/signin?redirectTo=/account")
+        await signInWithPassword(laptop, "alice@example.test", "wonderland-42")
+        await laptop.waitForURL(/\/account$/)
+        const sessions = laptop.getByTestId("sessions")
+        await expect(sessions.getByTestId("session-current").count()).resolves.toBe(1)
+        await expect(sessions.getByTestId("session-current").textContent()).resolves.toContain(
+          "(this device)",
+        )
+        const others = await sessions.getByTestId("session-other").count()
+        expect(others).toBeGreaterThanOrEqual(1)
+
+        await laptop.getByRole("button", { name: "Sign out all other devices" }).click()
+        await expect
+          .poll(() => laptop.getByTestId("session-other").count(), { timeout: 10_000 })
+          .toBe(0)
+        await expect(laptop.getByText("No other device is signed in.").isVisible()).resolves.toBe(
+          true,
+        )
+        // The phone's session ended (database sessions: on its next request).
+        await phone.goto("/account")
+        await phone.waitForURL(/\/signin\?redirectTo=%2Faccount$/)
+
+        await laptop.getByRole("button", { name: "Sign out this device" }).click()
+        await laptop.waitForURL(`${demo.url}/`)
+        await expect(signedInAs(laptop).count()).resolves.toBe(0)
+      })
     })
   }, 60_000)
 
