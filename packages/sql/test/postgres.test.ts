@@ -83,6 +83,14 @@ describe("SqlAdapter on PostgreSQL", () => {
     expect(await migrate(logged)).toEqual({ applied: [] })
   })
 
+  test("0003 is idempotent: its columns exist, its record is lost, it migrates again", async () => {
+    await sql`delete from tessera_migrations where name = '0003_session_records'`.execute(
+      pgAdapter.db,
+    )
+    expect(await pgAdapter.migrate()).toEqual({ applied: ["0003_session_records"] })
+    expect(await pgAdapter.migrate()).toEqual({ applied: [] })
+  })
+
   test("dates are timestamptz, with unique and cascading constraints", async () => {
     const columns = await sql<{ table_name: string; column_name: string; data_type: string }>`
       select table_name, column_name, data_type from information_schema.columns
