@@ -16,7 +16,9 @@ import {
   revokeUserSessions,
 } from "@tessera/core/sessions"
 import type { SessionRecord, SessionRevokedReason } from "@tessera/core/types"
+import { HttpBrowser } from "@tessera/testing"
 import { memoryBackend, PostgresFixture, sqliteBackend, type Backend } from "../harness/backends.js"
+import { serveAuth } from "../harness/http-server.js"
 import {
   ADA,
   csrfToken,
@@ -342,6 +344,48 @@ describe.each([
       )
       expect(response.status).toBe(302)
       expect(await listSessions(config, ADA.id!)).toHaveLength(1)
+    })
+
+    test("over HTTP: list, revoke (a JSON body), sign out everywhere", async () => {
+      vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true })
+      const server = await serveAuth(() => config)
+      try {
+        const laptop = new HttpBrowser(server.origin, "/auth", { "user-agent": FIREFOX })
+        const phone = new HttpBrowser(server.origin, "/auth", { "user-agent": "Phone/1.0" })
+        const tablet = new HttpBrowser(server.origin, "/auth", { "user-agent": "Tablet/1.0" })
+        for (const b of [laptop, phone, tablet]) {
+          expect((await b.signInWithCredentials({ username: "ada", password: "x" })).status).toBe(
+            302,
+          )
+        }
+        const listed = await laptop.request("/auth/sessions")
+        expect(listed.status).toBe(200)
+        const sessions = (await listed.json()) as {
+          id: string
+          current: boolean
+          userAgent: string
+        }[]
+        expect(sessions.map((s) => s.userAgent).sort()).toEqual(
+          [FIREFOX, "Phone/1.0", "Tablet/1.0"].sort(),
+        )
+        expect(sessions.filter((s) => s.current).map((s) => s.userAgent)).toEqual([FIREFOX])
+        const phoneId = sessions.find((s) => s.userAgent === "Phone/1.0")!.id
+        const revoke = await laptop.request("/auth/sessions/revoke", {
+          json: { id: phoneId, csrfToken: await laptop.csrfToken() },
+          headers: { origin: server.origin },
+        })
+        expect(revoke.status).toBe(200)
+        const everywhere = await laptop.request("/auth/signout", {
+          form: { scope: "all", csrfToken: await laptop.csrfToken() },
+          headers: { origin: server.origin },
+        })
+        expect(everywhere.status).toBe(302)
+        vi.setSystemTime(Date.now() + 60_000)
+        for (const b of [laptop, phone, tablet]) expect(await b.session()).toBeNull()
+        expect(await listSessions(config, ADA.id!)).toEqual([])
+      } finally {
+        await server.stop()
+      }
     })
 
     test("server side: listSessions, revokeSession, revokeUserSessions (except one), getSessionId", async () => {
