@@ -19,7 +19,8 @@
  * @module
  */
 import type { AuthConfig } from "./config/auth-config.js"
-import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
+import type { ResolvedConfig } from "./config/resolve.js"
+import { resolvedOrThrow } from "./config/resolved.js"
 import { sessionContext, type GetSessionInput } from "./session/get-session.js"
 import { sessionStrategy } from "./session/index.js"
 import {
@@ -33,11 +34,9 @@ import type { SessionRecord } from "./types.js"
 export type { SessionRecord, SessionRevokedReason, SessionListEntry } from "./types.js"
 
 async function resolved(config: AuthConfig): Promise<ResolvedConfig> {
-  const pending = resolveConfig(config)
-  const resolution = pending instanceof Promise ? await pending : pending
-  if (!resolution.ok) throw resolution.error
-  requireSessionRecords(resolution.config)
-  return resolution.config
+  const resolvedConfig = await resolvedOrThrow(config)
+  requireSessionRecords(resolvedConfig)
+  return resolvedConfig
 }
 
 /**

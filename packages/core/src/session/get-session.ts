@@ -5,7 +5,8 @@
  * @module
  */
 import type { AuthConfig } from "../config/auth-config.js"
-import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { resolvedOrThrow } from "../config/resolved.js"
 import { createContext, type RequestContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
 import { trustedUrl } from "../config/origin.js"
@@ -38,11 +39,7 @@ export async function getSession(
   input: GetSessionInput,
   config: AuthConfig,
 ): Promise<{ session: Session | null; cookies: Cookie[] }> {
-  const pending = resolveConfig(config)
-  const resolution = pending instanceof Promise ? await pending : pending
-  // Logged once, when the configuration was resolved.
-  if (!resolution.ok) throw resolution.error
-  const ctx = sessionContext(input, resolution.config)
+  const ctx = sessionContext(input, await resolvedOrThrow(config))
   const session = await sessionStrategy(ctx).read(ctx)
   return { session, cookies: ctx.cookies }
 }

@@ -15,7 +15,8 @@
  */
 import type { AdapterAccount } from "../adapters.js"
 import type { AuthConfig } from "../config/auth-config.js"
-import { resolveConfig, type ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { resolvedOrThrow } from "../config/resolved.js"
 import {
   InvalidConfiguration,
   MissingAdapter,
@@ -77,13 +78,6 @@ function refusal(code: RefreshTokenError["code"], message: string): RefreshToken
   return error
 }
 
-async function resolved(config: AuthConfig): Promise<ResolvedConfig> {
-  const pending = resolveConfig(config)
-  const resolution = pending instanceof Promise ? await pending : pending
-  if (!resolution.ok) throw resolution.error
-  return resolution.config
-}
-
 function oauthProvider(config: ResolvedConfig, id: string): ResolvedOAuthProvider {
   const provider = config.flows.get(id)?.provider
   if (!provider || (provider.type !== "oauth" && provider.type !== "oidc")) {
@@ -132,7 +126,7 @@ export async function getAccessToken(
   config: AuthConfig,
   params: { userId: string; provider: string },
 ): Promise<AccessToken> {
-  const resolvedConfig = await resolved(config)
+  const resolvedConfig = await resolvedOrThrow(config)
   const provider = oauthProvider(resolvedConfig, params.provider)
   const { adapter } = resolvedConfig
   if (!adapter) throw new MissingAdapter("getAccessToken needs a database adapter")
@@ -283,7 +277,7 @@ export async function refreshTokenSet(
   config: AuthConfig,
   params: { provider: string; tokens: JWTTokenSet },
 ): Promise<JWTTokenSet> {
-  const resolvedConfig = await resolved(config)
+  const resolvedConfig = await resolvedOrThrow(config)
   const provider = oauthProvider(resolvedConfig, params.provider)
   const { tokens } = params
   if (fresh(tokens) || !refreshes(provider)) return tokens

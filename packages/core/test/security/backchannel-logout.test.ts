@@ -12,6 +12,7 @@ import { Auth, type AuthConfig } from "@tessera/core"
 import { listSessions } from "@tessera/core/sessions"
 import {
   completeOidcLogin,
+  localOidcProvider,
   MemoryAdapter,
   startOidcProvider,
   type OidcProviderServer,
@@ -45,15 +46,7 @@ beforeEach(async () => {
     debug: true,
     logger: log.logger,
     providers: [
-      {
-        id: "local",
-        name: "Local IdP",
-        type: "oidc",
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        dangerouslyAllowInsecureHttpRequests: true,
-      },
+      localOidcProvider(idp, "local"),
       {
         id: "plain",
         name: "Plain",

@@ -13,7 +13,12 @@ import { getAccessToken, refreshTokenSet } from "@tessera/core"
 import type { Adapter } from "@tessera/core/adapters"
 import type { RefreshTokenError } from "@tessera/core/errors"
 import { SqlAdapter } from "@tessera/sql"
-import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
+import {
+  completeOidcLogin,
+  localOidcProvider,
+  startOidcProvider,
+  type OidcProviderServer,
+} from "@tessera/testing"
 import { memoryBackend, PostgresFixture, sqliteBackend, type Backend } from "../harness/backends.js"
 import { Browser, recordingLogger, SECRET } from "../harness/index.js"
 
@@ -46,13 +51,7 @@ function refreshCounter() {
 
 function localProvider(server: OidcProviderServer, fetchImpl: typeof fetch, extra = {}) {
   return {
-    id: "local",
-    name: "Local IdP",
-    type: "oidc" as const,
-    issuer: server.issuer,
-    clientId: server.clientId,
-    clientSecret: server.clientSecret,
-    dangerouslyAllowInsecureHttpRequests: true,
+    ...localOidcProvider(server, "local"),
     // oidc-provider, like Google, issues refresh tokens for offline_access with prompt=consent.
     authorization: { params: { scope: "openid profile email offline_access", prompt: "consent" } },
     [customFetch]: fetchImpl,

@@ -13,6 +13,7 @@ import { listSessions } from "@tessera/core/sessions"
 import {
   completeOidcLogin,
   completeOidcLogout,
+  localOidcProvider,
   MemoryAdapter,
   startOidcProvider,
   type OidcProviderServer,
@@ -60,13 +61,7 @@ function makeApp(
     events: { sessionRevoked: ({ reason }) => void revoked.push(reason) },
     providers: [
       {
-        id: "local",
-        name: "Local IdP",
-        type: "oidc",
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        dangerouslyAllowInsecureHttpRequests: true,
+        ...localOidcProvider(idp, "local"),
         signOut: "provider",
         postLogoutRedirectUri: "/signed-out",
         ...options.provider,
