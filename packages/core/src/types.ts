@@ -345,8 +345,10 @@ export type SessionRevokedReason = "user" | "server" | "backchannel-logout" | "e
  *
  * @see {@link AdapterSessionRecord}
  */
-export interface SessionRecord
-  extends Omit<AdapterSessionRecord, "providerAccountId" | "providerSessionId"> {}
+export interface SessionRecord extends Omit<
+  AdapterSessionRecord,
+  "providerAccountId" | "providerSessionId"
+> {}
 
 /**
  * One entry of `GET <basePath>/sessions`: a live session of the signed-in user,
