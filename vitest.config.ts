@@ -26,6 +26,7 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "apps/*/test/**/*.test.ts",
       "examples/test/**/*.test.ts",
+      "scripts/test/**/*.test.ts",
       "bench/**/*.test.mjs",
     ],
     // bench/.baseline/ holds Auth.js and the apps the benchmarks generate.

@@ -12,22 +12,26 @@
  * @module
  */
 import type { AuthConfig } from "./config/auth-config.js"
+import { processEnv } from "./config/env.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
 import {
   AuthError,
   CredentialsSignin,
   MissingCSRF,
+  RateLimited,
   UnknownAction,
   isClientError,
   publicErrorOf,
 } from "./errors.js"
 import { assertCsrf } from "./http/csrf.js"
 import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
-import { toResponse } from "./http/response.js"
+import { noStoreHeaders, toResponse } from "./http/response.js"
 import { appPageUrl } from "./http/urls.js"
 import { renderErrorPage } from "./pages/error.js"
-import { isAuthAction, matchRoute, routes, type RouteMatch } from "./routes.js"
+import { enforceRateLimits } from "./rate-limit/policies.js"
+import { isAuthAction, matchRoute, routes, splitPath, type RouteMatch } from "./routes.js"
+import { adoptAuthjsSession } from "./session/authjs-cookies.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
@@ -65,7 +69,7 @@ export async function Auth(
   if (!resolution.ok) {
     // Logged once, when the configuration was resolved.
     if (isRaw) throw resolution.error
-    return finish(configurationErrorResult(request, config?.basePath, config?.pages?.error))
+    return finish(configurationErrorResult(request, config))
   }
   const resolved = resolution.config
   let match: RouteMatch | undefined
@@ -75,13 +79,18 @@ export async function Auth(
     match = matchRoute(url.pathname, resolved.basePath, request.method.toUpperCase())
     ctx = createContext(resolved, await toInternalRequest(request, url, match), request)
     const result = await run(ctx, match)
+    // The kind of answer, not its URL: an authorization URL or link may carry a token.
+    resolved.logger.debug(
+      `response: ${result.redirect !== undefined ? "redirect" : (result.status ?? 200)}`,
+      { status: result.redirect !== undefined ? 302 : (result.status ?? 200) },
+    )
     return finish({ ...result, cookies: [...ctx.cookies, ...(result.cookies ?? [])] })
   } catch (error) {
     if (error instanceof RequestError) {
       logFailure(resolved.logger, error.error, error.status < 500)
       // A server-side refusal on a page a browser shows: the error page, not JSON.
       if (error.status >= 500 && !answersJson(request, resolved.basePath)) {
-        return finish(configurationErrorResult(request, resolved.basePath, resolved.pages.error))
+        return finish(configurationErrorResult(request, resolved.source))
       }
       return finish({
         status: error.status,
@@ -108,6 +117,13 @@ export async function Auth(
 /** The route's policies, then its handler. */
 async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
   const { flow } = ctx
+  const { action, method: verb } = ctx.request
+  // Names only: never the query, body or cookies (they carry tokens and addresses).
+  ctx.config.logger.debug(`request: ${verb} ${action}${providerId ? ` (${providerId})` : ""}`, {
+    action,
+    method: verb,
+    providerId,
+  })
   if (providerId !== undefined && !flow) {
     throw new RequestError(new UnknownAction("Unknown provider"), 404)
   }
@@ -123,8 +139,23 @@ async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
   if (endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))) {
     await assertCsrf(ctx)
   }
-  return endpoint.handler(ctx)
+  // After the CSRF check: a forged request must not count against its victim.
+  const ticket = await enforceRateLimits(ctx, endpoint.rateLimit)
+  await adoptAuthjsSession(ctx)
+  if (!ticket) return endpoint.handler(ctx)
+  let result: ResponseInternal
+  try {
+    result = await endpoint.handler(ctx)
+  } catch (error) {
+    // The failure is what the client hears about; a store that fails now is only logged.
+    await ticket.settle("failed").catch((fault: unknown) => ctx.config.logger.error(asError(fault)))
+    throw error
+  }
+  await ticket.settle(result)
+  return result
 }
+
+const asError = (value: unknown) => (value instanceof Error ? value : new Error(String(value)))
 
 /**
  * Client mistakes (a bad request, a wrong password, a used link) are the
@@ -140,12 +171,22 @@ function logFailure(logger: LoggerInstance, error: Error, client: boolean): void
 function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): ResponseInternal {
   const { config, request } = ctx
   const { page, value } = publicErrorOf(error)
+  const retry =
+    error instanceof RateLimited ? { "Retry-After": String(error.retryAfter) } : undefined
   if (match.route.answers === "json") {
     if (request.action === "session" && request.method === "POST")
       return { status: 400, body: null }
-    const status = error instanceof MissingCSRF ? 403 : isClientError(error) ? 400 : 500
+    const status =
+      error instanceof MissingCSRF
+        ? 403
+        : error instanceof RateLimited
+          ? 429
+          : isClientError(error)
+            ? 400
+            : 500
     return {
       status,
+      ...(retry ? { headers: retry } : {}),
       body: { error: value, message: status === 500 ? configurationMessage : undefined },
     }
   }
@@ -155,9 +196,12 @@ function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): Re
   }
   const params: Record<string, string> = { error: value }
   if (error instanceof CredentialsSignin) params.code = error.code
+  // A flow may keep its own failures on its own page (a code form, the two-factor page).
+  const own = ctx.flow?.failurePage?.(ctx, error, value)
+  if (own) return { redirect: own, ...(retry ? { headers: retry } : {}) }
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
   const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
-  return { redirect: appPageUrl(ctx, path, params) }
+  return { redirect: appPageUrl(ctx, path, params), ...(retry ? { headers: retry } : {}) }
 }
 
 /** True when the request is for a JSON route (by path alone: the request may not parse). */
@@ -166,28 +210,41 @@ function answersJson(request: Request, basePath: string | undefined): boolean {
     const base = (basePath ?? "/auth").replace(/\/+$/, "")
     const { pathname } = new URL(request.url)
     if (!pathname.startsWith(`${base}/`)) return false
-    const action = pathname.slice(base.length + 1).split("/")[0] ?? ""
+    const { action = "" } = splitPath(pathname.slice(base.length + 1))
     return isAuthAction(action) && routes[action].answers === "json"
   } catch {
     return false
   }
 }
 
+/** The origin of `url`/`origin`/`AUTH_URL`, when one parses. */
+function configuredOrigin(config: AuthConfig | undefined): string | undefined {
+  const value = config?.url ?? config?.origin ?? processEnv()?.AUTH_URL
+  try {
+    return value ? new URL(value).origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The configuration is broken: 500 JSON for API actions; for pages, the custom
- * error page when there is one (a relative redirect: the host is not trusted
- * yet), otherwise the built-in error page.
+ * error page when there is one, otherwise the built-in error page.
  */
 function configurationErrorResult(
   request: Request,
-  basePath: string | undefined,
-  errorPage: unknown,
+  config: AuthConfig | undefined,
 ): ResponseInternal {
-  if (answersJson(request, basePath)) {
+  if (answersJson(request, config?.basePath)) {
     return { status: 500, body: { error: "Configuration", message: configurationMessage } }
   }
+  const errorPage = config?.pages?.error
   if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {
-    return { redirect: `${errorPage}${errorPage.includes("?") ? "&" : "?"}error=Configuration` }
+    // An absolute Location, as Auth.js sends: on the configured origin when there is one. Without,
+    // the request's own (the configuration is broken, nothing better is known); same path either way.
+    const url = new URL(errorPage, configuredOrigin(config) ?? new URL(request.url).origin)
+    url.searchParams.set("error", "Configuration")
+    return { redirect: url.href, headers: noStoreHeaders }
   }
   const page = renderErrorPage({ colorScheme: "auto" }, undefined, "Configuration")
   return { ...page, status: 500 }

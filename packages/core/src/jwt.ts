@@ -21,6 +21,7 @@
 import { parseCookieHeader, readChunkedCookie } from "./http/cookies.js"
 import { decrypt, encrypt } from "./jwt/codec.js"
 import { KeyRing } from "./jwt/keys.js"
+import { processEnv, secretsFromEnv } from "./config/env.js"
 import type { Awaitable } from "./types.js"
 
 export { deriveEncryptionKey } from "./jwt/keys.js"
@@ -122,6 +123,10 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   return (await decrypt(KeyRing.for(secret), salt, token)) as Payload
 }
 
+/** Five base64url parts, the second (the encrypted key of `dir`) empty or not. */
+const COMPACT_JWE =
+  /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+
 /**
  * What `getToken` takes.
  *
@@ -170,9 +175,10 @@ export async function getToken<R extends boolean = false>(
     token = authorization.slice("Bearer ".length).trim()
   }
   if (!token) return null
-  if (raw) return token as any
+  // Raw means "the token as sent", not "whatever the header held": only a compact JWE.
+  if (raw) return (COMPACT_JWE.test(token) ? token : null) as any
 
-  const secret = params.secret ?? secretsFromEnv()
+  const secret = params.secret ?? secretsOf()
   if (!secret || (Array.isArray(secret) && secret.length === 0)) {
     throw new TypeError("getToken needs a secret: pass `secret` or set AUTH_SECRET")
   }
@@ -183,12 +189,9 @@ export async function getToken<R extends boolean = false>(
   }
 }
 
-function secretsFromEnv(): string[] | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env
-  if (!env) return undefined
-  const list = [env.AUTH_SECRET, env.AUTH_SECRET_1, env.AUTH_SECRET_2, env.AUTH_SECRET_3].filter(
-    (s): s is string => !!s,
-  )
+/** The environment's secrets in Auth.js's order (see `config/env.ts`), or `undefined`. */
+function secretsOf(): string[] | undefined {
+  const env = processEnv()
+  const list = env ? secretsFromEnv(env) : []
   return list.length ? list : undefined
 }

@@ -4,9 +4,9 @@
  * Per action: the methods it answers and, per method, whether the request must
  * echo the CSRF token and the handler; whether it answers JSON to scripts or
  * pages to browsers (which decides how a failure is shown); whether the next
- * path segment names a provider. The handler (`handler.ts`) applies these
- * policies before any action runs, so no action checks them itself. Policies
- * added later (rate limits, second-factor gates) are declared here too.
+ * path segment names a provider; which rate limits apply
+ * (`rate-limit/policies.ts`). The handler (`handler.ts`) applies these
+ * policies before any action runs, so no action checks them itself.
  * @module
  */
 import { csrf, providers, session } from "./actions/api.js"
@@ -17,6 +17,17 @@ import { signIn } from "./actions/signin.js"
 import { listSessionsAction, revokeSessionAction } from "./actions/sessions.js"
 import { signOut } from "./actions/signout.js"
 import type { RequestContext } from "./context.js"
+import {
+  credentialsIpPolicy,
+  credentialsPolicy,
+  emailCodePolicy,
+  emailIpPolicy,
+  emailPolicy,
+  twoFactorPolicy,
+  webauthnOptionsIpPolicy,
+  webauthnOptionsPolicy,
+  type RateLimitPolicy,
+} from "./rate-limit/policies.js"
 import { InvalidRequest, UnknownAction } from "./errors.js"
 import { RequestError } from "./http/request.js"
 import type { Method } from "./flows/types.js"
@@ -34,6 +45,11 @@ export interface Endpoint {
    */
   readonly csrf: boolean | ((ctx: RequestContext) => boolean)
   readonly handler: Handler
+  /**
+   * Rate limits checked (and counted) before the handler runs; each applies
+   * only to the requests it names a subject for (see `rate-limit/policies.ts`).
+   */
+  readonly rateLimit?: readonly RateLimitPolicy[]
 }
 
 export interface Route {
@@ -46,17 +62,35 @@ export interface Route {
   readonly provider: "none" | "optional" | "required"
   /** Each flow answers its callback with its own methods (credentials and passkeys: POST only). */
   readonly methodsFromFlow?: true
-  /**
-   * Routes below this one, by the next path segment: `<action>/<name>[/<providerId>]`
-   * (`sessions/revoke`). A segment naming one is never taken for a provider id.
-   */
-  readonly subroutes?: { readonly [name: string]: Route }
   readonly GET?: Endpoint
   readonly POST?: Endpoint
 }
 
 /** Credentials and passkey callbacks need the token; OAuth and e-mail callbacks carry their own proof. */
-const flowCallbackCsrf = (ctx: RequestContext) => ctx.flow!.callback.csrf
+const flowCallbackCsrf = (ctx: RequestContext) => {
+  const { csrf } = ctx.flow!.callback
+  return typeof csrf === "function" ? csrf(ctx) : csrf
+}
+
+/**
+ * The two-factor actions, loaded on first use: with them come the TOTP and
+ * recovery-code modules, which most requests (and every cold start) never need.
+ */
+function twoFactor(
+  name:
+    "twoFactorPage" | "twoFactorStatus" | "twoFactorSetup" | "twoFactorEnable" | "twoFactorDisable",
+): Handler {
+  return async (ctx) => (await import("./actions/two-factor.js"))[name](ctx)
+}
+
+/** Credentials are checked at `signin/<id>` too (as in Auth.js): the same limits apply there. */
+const credentialsLimits = [credentialsPolicy, credentialsIpPolicy] as const
+const signInLimits: readonly RateLimitPolicy[] = [...credentialsLimits, emailPolicy, emailIpPolicy]
+const callbackLimits: readonly RateLimitPolicy[] = [
+  ...credentialsLimits,
+  emailCodePolicy,
+  twoFactorPolicy,
+]
 
 export const routes: { readonly [A in AuthAction]: Route } = {
   csrf: { answers: "json", provider: "none", GET: { csrf: false, handler: csrf } },
@@ -72,7 +106,7 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     provider: "optional",
     GET: { csrf: false, handler: signInPage },
     // Starting a sign-in needs the token; a POST without a provider only shows the page.
-    POST: { csrf: (ctx) => ctx.flow !== undefined, handler: signIn },
+    POST: { csrf: (ctx) => ctx.flow !== undefined, handler: signIn, rateLimit: signInLimits },
   },
   signout: {
     answers: "page",
@@ -84,8 +118,8 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     answers: "page",
     provider: "required",
     methodsFromFlow: true,
-    GET: { csrf: flowCallbackCsrf, handler: callback },
-    POST: { csrf: flowCallbackCsrf, handler: callback },
+    GET: { csrf: flowCallbackCsrf, handler: callback, rateLimit: callbackLimits },
+    POST: { csrf: flowCallbackCsrf, handler: callback, rateLimit: callbackLimits },
   },
   error: { answers: "page", provider: "none", GET: { csrf: false, handler: errorPage } },
   "verify-request": {
@@ -96,19 +130,48 @@ export const routes: { readonly [A in AuthAction]: Route } = {
   "webauthn-options": {
     answers: "json",
     provider: "required",
-    GET: { csrf: false, handler: webauthnOptions },
+    GET: {
+      csrf: false,
+      handler: webauthnOptions,
+      rateLimit: [webauthnOptionsPolicy, webauthnOptionsIpPolicy],
+    },
   },
+  // Second factors. The step after the first factor is `callback/two-factor`, above.
+  "two-factor": {
+    answers: "page",
+    provider: "none",
+    GET: { csrf: false, handler: twoFactor("twoFactorPage") },
+  },
+  "two-factor/status": {
+    answers: "json",
+    provider: "none",
+    GET: { csrf: false, handler: twoFactor("twoFactorStatus") },
+  },
+  "two-factor/setup": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactor("twoFactorSetup") },
+  },
+  "two-factor/enable": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactor("twoFactorEnable"), rateLimit: [twoFactorPolicy] },
+  },
+  "two-factor/disable": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactor("twoFactorDisable"), rateLimit: [twoFactorPolicy] },
+  },
+  // The signed-in user's sessions: list them, end one (`sessions/revoke`).
   sessions: {
     answers: "json",
     provider: "none",
     GET: { csrf: false, handler: listSessionsAction },
-    subroutes: {
-      revoke: {
-        answers: "json",
-        provider: "none",
-        POST: { csrf: true, handler: revokeSessionAction },
-      },
-    },
+  },
+  "sessions/revoke": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: revokeSessionAction },
   },
   // Server to server, from the OpenID provider: the logout token is the proof, not a CSRF token.
   "backchannel-logout": {
@@ -133,10 +196,25 @@ export function methodsOf(route: Route): Method[] {
   return (["GET", "POST"] as const).filter((method) => route[method] !== undefined)
 }
 
+/**
+ * `<action>[/<provider>]`, where an action may be two segments
+ * (`two-factor/setup`): the longer match wins.
+ */
+export function splitPath(path: string): {
+  action: string | undefined
+  provider: string | undefined
+  rest: string[]
+} {
+  const [first, second, ...rest] = path.split("/")
+  if (second !== undefined && isAuthAction(`${first}/${second}`)) {
+    const [provider, ...more] = rest
+    return { action: `${first}/${second}`, provider, rest: more }
+  }
+  return { action: first, provider: second, rest }
+}
+
 export interface RouteMatch {
   readonly action: AuthAction
-  /** The action and its subroute, e.g. `sessions/revoke`. */
-  readonly path: string
   readonly route: Route
   readonly providerId?: string
 }
@@ -144,10 +222,10 @@ export interface RouteMatch {
 const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/
 
 /**
- * The route of `<basePath>/<action>[/<subroute>][/<providerId>]` and the method
- * check: unknown paths are 404, a method the route does not answer 405 (with
- * `Allow`), a malformed provider id 400. A provider id that is well formed but
- * unknown is left to the handler (404 there, once the configuration is at hand).
+ * The route of `<basePath>/<action>[/<providerId>]` and the method check:
+ * unknown paths are 404, a method the route does not answer 405 (with `Allow`),
+ * a malformed provider id 400. A provider id that is well formed but unknown
+ * is left to the handler (404 there, once the configuration is at hand).
  */
 export function matchRoute(pathname: string, basePath: string, method: string): RouteMatch {
   if (!pathname.startsWith(`${basePath}/`)) {
@@ -156,20 +234,11 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
       404,
     )
   }
-  const [action, ...segments] = pathname.slice(basePath.length + 1).split("/")
-  if (!action || !isAuthAction(action)) {
+  const { action, provider, rest } = splitPath(pathname.slice(basePath.length + 1))
+  if (!action || !isAuthAction(action) || rest.length > 0) {
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }
-  let route = routes[action]
-  let path: string = action
-  const sub = segments[0]
-  if (route.subroutes && sub !== undefined && Object.hasOwn(route.subroutes, sub)) {
-    route = route.subroutes[sub]!
-    path = `${action}/${sub}`
-    segments.shift()
-  }
-  const [provider, ...rest] = segments
-  if (rest.length > 0) throw new RequestError(new UnknownAction("Unknown action"), 404)
+  const route = routes[action]
   const allowed = methodsOf(route)
   if (method !== "GET" && method !== "POST") {
     throw new RequestError(new UnknownAction(`${method} is not supported`), 405, {
@@ -177,15 +246,17 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
     })
   }
   if (!route[method]) {
-    throw new RequestError(new UnknownAction(`The ${path} action does not answer ${method}`), 405, {
-      Allow: allowed.join(", "),
-    })
+    throw new RequestError(
+      new UnknownAction(`The ${action} action does not answer ${method}`),
+      405,
+      { Allow: allowed.join(", ") },
+    )
   }
   if (provider === undefined || provider === "") {
     if (route.provider === "required") {
       throw new RequestError(new UnknownAction("A provider id is required"), 404)
     }
-    return { action, path, route }
+    return { action, route }
   }
   if (route.provider === "none") throw new RequestError(new UnknownAction("Unknown action"), 404)
   let providerId: string
@@ -197,5 +268,5 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
   if (!PROVIDER_ID.test(providerId)) {
     throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
   }
-  return { action, path, route, providerId }
+  return { action, route, providerId }
 }

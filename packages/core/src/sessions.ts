@@ -21,6 +21,7 @@
 import type { AuthConfig } from "./config/auth-config.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 import { resolvedOrThrow } from "./config/resolved.js"
+import { adoptAuthjsSession } from "./session/authjs-cookies.js"
 import { sessionContext, type GetSessionInput } from "./session/get-session.js"
 import { sessionStrategy } from "./session/index.js"
 import {
@@ -104,6 +105,8 @@ export async function getSessionId(
   config: AuthConfig,
 ): Promise<{ sessionId: string; userId: string } | null> {
   const ctx = sessionContext(input, await resolved(config))
+  // An Auth.js cookie not yet adopted names the same session (database sessions).
+  await adoptAuthjsSession(ctx)
   const current = await sessionStrategy(ctx).current(ctx)
   return current?.sessionId ? { sessionId: current.sessionId, userId: current.userId } : null
 }

@@ -144,8 +144,9 @@ export interface Authenticator {
 }
 
 /**
- * The actions `Auth()` answers under `basePath`: `/auth/<action>[/<provider>]`, and
- * `/auth/sessions/revoke`. (`sessions` and `backchannel-logout` are Tessera additions.)
+ * The actions `Auth()` answers under `basePath`: `/auth/<action>[/<provider>]`.
+ * (`sessions`, `sessions/revoke`, `backchannel-logout` and the `two-factor` ones are
+ * Tessera additions.)
  *
  * @see [Auth.js: AuthAction](https://authjs.dev/reference/core/types#authaction)
  */
@@ -157,10 +158,16 @@ export type AuthAction =
   | "providers"
   | "session"
   | "sessions"
+  | "sessions/revoke"
   | "signin"
   | "signout"
   | "verify-request"
   | "webauthn-options"
+  | "two-factor"
+  | "two-factor/setup"
+  | "two-factor/enable"
+  | "two-factor/disable"
+  | "two-factor/status"
 
 /**
  * Paths of your own pages that replace the built-in ones.
@@ -176,6 +183,13 @@ export interface PagesOptions {
   verifyRequest: string
   /** First-time users are sent here after sign-in when set. */
   newUser: string
+  /**
+   * Where a user with a second factor enters the code after the first factor.
+   * Default `${basePath}/two-factor`. Receives the `error` query parameter;
+   * its form posts `code` and the CSRF token to `${basePath}/callback/two-factor`.
+   * (Tessera addition.)
+   */
+  twoFactor: string
 }
 
 /**
@@ -222,6 +236,8 @@ export interface CookiesOptions {
   state: CookieOption
   nonce: CookieOption
   webauthnChallenge: CookieOption
+  /** The sign-in waiting for its second factor (Tessera addition). */
+  twoFactor: CookieOption
 }
 
 /**

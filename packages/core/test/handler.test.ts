@@ -21,9 +21,11 @@ import {
   get,
   makeConfig,
   post,
+  sessionCookieName,
   setCookies,
   signIn,
 } from "./harness/index.js"
+import { MemoryAdapter } from "@tessera/testing"
 
 const oauthProvider = {
   id: "github",
@@ -62,7 +64,7 @@ describe("the nine actions", () => {
       "/auth/session": [200, "application/json"],
       "/auth/signin": [200, "text/html; charset=utf-8"],
       "/auth/signout": [200, "text/html; charset=utf-8"],
-      "/auth/error": [500, "text/html; charset=utf-8"],
+      "/auth/error": [200, "text/html; charset=utf-8"],
       "/auth/verify-request": [200, "text/html; charset=utf-8"],
     }
     for (const [path, [status, type]] of Object.entries(expected)) {
@@ -345,6 +347,55 @@ describe("logger", () => {
     await Auth(get("/auth/nope"), config)
     expect(debug.length).toBeGreaterThan(0)
     expect(warnings).toEqual(["debug-enabled"])
+  })
+
+  test("debug: true tells each step (action, provider, adapter calls), never a secret or token", async () => {
+    const lines: string[] = []
+    const adapter = MemoryAdapter()
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      allowedHosts: ["localhost:3000"],
+      debug: true,
+      adapter,
+      session: { strategy: "database" },
+      providers: [credentialsProvider()],
+      logger: {
+        debug: (message, metadata) => void lines.push(`${message} ${JSON.stringify(metadata)}`),
+        warn: () => {},
+        error: () => {},
+      },
+    }
+    const { token: csrf, jar } = await csrfToken(config)
+    const signedIn = await Auth(
+      post(
+        "/auth/callback/credentials",
+        { username: "ada", password: "correct horse", csrfToken: csrf },
+        { jar },
+      ),
+      config,
+    )
+    jar.update(signedIn)
+    const session = jar.get(sessionCookieName())!
+    expect(session).toBeTruthy()
+    await Auth(get("/auth/session", { jar }), config)
+
+    const messages = lines.map((line) => line.split(" {")[0])
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        "request: GET csrf",
+        "request: POST callback (credentials)",
+        "adapter: createSession",
+        "request: GET session",
+        "adapter: getSessionAndUser",
+        "response: redirect",
+        "response: 200",
+      ]),
+    )
+    const all = lines.join("\n")
+    for (const secret of [SECRET, csrf, session, "correct horse"]) {
+      expect(all).not.toContain(secret)
+    }
   })
 
   test("a partial override replaces only that method; the others keep their defaults", async () => {

@@ -392,6 +392,21 @@ describe("the Auth.js cookie name", () => {
       expect((await renamed.session())?.user?.email).toBe("ada@example.com")
     })
   })
+
+  test("with the default configuration, the Auth.js cookie is moved to Tessera's on the first request", async () => {
+    const seed = makeSeed()
+    const file = await authjsFile("kysely", seed)
+    expect((await authjs("--sqlite", file, "--apply")).code).toBe(0)
+    await withAdapter(SqlAdapter.sqlite(file), async (adapter) => {
+      const raw = seed.liveSessions[seed.ids.ada]!
+      const browser = browserWithCookie(tesseraConfig(adapter), "authjs.session-token", raw)
+      expect((await browser.session())?.user?.email).toBe("ada@example.com")
+      // The browser now holds Tessera's cookie (same token), and not Auth.js's.
+      expect(browser.jar.get(SESSION_COOKIE)).toBe(raw)
+      expect(browser.jar.has("authjs.session-token")).toBe(false)
+      expect((await browser.session())?.user?.email).toBe("ada@example.com")
+    })
+  })
 })
 
 const dist = fileURLToPath(new URL("../dist/cli.js", import.meta.url))

@@ -4,11 +4,11 @@
  *
  * It follows the same rules as the SQL adapter, so code tested against it behaves
  * the same in production: e-mail and (provider, providerAccountId) are unique,
- * deleting a user cascades, verification tokens are single use, expired sessions
- * are deleted when read, and every method returns copies, never stored objects.
- * Session records (Tessera's session management) live in `store.sessions` too:
- * a database session's row is its record; a JWT session's record is kept under
- * `recordKey(id)`.
+ * deleting a user cascades, verification tokens, TOTP steps and recovery codes
+ * are single use, expired sessions are deleted when read, and every method
+ * returns copies, never stored objects. Session records (Tessera's session
+ * management) live in `store.sessions` too: a database session's row is its
+ * record; a JWT session's record is kept under `recordKey(id)`.
  *
  * @example
  * ```ts
@@ -24,6 +24,7 @@ import type {
   AdapterAccountTokens,
   AdapterSession,
   AdapterSessionRecord,
+  AdapterTwoFactor,
   AdapterUser,
   SessionRecordFilter,
   VerificationToken,
@@ -38,6 +39,10 @@ export interface MemoryStore {
   /** Keyed by `tokenKey(identifier, token)`. */
   verificationTokens: Map<string, VerificationToken>
   authenticators: Map<string, AdapterAuthenticator>
+  /** Second factors, by user id. */
+  twoFactors: Map<string, AdapterTwoFactor>
+  /** Recovery-code hashes, by user id. */
+  recoveryCodes: Map<string, Set<string>>
 }
 
 export function createMemoryStore(): MemoryStore {
@@ -47,6 +52,8 @@ export function createMemoryStore(): MemoryStore {
     sessions: new Map(),
     verificationTokens: new Map(),
     authenticators: new Map(),
+    twoFactors: new Map(),
+    recoveryCodes: new Map(),
   }
 }
 
@@ -171,6 +178,13 @@ const copyToken = (t: VerificationToken): VerificationToken => ({
   expires: new Date(t.expires.valueOf()),
 })
 
+const copyTwoFactor = (t: AdapterTwoFactor): AdapterTwoFactor => ({
+  userId: t.userId,
+  secret: t.secret,
+  enabledAt: copyDate(t.enabledAt),
+  lastUsedStep: t.lastUsedStep ?? null,
+})
+
 const copyAuthenticator = (a: AdapterAuthenticator): AdapterAuthenticator => ({
   credentialID: a.credentialID,
   userId: a.userId,
@@ -192,6 +206,9 @@ export function MemoryAdapter(
   const { users, accounts, sessions, verificationTokens, authenticators } = store
   /** Refresh leases (`leaseAccountRefresh`), by account key. */
   const leases = new Map<string, { id: string; until: number }>()
+  // Stores made before second factors existed get their maps on first use.
+  const twoFactors = (store.twoFactors ??= new Map())
+  const recoveryCodes = (store.recoveryCodes ??= new Map())
 
   function emailTaken(email: string | null | undefined, exceptId?: string): boolean {
     if (email == null) return false
@@ -269,6 +286,8 @@ export function MemoryAdapter(
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
       for (const [key, authenticator] of authenticators)
         if (authenticator.userId === userId) authenticators.delete(key)
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
       return copyUser(user)
     },
 
@@ -459,6 +478,42 @@ export function MemoryAdapter(
       const next = { ...found, counter: newCounter }
       authenticators.set(credentialID, next)
       return copyAuthenticator(next)
+    },
+
+    async createTwoFactor(twoFactor, codes) {
+      if (twoFactors.get(twoFactor.userId)?.enabledAt) return null
+      const stored = copyTwoFactor({ ...twoFactor, enabledAt: null, lastUsedStep: null })
+      twoFactors.set(stored.userId, stored)
+      recoveryCodes.set(stored.userId, new Set(codes))
+      return copyTwoFactor(stored)
+    },
+
+    async getTwoFactor(userId) {
+      const found = twoFactors.get(userId)
+      return found ? copyTwoFactor(found) : null
+    },
+
+    async enableTwoFactor(userId) {
+      const found = twoFactors.get(userId)
+      if (!found || found.enabledAt) return null
+      found.enabledAt = new Date()
+      return copyTwoFactor(found)
+    },
+
+    async useTwoFactorStep(userId, step) {
+      const found = twoFactors.get(userId)
+      if (!found || (found.lastUsedStep !== null && found.lastUsedStep >= step)) return false
+      found.lastUsedStep = step
+      return true
+    },
+
+    async useRecoveryCode(userId, codeHash) {
+      return recoveryCodes.get(userId)?.delete(codeHash) ?? false
+    },
+
+    async deleteTwoFactor(userId) {
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
     },
   }
 }

@@ -6,7 +6,9 @@
 import type { Adapter } from "../adapters.js"
 import type { JWTOptions } from "../jwt.js"
 import type { Provider } from "../providers/index.js"
+import type { RateLimitConfig } from "../rate-limit/config.js"
 import type { raw, skipCSRFCheck } from "../symbols.js"
+import type { TwoFactorConfig } from "../two-factor/config.js"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -51,6 +53,14 @@ export interface AuthConfig {
   /** Override names and options of individual cookies. */
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookieOption> }>
   /**
+   * Keep users signed in across a move from Auth.js v5: a request with an
+   * Auth.js session cookie (`authjs.session-token`) and no Tessera one has it
+   * moved over (decrypted with the same secrets, or, with database sessions,
+   * looked up as migrated by `tessera migrate --from authjs`). Default `true`
+   * in the 0.x releases. (Tessera addition; see docs/migrating-from-authjs.md.)
+   */
+  adoptAuthjsSessions?: boolean
+  /**
    * The canonical URL of the actions, e.g. `https://app.example.com/auth`
    * (default `AUTH_URL`). When set, every URL Tessera builds (mailed links,
    * redirects, OAuth callback URLs) is on its origin, whatever `Host` or
@@ -85,6 +95,22 @@ export interface AuthConfig {
   redirectProxyUrl?: string
   /** Where the actions are mounted. Default `/auth`. */
   basePath?: string
+  /**
+   * Limits on the endpoints attackers hammer (credentials, e-mail sign-in,
+   * one-time codes, passkey options, second-factor codes), on by default with
+   * the defaults of `defaultRateLimitRules`; override a rule, set it to
+   * `false`, or set `rateLimit: false` to turn every limit off. (Tessera
+   * addition; see "Rate limits" in the README.)
+   */
+  rateLimit?: RateLimitConfig | false
+  /**
+   * Second factors (TOTP authenticator apps, with recovery codes): on when the
+   * adapter has the two-factor methods (`@tessera/sql` does, from migration
+   * 0004). Users set them up through `two-factor/setup` and `enable`; once
+   * enabled, every sign-in asks for a code at `pages.twoFactor`. `false` turns
+   * them off. (Tessera addition; see "Two-factor authentication" in the README.)
+   */
+  twoFactor?: TwoFactorConfig | false
   /** Accepted for Auth.js compatibility; Tessera has no experimental flags (passkeys are stable). */
   experimental?: Record<string, boolean>
 }

@@ -79,7 +79,7 @@ function headerKid(encoded: string): unknown {
 }
 
 /** jose's claim errors hold the decrypted payload: replace them with copies that do not. */
-function withoutClaims(error: unknown): unknown {
+export function withoutClaims(error: unknown): unknown {
   if (error instanceof errors.JWTExpired) {
     return new errors.JWTExpired(error.message, {}, error.claim, error.reason)
   }

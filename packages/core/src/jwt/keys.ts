@@ -12,7 +12,7 @@
  * @module
  */
 import { base64url, calculateJwkThumbprint } from "jose"
-import { toHex } from "../lib/crypto.js"
+import { hkdfSha256, toHex } from "../lib/crypto.js"
 
 export interface DerivedKey {
   key: CryptoKey
@@ -33,20 +33,7 @@ const encoder = new TextEncoder()
  * @see [RFC 5869, HKDF](https://www.rfc-editor.org/rfc/rfc5869.html)
  */
 export async function deriveEncryptionKey(secret: string, salt: string): Promise<Uint8Array> {
-  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
-    "deriveBits",
-  ])
-  const bits = await crypto.subtle.deriveBits(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: encoder.encode(salt),
-      info: encoder.encode(`Tessera Generated Encryption Key (${salt})`),
-    },
-    ikm,
-    256,
-  )
-  return new Uint8Array(bits)
+  return hkdfSha256(secret, salt, `Tessera Generated Encryption Key (${salt})`, 32)
 }
 
 async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {

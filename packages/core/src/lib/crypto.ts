@@ -21,6 +21,24 @@ export async function sha256Hex(value: string): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
 }
 
+/** HKDF-SHA-256 (RFC 5869) of `secret`, `length` bytes. */
+export async function hkdfSha256(
+  secret: string,
+  salt: string,
+  info: string,
+  length: number,
+): Promise<Uint8Array> {
+  const ikm = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, [
+    "deriveBits",
+  ])
+  const bits = await crypto.subtle.deriveBits(
+    { name: "HKDF", hash: "SHA-256", salt: encoder.encode(salt), info: encoder.encode(info) },
+    ikm,
+    length * 8,
+  )
+  return new Uint8Array(bits)
+}
+
 const hmacKeys = new Map<string, Promise<CryptoKey>>()
 
 /** HMAC-SHA-256 of `value` under `secret`, hex. The imported key is cached per secret. */

@@ -3,7 +3,7 @@ import { html } from "./html.js"
 import { renderDocument, type RenderedPage } from "./layout.js"
 import { errorPageMessages } from "./messages.js"
 
-/** The error page and its status: Configuration 500, AccessDenied 403, Verification 403, anything else 500. */
+/** The error page and its status: Configuration 500, AccessDenied 403, Verification 403, anything else (or none) 200. */
 export function renderErrorPage(
   theme: Theme,
   signInUrl: string | undefined,

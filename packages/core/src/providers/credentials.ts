@@ -59,19 +59,19 @@ export interface CredentialsUserConfig<
  * refuses that combination). Rate-limit the route (`@tessera/core/rate-limit`).
  *
  * @param config `credentials` (the form's fields, by name) and `authorize(credentials, request)`,
- *   which returns
- *   the user or `null`.
+ *   which returns the user or `null`. Without `authorize`, every sign-in is refused (as Auth.js's
+ *   default, which returns `null`).
  * @see [Auth.js: Credentials](https://authjs.dev/reference/core/providers/credentials)
  */
 export default function Credentials<
   C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
->(config: CredentialsUserConfig<C>): CredentialsConfig<C> {
+>(config: CredentialsUserConfig<C> = {}): CredentialsConfig<C> {
   return {
     id: "credentials",
     name: "Credentials",
     type: "credentials",
     credentials: {} as C,
-    authorize: undefined as unknown as CredentialsConfig<C>["authorize"],
+    authorize: () => null,
     ...config,
   }
 }

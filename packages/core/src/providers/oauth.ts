@@ -112,6 +112,11 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
   token?: string | TokenEndpointHandler
   /** Where the profile is read (OAuth 2, or OIDC with `idToken: false`). `params` are added to the URL. */
   userinfo?: string | UserinfoEndpointHandler
+  /**
+   * OAuth 2 providers: the token response carries an ID Token whose claims are
+   * the profile (no userinfo endpoint needed). OIDC providers: see `OIDCConfig`.
+   */
+  idToken?: boolean
   /** Default `["pkce"]` (`["pkce", "nonce"]` for OIDC). `state` is added when a redirect proxy is used. */
   checks?: OAuthChecks
   /**

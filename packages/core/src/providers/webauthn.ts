@@ -28,10 +28,17 @@ export { webauthnClientScriptHash } from "../flows/webauthn/client-script.genera
 export interface RelayingParty {
   /** A registrable domain, e.g. `example.com`. Default: the request's host name. */
   id: string
-  /** Shown by the browser and the authenticator. Default: the request's host name. */
+  /** Shown by the browser and the authenticator. Default: the app's host, with its port. */
   name: string
   /** One origin, or several allowed origins (`https://example.com`). Default: the request's origin. */
   origin: string | string[]
+}
+
+/** What `getRelayingParty` receives first: the provider and the app's URL (origin and basePath). */
+export interface WebAuthnRelyingPartyOptions {
+  provider: WebAuthnConfig
+  /** The auth URL of the request, on the app's trusted origin, e.g. `https://example.com/auth`. */
+  url: URL
 }
 
 /** Auth.js spells it "relaying"; the correct spelling is accepted too. */
@@ -51,6 +58,16 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   relayingParty?: Partial<RelayingParty>
   /** Same as `relayingParty`. */
   relyingParty?: Partial<RelayingParty>
+  /**
+   * The relying party of one request, for apps that serve several sites (as in
+   * Auth.js). What it answers is checked on each call, like `relayingParty`;
+   * missing fields take the defaults. Default: `relayingParty`, else the app's
+   * origin (id: its host name, name: its host with the port, origin: itself).
+   */
+  getRelayingParty?: (
+    options: WebAuthnRelyingPartyOptions,
+    request: RequestInternal,
+  ) => Partial<RelayingParty>
   /**
    * Offer passkeys in the browser's autofill for the e-mail field on the
    * built-in page. At most one provider may turn it on. Default: `true` for

@@ -89,14 +89,13 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
       if (extend) setCookie(ctx, current.token, expires)
     }
     const { user } = current
-    const session: Session = {
-      user: { name: user.name, email: user.email, image: user.image },
-      expires: expires.toISOString(),
-    }
+    // As Auth.js passes it: the adapter's session (its stored, hashed token; `expires` a Date)
+    // with the stored user, and the user again as the second parameter.
+    const session = { ...current.session, expires, user }
     let result: Session
     try {
       result = await config.callbacks.session({
-        session,
+        session: session as unknown as Session,
         user,
         ...(update ? { newSession: update.data, trigger: "update" as const } : {}),
       } as any)

@@ -11,6 +11,7 @@ import { createContext, type RequestContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
 import { trustedUrl } from "../config/origin.js"
 import type { Cookie, Session } from "../types.js"
+import { adoptAuthjsSession } from "./authjs-cookies.js"
 import { sessionStrategy } from "./index.js"
 
 /**
@@ -40,6 +41,7 @@ export async function getSession(
   config: AuthConfig,
 ): Promise<{ session: Session | null; cookies: Cookie[] }> {
   const ctx = sessionContext(input, await resolvedOrThrow(config))
+  await adoptAuthjsSession(ctx)
   const session = await sessionStrategy(ctx).read(ctx)
   return { session, cookies: ctx.cookies }
 }

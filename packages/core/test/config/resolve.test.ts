@@ -4,8 +4,8 @@
  */
 import { describe, expect, test, vi } from "vitest"
 import { Auth, raw, skipCSRFCheck, type AuthConfig } from "@tessera/core"
-import Credentials from "@tessera/core/providers/credentials"
 import {
+  ORIGIN,
   SECRET,
   credentialsProvider,
   get,
@@ -36,7 +36,9 @@ const broken: Case[] = [
   ],
   [
     "credentials provider without authorize",
-    () => ({ providers: [Credentials({ id: "login", credentials: {} })] }),
+    () => ({
+      providers: [{ id: "login", name: "Login", type: "credentials", credentials: {} } as any],
+    }),
     "MissingAuthorize",
     /"login".*authorize/,
   ],
@@ -130,12 +132,21 @@ describe("a broken configuration", () => {
     expect(page).not.toMatch(/InvalidSecret|32 characters/)
   })
 
-  test("a custom error page receives error=Configuration (a relative redirect: the host is not trusted yet)", async () => {
+  test("a custom error page receives error=Configuration, in an absolute Location (the configured origin when there is one)", async () => {
     const { config } = makeConfig({ secret: undefined, pages: { error: "/oops" } })
     const response = await Auth(get("/auth/signin"), config)
     expect(response.status).toBe(302)
-    expect(response.headers.get("location")).toBe("/oops?error=Configuration")
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/oops?error=Configuration`)
     expect((await Auth(get("/auth/session"), config)).status).toBe(500)
+    const pinned = makeConfig({
+      secret: undefined,
+      url: "https://app.example.com",
+      pages: { error: "/oops" },
+    }).config
+    const forged = get("/auth/signin", { headers: { host: "attacker.test" } })
+    expect((await Auth(forged, pinned)).headers.get("location")).toBe(
+      "https://app.example.com/oops?error=Configuration",
+    )
   })
 
   test("in raw mode the configuration error is thrown to the integration", async () => {

@@ -89,6 +89,29 @@ describe("getToken", () => {
     ).toBe(token)
   })
 
+  test("raw answers null for a malformed Bearer header or cookie, not the malformed value", async () => {
+    for (const authorization of [
+      "Bearer not-a-jwe",
+      "Bearer a.b.c",
+      "Bearer ",
+      "Bearer a..b.c.d e",
+    ]) {
+      expect(
+        await getToken({ req: req("http://a.example/", { authorization }), raw: true }),
+      ).toBeNull()
+    }
+    expect(
+      await getToken({ req: req("http://a.example/", { cookie: `${salt}=garbage` }), raw: true }),
+    ).toBeNull()
+    const token = await encode({ token: claims, secret: SECRET, salt })
+    expect(
+      await getToken({
+        req: req("http://a.example/", { authorization: `Bearer ${token}` }),
+        raw: true,
+      }),
+    ).toBe(token)
+  })
+
   test("a bad or missing token is null, never a throw", async () => {
     expect(await getToken({ req: req("http://a.example/", {}), secret: SECRET })).toBeNull()
     expect(

@@ -120,6 +120,40 @@ describe.each([
     ])
   })
 
+  test("the session callback receives the adapter session (hashed token, Date expiry) with the user, as in Auth.js", async () => {
+    const seen: any[] = []
+    const { config: c } = config({
+      callbacks: {
+        session: (params: any) => {
+          seen.push(params)
+          return params.session
+        },
+      },
+    })
+    const { response: signedIn, jar } = await signIn(c)
+    const raw = setCookie(signedIn, COOKIE)!.value
+    await readSession(c, jar)
+    expect(seen).toHaveLength(1)
+    const { session, user } = seen[0]
+    expect(session).toEqual({
+      sessionToken: sha256(raw),
+      userId: ADA.id,
+      expires: expect.any(Date),
+      user: expect.objectContaining({ id: ADA.id, email: ADA.email, emailVerified: null }),
+    })
+    expect(session.user).toEqual(user)
+    // The raw cookie value never reaches app code.
+    expect(JSON.stringify(seen)).not.toContain(raw)
+  })
+
+  test("the default session callback answers the Date expiry as an ISO string", async () => {
+    const { config: c } = config()
+    const { jar } = await signIn(c)
+    const { body } = await readSession(c, jar)
+    expect(body?.expires).toBe(new Date(Date.parse(body?.expires)).toISOString())
+    expect(Object.keys(body ?? {}).sort()).toEqual(["expires", "user"])
+  })
+
   test("the expiry is extended at most once per updateAge", async () => {
     const { config: c } = config({ session: { maxAge: 3600, updateAge: 300 } })
     const { jar } = await signIn(c)

@@ -98,7 +98,7 @@ describe("provider factories", () => {
         return null
       },
     })
-    type Authorize = Parameters<typeof Credentials>[0]["authorize"]
+    type Authorize = NonNullable<Parameters<typeof Credentials>[0]>["authorize"]
     expectTypeOf<ReturnType<NonNullable<Authorize>>>().toExtend<
       User | null | PromiseLike<User | null>
     >()

@@ -46,3 +46,11 @@ describe("event.locals.auth()", () => {
     expectTypeOf<App.Locals["auth"]>().toEqualTypeOf<() => Promise<Session | null>>()
   })
 })
+
+describe("@tessera/sveltekit/webauthn", () => {
+  test("exports signIn for passkeys, as @auth/sveltekit/webauthn does", async () => {
+    const webauthn = await import("@tessera/sveltekit/webauthn")
+    const client = await import("@tessera/sveltekit/client")
+    expectTypeOf(webauthn.signIn).toEqualTypeOf(client.signIn)
+  })
+})

@@ -1,4 +1,5 @@
 import { error, fail, redirect } from "@sveltejs/kit"
+import { authAdapter } from "$lib/server/db"
 import { profileOf } from "$lib/server/directory"
 import { endOtherSessions, endSession, sessionsOf } from "$lib/server/sessions"
 import { demoSettings } from "$lib/server/settings"
@@ -12,7 +13,13 @@ export const load: PageServerLoad = async (event) => {
   if (!userId) redirect(303, `/signin?${new URLSearchParams({ redirectTo: url.pathname })}`)
   const profile = await profileOf(userId)
   if (!profile) error(404, "This account no longer exists")
-  return { profile, localIdp: !!demoSettings().localIdp, sessions: await sessionsOf(event) }
+  const twoFactor = await authAdapter().getTwoFactor(userId)
+  return {
+    profile,
+    localIdp: !!demoSettings().localIdp,
+    twoFactorEnabled: !!twoFactor?.enabledAt,
+    sessions: await sessionsOf(event),
+  }
 }
 
 export const actions: Actions = {

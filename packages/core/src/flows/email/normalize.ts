@@ -17,14 +17,17 @@ import { defaultVerificationToken } from "./token.js"
 
 const DAY = 24 * 60 * 60
 
-/** Methods the flow calls: tokens, and the user the address belongs to. */
+/**
+ * Methods the flow always calls: tokens, the user the address belongs to, and
+ * user creation (an e-mail sign-in signs new addresses up). `updateUser` is
+ * needed only to settle an address held unverified by another account, and is
+ * asked for then; session methods only with database sessions (checked there).
+ */
 const REQUIRED = [
   "createVerificationToken",
   "useVerificationToken",
   "getUserByEmail",
   "createUser",
-  "getUser",
-  "updateUser",
 ] as const
 
 /** E-mail sign-in stores single-use tokens and users, so it needs an adapter. */
@@ -72,9 +75,22 @@ export function normalizeEmailProvider(
       `E-mail provider "${provider.id}": secret must be 32 or more characters`,
     )
   }
+  const method = provider.method ?? "link"
+  if (method !== "link" && method !== "code" && method !== "both") {
+    throw new InvalidConfiguration(
+      `E-mail provider "${provider.id}": method must be "link", "code" or "both"`,
+    )
+  }
+  if (provider.confirmLink !== undefined && typeof provider.confirmLink !== "boolean") {
+    throw new InvalidConfiguration(
+      `E-mail provider "${provider.id}": confirmLink must be a boolean`,
+    )
+  }
   return {
     ...provider,
     maxAge,
+    method,
+    confirmLink: provider.confirmLink ?? false,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
     generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
   }

@@ -138,6 +138,19 @@ export function normalizeOAuthProvider(
     // Without an issuer there is nothing to check an ID Token's `iss` against.
     throw new InvalidEndpoints(`OIDC provider "${id}" needs an issuer or a wellKnown URL`)
   }
+  // An OAuth 2 provider that names no profile source would fail every callback:
+  // refuse it now, with the fix in the message, rather than at a user's first sign-in.
+  if (
+    provider.type === "oauth" &&
+    !discoverable &&
+    !userinfo?.url &&
+    !userinfo?.request &&
+    provider.idToken !== true
+  ) {
+    throw new InvalidEndpoints(
+      `Provider "${id}" has no way to read the user's profile: set \`userinfo\` (a URL or a request function), an issuer to discover it, or idToken: true if the token response carries an ID Token`,
+    )
+  }
   const redirectProxyUrl = provider.redirectProxyUrl ?? context.redirectProxyUrl
   if (redirectProxyUrl !== undefined) {
     try {

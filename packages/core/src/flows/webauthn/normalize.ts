@@ -60,8 +60,14 @@ function checkOrigin(providerId: string, origin: unknown): string {
   return url.origin
 }
 
-function checkRelyingParty(provider: WebAuthnConfig): ConfiguredRelyingParty {
-  const given: Partial<RelayingParty> = { ...provider.relayingParty, ...provider.relyingParty }
+/**
+ * Checks relying-party values (the configured overrides at start, or what
+ * `getRelayingParty` answers on a request) and lists the origins.
+ */
+export function checkRelyingParty(
+  provider: Pick<WebAuthnConfig, "id">,
+  given: Partial<RelayingParty>,
+): ConfiguredRelyingParty {
   const out: ConfiguredRelyingParty = {}
   if (given.id !== undefined) {
     if (typeof given.id !== "string" || !DOMAIN.test(given.id.toLowerCase())) {
@@ -143,7 +149,15 @@ export function normalizeWebAuthnProvider(
   context: ProviderResolutionContext,
 ): ResolvedWebAuthnProvider {
   checkAdapter(provider, context)
-  const relayingParty = checkRelyingParty(provider)
+  const relayingParty = checkRelyingParty(provider, {
+    ...provider.relayingParty,
+    ...provider.relyingParty,
+  })
+  if (provider.getRelayingParty !== undefined && typeof provider.getRelayingParty !== "function") {
+    throw new InvalidConfiguration(
+      `WebAuthn provider "${provider.id}": getRelayingParty must be a function`,
+    )
+  }
   const challengeMaxAge = provider.challengeMaxAge ?? DEFAULT_CHALLENGE_MAX_AGE
   if (!Number.isInteger(challengeMaxAge) || challengeMaxAge < 10 || challengeMaxAge > 3600) {
     throw new InvalidConfiguration(

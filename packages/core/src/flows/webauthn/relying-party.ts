@@ -1,11 +1,12 @@
 /**
- * The relying party of one request: configured values, else the request URL's
- * (as the client used it, proxies included). A credential is bound to the rp id,
- * and responses are only accepted from the listed origins.
+ * The relying party of one request: what `getRelayingParty` answers, else the
+ * configured values, else the app's trusted origin. A credential is bound to
+ * the rp id, and responses are only accepted from the listed origins.
  * @module
  */
 import type { ResolvedWebAuthnProvider } from "../types.js"
 import type { RequestContext } from "../../context.js"
+import { checkRelyingParty } from "./normalize.js"
 
 export interface RequestRelyingParty {
   id: string
@@ -18,11 +19,18 @@ export function relyingPartyFor(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
 ): RequestRelyingParty {
-  const configured = provider.relayingParty
-  const id = configured.id ?? ctx.request.url.hostname
+  const app = new URL(ctx.origin)
+  const configured = provider.getRelayingParty
+    ? // Checked on every call, as the static values are at start: a bad answer is a server fault.
+      checkRelyingParty(
+        provider,
+        provider.getRelayingParty({ provider, url: new URL(ctx.authUrl) }, ctx.request) ?? {},
+      )
+    : provider.relayingParty
   return {
-    id,
-    name: configured.name ?? id,
+    id: configured.id ?? app.hostname,
+    // As Auth.js: the host with its port, so two apps on one machine are told apart.
+    name: configured.name ?? app.host,
     origins: configured.origin ?? [ctx.origin],
   }
 }

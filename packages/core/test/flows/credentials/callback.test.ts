@@ -257,3 +257,11 @@ describe("the signIn callback fails closed", () => {
     })
   }
 })
+
+test("Credentials() with no options: the provider exists, and every sign-in is refused (authorize returns null)", async () => {
+  const { config } = makeConfig({ providers: [Credentials()] })
+  const { response } = await signIn(config, { username: "anyone", password: "anything" })
+  expect(response.headers.get("location")).toBe(
+    `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`,
+  )
+})

@@ -631,6 +631,70 @@ describe("the signIn callback fails closed", () => {
   })
 })
 
+describe("e-mail sign-in: a signIn callback that throws", () => {
+  test("ends in AccessDenied before any mail, as in every other flow; the cause is logged", async () => {
+    const sent: string[] = []
+    const backend = memoryBackend()
+    const { config, log } = makeConfig({
+      debug: true,
+      adapter: backend.adapter,
+      callbacks: {
+        signIn: () => {
+          throw new Error("directory lookup failed")
+        },
+      },
+      providers: [
+        Email({ sendVerificationRequest: ({ identifier }) => void sent.push(identifier) }),
+      ],
+    })
+    const { response } = await requestLink(config, uniqueAddress(), { providerId: "email" })
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=AccessDenied`)
+    expect(sent).toEqual([])
+    expect(await backend.tokens()).toEqual([])
+    // The app's fault is logged as an error; the refusal itself at debug.
+    expect(log.errors.map((e) => e.message)).toEqual(["directory lookup failed"])
+    expect(log.refusals.map((e) => (e as { type?: string }).type)).toEqual(["AccessDenied"])
+  })
+})
+
+describe("e-mail sign-in: the adapter methods it needs", () => {
+  test("token methods, getUserByEmail and createUser are enough", async () => {
+    const { adapter } = memoryBackend()
+    const minimal = {
+      createVerificationToken: adapter.createVerificationToken!.bind(adapter),
+      useVerificationToken: adapter.useVerificationToken!.bind(adapter),
+      getUserByEmail: adapter.getUserByEmail.bind(adapter),
+      createUser: adapter.createUser.bind(adapter),
+    }
+    const links: string[] = []
+    const { config, log } = makeConfig({
+      adapter: minimal as any,
+      session: { strategy: "jwt" },
+      providers: [Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
+    })
+    const address = uniqueAddress()
+    const { response } = await requestLink(config, address, { providerId: "email" })
+    expect(response.headers.get("location")).toContain("/auth/verify-request")
+    const { response: done } = await follow(config, links[0]!)
+    expect(done.status).toBe(302)
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/`)
+    expect(setCookie(done, sessionCookieName())?.value).toBeTruthy()
+    expect(log.errors).toEqual([])
+  })
+
+  test("without one of them the configuration error names the missing method", async () => {
+    const { adapter } = memoryBackend()
+    const { config, log } = makeConfig({
+      adapter: { getUserByEmail: adapter.getUserByEmail.bind(adapter) } as any,
+      session: { strategy: "jwt" },
+      providers: [Email({ sendVerificationRequest: () => {} })],
+    })
+    const response = await Auth(get("/auth/providers"), config)
+    expect(response.status).toBe(500)
+    expect(log.errors[0]?.message).toMatch(/createVerificationToken/)
+  })
+})
+
 describe("e-mail sign-in: a URL from the signIn callback goes through `redirect`", () => {
   test("an off-site URL lands on the origin, as in every other flow", async () => {
     const { config } = makeConfig({

@@ -667,3 +667,33 @@ test("the button style is used on the built-in sign-in page", async () => {
   expect(page).toContain("https://img.example/acme.svg")
   expect(page).toContain("Sign in with Acme")
 })
+
+test("an OAuth 2 provider with no profile source is refused at configuration, saying what to set", async () => {
+  const log = recordingLogger()
+  const config: AuthConfig = {
+    secret: SECRET,
+    trustHost: true,
+    logger: log.logger,
+    providers: [
+      {
+        id: "bare",
+        name: "Bare",
+        type: "oauth",
+        authorization: "https://bare.example/authorize",
+        token: "https://bare.example/token",
+        clientId: "id",
+        clientSecret: "secret",
+      },
+    ],
+  }
+  const response = await new Browser(config).request("/auth/providers")
+  expect(response.status).toBe(500)
+  expect(log.errors.map((e) => e.message)).toEqual([
+    expect.stringMatching(/"bare" has no way to read the user's profile: set `userinfo`/),
+  ])
+  // Naming the source is enough: a userinfo URL, or an ID Token in the token response.
+  for (const fix of [{ userinfo: "https://bare.example/me" }, { idToken: true }]) {
+    const fixed = { ...config, providers: [{ ...config.providers[0], ...fix }] } as AuthConfig
+    expect((await new Browser(fixed).request("/auth/providers")).status).toBe(200)
+  }
+})

@@ -54,7 +54,8 @@ describe("GET webauthn-options", () => {
     expect(status).toBe(200)
     expect(body.action).toBe("register")
     const { options } = body
-    expect(options.rp).toEqual({ id: "localhost", name: "localhost" })
+    // The name keeps the port, as in Auth.js: two apps on one machine are told apart.
+    expect(options.rp).toEqual({ id: "localhost", name: "localhost:3000" })
     expect(options.user.name).toBe("new@example.com")
     expect(options.user.displayName).toBe("New Person")
     const userId = Buffer.from(options.user.id, "base64url").toString("utf8")
@@ -202,6 +203,61 @@ describe("GET webauthn-options", () => {
       .getSetCookie()
       .find((c) => c.startsWith("__Host-tessera.challenge="))!
     expect(cookie).toMatch(/; Secure/)
+  })
+
+  it("asks getRelayingParty on each request, with the provider, the auth URL and the request", async () => {
+    const seen: { url: string; provider: string; host: string }[] = []
+    const tenants: Record<string, string> = { "a.example.com": "Tenant A", "b.example.org": "B" }
+    const { config, store, errors } = passkeyConfig({
+      allowedHosts: Object.keys(tenants),
+      providers: [
+        Passkey({
+          getRelayingParty: (options, request) => {
+            seen.push({
+              url: options.url.href,
+              provider: options.provider.id,
+              host: request.url.hostname,
+            })
+            const host = request.url.hostname
+            return { id: host, name: tenants[host]!, origin: request.url.origin }
+          },
+        }),
+      ],
+    })
+    for (const [host, name] of Object.entries(tenants)) {
+      const browser = new PasskeyBrowser(config, `https://${host}`)
+      const { body } = await browser.options({ email: `x@${host}` })
+      expect(body.options.rp).toEqual({ id: host, name })
+      // The callback checks the response against the same relying party.
+      const response = await browser.callback(
+        "register",
+        browser.authenticator.register(body.options, { origin: browser.origin }),
+      )
+      expect(response.status).toBe(302)
+      expect(response.headers.get("location")).toBe(`https://${host}`)
+    }
+    expect(seen.slice(0, 2)).toEqual([
+      { url: "https://a.example.com/auth", provider: "passkey", host: "a.example.com" },
+      { url: "https://a.example.com/auth", provider: "passkey", host: "a.example.com" },
+    ])
+    expect(store.authenticators.size).toBe(2)
+    expect(errors).toEqual([])
+  })
+
+  it("an invalid getRelayingParty answer is a server fault: 500, logged, nothing written", async () => {
+    const { config, store, errors } = passkeyConfig({
+      providers: [
+        Passkey({
+          getRelayingParty: () => ({ id: "https://example.com", name: "x", origin: "nope" }),
+        }),
+      ],
+    })
+    const { status } = await new PasskeyBrowser(config).options({ email: "x@example.com" })
+    expect(status).toBe(500)
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/relayingParty\.(id|origin) must be/),
+    ])
+    expect(store.users.size).toBe(0)
   })
 
   it("honours challengeMaxAge and provider option overrides", async () => {
