@@ -6,15 +6,20 @@
  * but this (and then stays signed in here). A session that signed in through
  * a provider with `signOut: "provider"` is then sent to that provider's
  * logout (RP-Initiated Logout; `flows/oauth/logout.ts`).
+ *
+ * A sign-in of this browser still waiting for its second factor ends too: the
+ * user asked to be signed out, not to finish signing in a minute later.
  * @module
  */
 import type { RequestContext } from "../context.js"
 import { InvalidRequest } from "../errors.js"
 import { anyProviderSignOut, providerLogoutUrl } from "../flows/oauth/logout.js"
+import { readChunkedCookie } from "../http/cookies.js"
 import { RequestError } from "../http/request.js"
 import { resolveCallbackUrl } from "../lib/callback-url.js"
 import { sessionStrategy } from "../session/index.js"
 import { revokeSessions } from "../session/records.js"
+import { clearPending } from "../two-factor/pending.js"
 import type { ResponseInternal } from "../types.js"
 import { notImplemented } from "./sessions.js"
 
@@ -40,5 +45,7 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
   }
   const logout = current ? await providerLogoutUrl(ctx, current, callbackUrl) : undefined
   await strategy.destroy(ctx)
+  if (readChunkedCookie(ctx.request.cookies, ctx.cookieOptions.twoFactor.name) !== undefined)
+    clearPending(ctx)
   return { redirect: logout ?? callbackUrl }
 }
