@@ -29,6 +29,7 @@ import type { ResolvedOAuthProvider } from "../flows/types.js"
 import { callAdapter } from "../lib/adapter.js"
 import { randomHex } from "../lib/crypto.js"
 import { singleFlight } from "../lib/single-flight.js"
+import type { JWT } from "../jwt.js"
 
 /** Seconds before its expiry when a token counts as expired already. */
 const EXPIRY_MARGIN = 60
@@ -256,7 +257,8 @@ async function storeTokens(
  * gets the same result: a browser's parallel requests share one rotation.
  *
  * @param config The same configuration object `Auth()` gets.
- * @param params The `provider` id and the `tokens` the JWT holds.
+ * @param params The `provider` id and the `tokens` the JWT holds (the token itself will do: only
+ *   `access_token`, `refresh_token`, `expires_at` and `scope` are read).
  * @throws `RefreshTokenError` when the provider refused the refresh token, or there is none.
  * @example
  * ```ts
@@ -275,11 +277,18 @@ async function storeTokens(
  */
 export async function refreshTokenSet(
   config: AuthConfig,
-  params: { provider: string; tokens: JWTTokenSet },
+  params: { provider: string; tokens: JWTTokenSet | JWT },
 ): Promise<JWTTokenSet> {
   const resolvedConfig = await resolvedOrThrow(config)
   const provider = oauthProvider(resolvedConfig, params.provider)
-  const { tokens } = params
+  const given = params.tokens
+  // A JWT's claims are whatever the app stored: only well-typed fields count.
+  const tokens: JWTTokenSet = {
+    ...(typeof given.access_token === "string" ? { access_token: given.access_token } : {}),
+    ...(typeof given.refresh_token === "string" ? { refresh_token: given.refresh_token } : {}),
+    ...(typeof given.expires_at === "number" ? { expires_at: given.expires_at } : {}),
+    ...(typeof given.scope === "string" ? { scope: given.scope } : {}),
+  }
   if (fresh(tokens) || !refreshes(provider)) return tokens
   const refreshToken = tokens.refresh_token
   if (typeof refreshToken !== "string" || !refreshToken) {
