@@ -53,6 +53,7 @@ beforeEach(async () => {
         type: "oauth",
         authorization: "https://p.example/a",
         token: "https://p.example/t",
+        userinfo: "https://p.example/u",
       },
     ],
   }

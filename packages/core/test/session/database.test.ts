@@ -135,11 +135,20 @@ describe.each([
     await readSession(c, jar)
     expect(seen).toHaveLength(1)
     const { session, user } = seen[0]
+    // Auth.js's fields, and the session record's (Tessera's session management).
     expect(session).toEqual({
       sessionToken: sha256(raw),
       userId: ADA.id,
       expires: expect.any(Date),
       user: expect.objectContaining({ id: ADA.id, email: ADA.email, emailVerified: null }),
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      createdAt: expect.any(Date),
+      lastSeenAt: expect.any(Date),
+      userAgent: null,
+      ipPrefix: null,
+      provider: "credentials",
+      providerAccountId: ADA.id,
+      providerSessionId: null,
     })
     expect(session.user).toEqual(user)
     // The raw cookie value never reaches app code.

@@ -305,9 +305,11 @@ describe("refreshTokenSet: tokens kept in the JWT (no adapter)", () => {
         tokens: { access_token: "x", refresh_token: "not-a-refresh-token", expires_at: 0 },
       }),
     ).rejects.toMatchObject({ type: "RefreshTokenError", code: "invalid_grant" })
-    // A fresh one is returned as it is.
+    // A fresh one is returned as it is; of a whole JWT, only its token fields.
     const fresh = { access_token: "a", refresh_token: "r", expires_at: Date.now() / 1000 + 600 }
-    expect(await refreshTokenSet(config, { provider: "local", tokens: fresh })).toBe(fresh)
+    expect(await refreshTokenSet(config, { provider: "local", tokens: fresh })).toEqual(fresh)
+    const jwt = { ...fresh, sub: "user-1", name: "Ada", scope: 42 }
+    expect(await refreshTokenSet(config, { provider: "local", tokens: jwt })).toEqual(fresh)
     expect(errors).toEqual([])
   })
 })
