@@ -18,6 +18,8 @@ declare global {
   const username: string
   const email: string
   const password: string
+  /** A one-time code the user typed (a second factor's, an e-mail's). */
+  const code: string
   /** A Kysely instance on the app's database, and an adapter. */
   const db: Kysely<Database>
   const adapter: Adapter
