@@ -179,6 +179,26 @@ async function startRecord(
   return record.id
 }
 
+/**
+ * The record claims for a session adopted from Auth.js (`authjs-cookies.ts`),
+ * which has no record: a new one for a user the adapter stores, so that the
+ * session can be listed and revoked like any other; `sid: null` for a user it
+ * does not (one `authorize` returned), as at a sign-in.
+ */
+export async function adoptedSessionClaims(
+  ctx: RequestContext,
+  sub: unknown,
+  exp: number,
+): Promise<{ sid: string | null; revalidated_at: number }> {
+  const { config } = ctx
+  const stored =
+    typeof sub === "string" && sub !== "" ? await callAdapter(config, "getUser", sub) : null
+  if (!stored) return { sid: null, revalidated_at: now() }
+  const record = newRecord(ctx, stored.id, null, new Date(exp * 1000))
+  await callAdapter(config, "createSessionRecord", record)
+  return { sid: record.id, revalidated_at: now() }
+}
+
 /** The token of the session cookie, if it decodes, without consulting anything. */
 async function previousSid(ctx: RequestContext): Promise<string | undefined> {
   const decoded = await decodeSessionCookie(ctx)
