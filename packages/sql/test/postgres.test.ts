@@ -83,11 +83,21 @@ describe("SqlAdapter on PostgreSQL", () => {
     expect(await migrate(logged)).toEqual({ applied: [] })
   })
 
-  test("0003 is idempotent: its columns exist, its record is lost, it migrates again", async () => {
-    await sql`delete from tessera_migrations where name = '0003_session_records'`.execute(
+  test("0003 and 0004 are idempotent: their columns and tables exist, their records are lost, they migrate again", async () => {
+    expect(Object.keys(migrations("postgres"))).toEqual([
+      "0001_init",
+      "0002_rate_limits",
+      "0003_session_records",
+      "0004_two_factor",
+    ])
+    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor')`.execute(
       pgAdapter.db,
     )
-    expect(await pgAdapter.migrate()).toEqual({ applied: ["0003_session_records"] })
+    expect(await pgAdapter.migrate()).toEqual({
+      applied: ["0003_session_records", "0004_two_factor"],
+    })
+    await sql`delete from tessera_migrations where name = '0004_two_factor'`.execute(pgAdapter.db)
+    expect(await pgAdapter.migrate()).toEqual({ applied: ["0004_two_factor"] })
     expect(await pgAdapter.migrate()).toEqual({ applied: [] })
   })
 

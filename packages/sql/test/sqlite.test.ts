@@ -193,13 +193,22 @@ describe("SqlAdapter on an existing Kysely instance (SQLite)", () => {
   })
 })
 
-test("0003 is idempotent: a database whose columns exist but whose record of it is lost migrates again", async () => {
+test("0003 and 0004 are idempotent: a database whose columns and tables exist but whose record of them is lost migrates again", async () => {
   const path = join(dir, "idempotent.db")
   const again = SqlAdapter.sqlite(path)
   try {
-    await again.migrate()
-    await sql`delete from tessera_migrations where name = '0003_session_records'`.execute(again.db)
-    expect(await again.migrate()).toEqual({ applied: ["0003_session_records"] })
+    // A new database gets every migration, session records (0003) and second factors (0004).
+    expect(await again.migrate()).toEqual({
+      applied: ["0001_init", "0002_rate_limits", "0003_session_records", "0004_two_factor"],
+    })
+    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor')`.execute(
+      again.db,
+    )
+    expect(await again.migrate()).toEqual({
+      applied: ["0003_session_records", "0004_two_factor"],
+    })
+    await sql`delete from tessera_migrations where name = '0004_two_factor'`.execute(again.db)
+    expect(await again.migrate()).toEqual({ applied: ["0004_two_factor"] })
     expect(await again.migrate()).toEqual({ applied: [] })
   } finally {
     await again.close()
