@@ -72,6 +72,10 @@ function chunkOf(id) {
   if (path === "flows/webauthn/client-script.generated.ts") return "webauthn-client"
   // The flow itself: a chunk of its own, which only the factory's import() loads.
   if (path.startsWith("flows/webauthn/")) return undefined
+  // Back-channel logout verifies logout tokens (jose, the OAuth modules): loaded on first use,
+  // apart from the sign-in steps, which need no jose.
+  if (path === "actions/backchannel-logout.ts" || path === "flows/oauth/backchannel-logout.ts")
+    return "backchannel-logout"
   // Reading an Auth.js cookie needs jose: only when such a cookie shows up.
   if (path === "jwt/authjs.ts") return "authjs"
   // Two-factor setup and its second step (TOTP, recovery codes, QR codes): on first use.
@@ -82,13 +86,13 @@ function chunkOf(id) {
     /^two-factor\/(flow|verify|totp|recovery|secret-box)\.ts$/.test(path)
   )
     return "two-factor"
-  // Shared by the sign-in steps, the e-mail flow and the rate-limit policies: the address rule,
-  // the second-factor gate at the end of a sign-in and its pending cookie.
+  // Shared by the sign-in steps, the e-mail flow and the rate-limit policies: the address rule
+  // and the second-factor gate at the end of a sign-in. (Its pending cookie is the core's:
+  // signing out clears it.)
   if (
     path.startsWith("flows/sign-in/") ||
     path === "flows/email/address.ts" ||
-    path === "two-factor/gate.ts" ||
-    path === "two-factor/pending.ts"
+    path === "two-factor/gate.ts"
   )
     return "sign-in"
   const flow = /^flows\/(oauth|email|credentials)\/(.*)\.ts$/.exec(path)
