@@ -15,19 +15,13 @@ import type { AuthConfig } from "./config/auth-config.js"
 import { processEnv } from "./config/env.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
-import {
-  AuthError,
-  CredentialsSignin,
-  MissingCSRF,
-  UnknownAction,
-  isClientError,
-  publicErrorOf,
-} from "./errors.js"
+import { AuthError, MissingCSRF, UnknownAction, isClientError, publicErrorOf } from "./errors.js"
 import { assertCsrf } from "./http/csrf.js"
 import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
 import { noStoreHeaders, toResponse } from "./http/response.js"
 import { appPageUrl } from "./http/urls.js"
 import { renderErrorPage } from "./pages/error.js"
+import { fallbackPageContext, pageContextOf } from "./pages/page-context.js"
 import { isAuthAction, matchRoute, routes, type RouteMatch } from "./routes.js"
 import { adoptAuthjsSession } from "./session/authjs-cookies.js"
 import { raw } from "./symbols.js"
@@ -67,7 +61,7 @@ export async function Auth(
   if (!resolution.ok) {
     // Logged once, when the configuration was resolved.
     if (isRaw) throw resolution.error
-    return finish(configurationErrorResult(request, config))
+    return finish(await configurationErrorResult(request, config))
   }
   const resolved = resolution.config
   let match: RouteMatch | undefined
@@ -88,7 +82,7 @@ export async function Auth(
       logFailure(resolved.logger, error.error, error.status < 500)
       // A server-side refusal on a page a browser shows: the error page, not JSON.
       if (error.status >= 500 && !answersJson(request, resolved.basePath)) {
-        return finish(configurationErrorResult(request, resolved.source))
+        return finish(await configurationErrorResult(request, resolved.source))
       }
       return finish({
         status: error.status,
@@ -108,7 +102,7 @@ export async function Auth(
     // A failed flow still clears what it meant to clear (used PKCE/state/challenge cookies),
     // but nothing it was about to set (a session) survives the failure.
     const clears = ctx.cookies.filter((cookie) => cookie.options.maxAge === 0)
-    return finish({ ...errorResult(ctx, match, error), cookies: clears })
+    return finish({ ...(await errorResult(ctx, match, error)), cookies: clears })
   }
 }
 
@@ -151,10 +145,17 @@ function logFailure(logger: LoggerInstance, error: Error, client: boolean): void
   logger.debug(`${type}: ${error.message}`, { type, error })
 }
 
-/** Where a failed action sends the user: the sign-in or error page with a documented `error` value. */
-function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): ResponseInternal {
+/**
+ * Where a failed action sends the user: the sign-in or error page with a
+ * documented `error` value, and its `code` when it has one.
+ */
+async function errorResult(
+  ctx: RequestContext,
+  match: RouteMatch,
+  error: unknown,
+): Promise<ResponseInternal> {
   const { config, request } = ctx
-  const { page, value } = publicErrorOf(error)
+  const { page, value, code } = publicErrorOf(error)
   if (match.route.answers === "json") {
     if (request.action === "session" && request.method === "POST")
       return { status: 400, body: null }
@@ -166,10 +167,10 @@ function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): Re
   }
   if (request.action === "error") {
     // The error page itself failed: render the built-in one rather than loop.
-    return renderErrorPage(config.theme, undefined, value)
+    return renderErrorPage(await pageContextOf(ctx), { home: `${ctx.origin}/` }, value)
   }
   const params: Record<string, string> = { error: value }
-  if (error instanceof CredentialsSignin) params.code = error.code
+  if (code !== undefined) params.code = code
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
   const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
   return { redirect: appPageUrl(ctx, path, params) }
@@ -200,12 +201,14 @@ function configuredOrigin(config: AuthConfig | undefined): string | undefined {
 
 /**
  * The configuration is broken: 500 JSON for API actions; for pages, the custom
- * error page when there is one, otherwise the built-in error page.
+ * error page when there is one, otherwise the built-in error page (in the
+ * language `Accept-Language` asks for, with a link to the configured origin's
+ * home page, or to `/` on whatever origin the browser is at).
  */
-function configurationErrorResult(
+async function configurationErrorResult(
   request: Request,
   config: AuthConfig | undefined,
-): ResponseInternal {
+): Promise<ResponseInternal> {
   if (answersJson(request, config?.basePath)) {
     return { status: 500, body: { error: "Configuration", message: configurationMessage } }
   }
@@ -217,7 +220,8 @@ function configurationErrorResult(
     url.searchParams.set("error", "Configuration")
     return { redirect: url.href, headers: noStoreHeaders }
   }
-  const page = renderErrorPage({ colorScheme: "auto" }, undefined, "Configuration")
+  const home = `${configuredOrigin(config) ?? ""}/`
+  const page = renderErrorPage(await fallbackPageContext(request), { home }, "Configuration")
   return { ...page, status: 500 }
 }
 

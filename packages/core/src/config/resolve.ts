@@ -21,6 +21,7 @@ import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
 import type { JWTOptions } from "../jwt.js"
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
+import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type {
   CallbacksOptions,
@@ -55,6 +56,8 @@ export interface ResolvedConfig {
   readonly events: Readonly<Partial<EventCallbacks>>
   readonly pages: Readonly<Partial<PagesOptions>>
   readonly theme: Readonly<Theme>
+  /** The language of the built-in pages and e-mails (`theme.locale`, `locales`, `messages`), checked. */
+  readonly localization: Localization
   readonly logger: LoggerInstance
   readonly debug: boolean
   /** Which origin URLs are built on, and which request hosts are accepted. */
@@ -260,6 +263,7 @@ async function resolve(
     redirectProxyUrl,
     sessionStrategy: session.strategy,
   })
+  const localization = await resolveLocalization(config.theme)
   if (config.debug) logger.warn("debug-enabled")
   const skip = config.skipCSRFCheck === skipCSRFCheck
   // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.
@@ -278,6 +282,7 @@ async function resolve(
     events: config.events ?? {},
     pages: config.pages ?? {},
     theme: { colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...config.theme },
+    localization,
     logger,
     debug: !!config.debug,
     origin,

@@ -2,6 +2,11 @@
  * A tiny HTML template tag: every interpolated value is escaped unless it is
  * already `SafeHtml` (the result of another `html` call). Pages cannot forget to
  * escape, because escaping is the default.
+ *
+ * Templates are written one element per line; a line break and the indentation
+ * after it are dropped from the template's own text (never from a value), so
+ * the source reads well and the page stays compact. Where words must be
+ * separated across lines, the space goes before the line break.
  * @module
  */
 export class SafeHtml {
@@ -31,10 +36,23 @@ function render(value: unknown): string {
   return escapeHtml(value)
 }
 
+/** Each call site's template, line breaks and indentation removed once (the array is per site). */
+const compacted = new WeakMap<TemplateStringsArray, readonly string[]>()
+
+function compact(strings: TemplateStringsArray): readonly string[] {
+  let parts = compacted.get(strings)
+  if (!parts) {
+    parts = strings.map((part) => part.replace(/\n\s*/g, ""))
+    compacted.set(strings, parts)
+  }
+  return parts
+}
+
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0]!
+  const parts = compact(strings)
+  let out = parts[0]!
   values.forEach((value, i) => {
-    out += render(value) + strings[i + 1]!
+    out += render(value) + parts[i + 1]!
   })
   return new SafeHtml(out)
 }

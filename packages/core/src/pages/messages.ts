@@ -1,47 +1,82 @@
-/** What the user reads for each documented `error` value. Kept free of detail on purpose. */
-export const signInErrorMessages: Record<string, string> = {
-  Signin: "Try signing in with a different account.",
-  OAuthSignin: "Try signing in with a different account.",
-  OAuthCallbackError: "Try signing in with a different account.",
-  OAuthCreateAccount: "Try signing in with a different account.",
-  EmailCreateAccount: "Try signing in with a different account.",
-  Callback: "Try signing in with a different account.",
-  OAuthAccountNotLinked:
-    "To confirm your identity, sign in with the same account you used originally.",
-  EmailSignin: "The e-mail could not be sent. Check the address and try again.",
-  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
-  SessionRequired: "Please sign in to access this page.",
-  default: "Unable to sign in.",
+/**
+ * Which string the user reads for each documented `error` value (and `code`,
+ * where one says more), and on which page. Kept free of detail on purpose:
+ * the values come from the URL, so only own keys of these tables count
+ * (`?error=toString` finds nothing) and anything unknown gets the generic text.
+ * @module
+ */
+import type { MessageKey } from "./i18n/localization.js"
+
+/** The sign-in page's message for each `error` value Auth.js documents. */
+const signInErrors: Record<string, MessageKey> = {
+  Signin: "signIn.error.Signin",
+  OAuthSignin: "signIn.error.OAuthSignin",
+  OAuthCallbackError: "signIn.error.OAuthCallbackError",
+  OAuthCreateAccount: "signIn.error.OAuthCreateAccount",
+  EmailCreateAccount: "signIn.error.EmailCreateAccount",
+  Callback: "signIn.error.Callback",
+  OAuthAccountNotLinked: "signIn.error.OAuthAccountNotLinked",
+  EmailSignin: "signIn.error.EmailSignin",
+  CredentialsSignin: "signIn.error.CredentialsSignin",
+  SessionRequired: "signIn.error.SessionRequired",
 }
 
-export const errorPageMessages: Record<
-  string,
-  { status: number; heading: string; message: string; signInLink?: boolean }
-> = {
+/**
+ * `error` + `code` pairs with a message of their own (Tessera addition): the
+ * provider's `access_denied` (the user cancelled at the IdP, or it refused),
+ * and a passkey registration for an address an account already uses.
+ */
+const detailedSignInErrors: Record<string, MessageKey> = {
+  "OAuthCallbackError:access_denied": "signIn.error.OAuthCallbackError.access_denied",
+  "OAuthAccountNotLinked:passkey": "signIn.error.OAuthAccountNotLinked.passkey",
+}
+
+/** The sign-in page's message for `error` (and `code`), or the generic one. */
+export function signInErrorKey(error: string, code: string | undefined): MessageKey {
+  const detailed = `${error}:${code}`
+  if (code !== undefined && Object.hasOwn(detailedSignInErrors, detailed))
+    return detailedSignInErrors[detailed]!
+  return Object.hasOwn(signInErrors, error) ? signInErrors[error]! : "signIn.error.default"
+}
+
+export interface ErrorPageEntry {
+  status: number
+  heading: MessageKey
+  message: MessageKey
+  /** Where the page's button leads: back to sign-in, or out to the app's home page. */
+  next: "signIn" | "home"
+}
+
+const errorPages: Record<string, ErrorPageEntry> = {
   Configuration: {
     status: 500,
-    heading: "Server error",
-    message:
-      "There is a problem with the server configuration. Check the server logs for more information.",
+    heading: "error.Configuration.heading",
+    message: "error.Configuration.message",
+    next: "home",
   },
   AccessDenied: {
     status: 403,
-    heading: "Access denied",
-    message: "You do not have permission to sign in.",
-    signInLink: true,
+    heading: "error.AccessDenied.heading",
+    message: "error.AccessDenied.message",
+    next: "signIn",
   },
   Verification: {
     status: 403,
-    heading: "Unable to sign in",
-    message:
-      "The sign in link is no longer valid. It may have been used already or it may have expired.",
-    signInLink: true,
+    heading: "error.Verification.heading",
+    message: "error.Verification.message",
+    next: "signIn",
   },
-  // No error, or one this page does not know: the page itself worked (200, as in Auth.js).
-  default: {
-    status: 200,
-    heading: "Error",
-    message: "Something went wrong while signing in.",
-    signInLink: true,
-  },
+}
+
+// No error, or one this page does not know: the page itself worked (200, as in Auth.js).
+const unknownError: ErrorPageEntry = {
+  status: 200,
+  heading: "error.default.heading",
+  message: "error.default.message",
+  next: "signIn",
+}
+
+/** The error page for `error`: status, strings and where it leads. */
+export function errorPageEntry(error: string | undefined): ErrorPageEntry {
+  return error && Object.hasOwn(errorPages, error) ? errorPages[error]! : unknownError
 }

@@ -35,6 +35,12 @@ export interface EmailSendVerificationRequestParams {
   provider: EmailConfig
   /** The raw token in the link. Never log it. */
   token: string
+  /**
+   * The configuration's theme, with `locale` set to the locale of this request
+   * (configured, or negotiated from `Accept-Language`) and `messages[locale]`
+   * to all its strings: `verificationMessage({ url, host, theme })` writes the
+   * mail in that language. (Tessera addition.)
+   */
   theme: Theme
   request: Request
 }

@@ -1,20 +1,39 @@
 /**
  * The default sign-in e-mail: a plain-text part and an HTML part carrying the
- * same link. Exported so a custom `sendVerificationRequest` (an HTTP mail API,
- * say) can send the same message.
+ * same link, in the language of the request that asked for it. Exported so a
+ * custom `sendVerificationRequest` (an HTTP mail API, say) can send the same
+ * message.
  *
  * Every value is escaped in the HTML part: the host comes from the request and
- * the theme from configuration, and neither may inject markup into a mail.
+ * the theme (strings included) from configuration, and neither may inject
+ * markup into a mail.
  * @module
  */
+import { contrastingText, cssColor } from "../../pages/colors.js"
 import { html } from "../../pages/html.js"
-import { cssColor } from "../../pages/layout.js"
+import { textDirection } from "../../pages/i18n/direction.js"
+import type { Messages } from "../../pages/i18n/localization.js"
+import en from "../../pages/i18n/locales/en.js"
+import { format } from "../../pages/i18n/translator.js"
 import type { Theme } from "../../types.js"
 
 export interface VerificationMessage {
   subject: string
   text: string
   html: string
+}
+
+/**
+ * The strings for `theme.locale`: English, under the app's English overrides,
+ * under `theme.messages[locale]`. The e-mail flow passes a theme whose
+ * `messages[locale]` is the locale's complete catalog; a theme without it
+ * gets English.
+ */
+function stringsOf(theme: Theme): { locale: string; strings: Messages } {
+  const locale = theme.locale ?? "en"
+  const own = theme.messages ?? {}
+  const strings: Messages = { ...en, ...own.en, ...(locale === "en" ? {} : own[locale]) }
+  return { locale, strings }
 }
 
 /**
@@ -33,13 +52,38 @@ export function verificationMessage({
   host: string
   theme?: Theme
 }): VerificationMessage {
+  const { locale, strings } = stringsOf(theme)
+  const t = (key: keyof Messages) => format(strings[key], { host })
   const brand = cssColor(theme.brandColor || "#346df1")
-  const buttonText = cssColor(theme.buttonText || "#ffffff")
+  const buttonText = cssColor(theme.buttonText || contrastingText(brand) || "#ffffff")
   // Mail clients ignore <style> blocks and classes: inline styles only, in a table layout.
-  const body = html`<!DOCTYPE html><html><body style="background:#f9f9f9;margin:0;padding:20px 0"><table width="100%" border="0" cellspacing="20" cellpadding="0" style="background:#fff;max-width:600px;margin:auto;border-radius:10px"><tr><td align="center" style="padding:10px 0;font-size:22px;font-family:Helvetica,Arial,sans-serif;color:#444">Sign in to <strong>${host}</strong></td></tr><tr><td align="center" style="padding:20px 0"><table border="0" cellspacing="0" cellpadding="0"><tr><td align="center" style="border-radius:5px" bgcolor="${brand}"><a href="${url}" target="_blank" style="font-size:18px;font-family:Helvetica,Arial,sans-serif;color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;border:1px solid ${brand};display:inline-block;font-weight:bold">Sign in</a></td></tr></table></td></tr><tr><td align="center" style="padding:0 0 10px 0;font-size:16px;line-height:22px;font-family:Helvetica,Arial,sans-serif;color:#444">If you did not request this e-mail you can safely ignore it.</td></tr></table></body></html>`
+  const body = html`<!DOCTYPE html>
+    <html lang="${locale}" dir="${textDirection(locale)}">
+      <body style="background:#f9f9f9;margin:0;padding:20px 0">
+        <table width="100%" border="0" cellspacing="20" cellpadding="0" style="background:#fff;max-width:600px;margin:auto;border-radius:10px">
+          <tr>
+            <td align="center" style="padding:10px 0;font-size:22px;font-family:Helvetica,Arial,sans-serif;color:#444">${t("mail.heading")}</td>
+          </tr>
+          <tr>
+            <td align="center" style="padding:20px 0">
+              <table border="0" cellspacing="0" cellpadding="0">
+                <tr>
+                  <td align="center" style="border-radius:5px" bgcolor="${brand}">
+                    <a href="${url}" target="_blank" style="font-size:18px;font-family:Helvetica,Arial,sans-serif;color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;border:1px solid ${brand};display:inline-block;font-weight:bold">${t("mail.button")}</a>
+                  </td>
+                </tr>
+              </table>
+            </td>
+          </tr>
+          <tr>
+            <td align="center" style="padding:0 0 10px 0;font-size:16px;line-height:22px;font-family:Helvetica,Arial,sans-serif;color:#444">${t("mail.ignore")}</td>
+          </tr>
+        </table>
+      </body>
+    </html>`
   return {
-    subject: `Sign in to ${host}`,
-    text: `Sign in to ${host}\n\n${url}\n\nIf you did not request this e-mail you can safely ignore it.\n`,
+    subject: t("mail.subject"),
+    text: `${t("mail.heading")}\n\n${url}\n\n${t("mail.ignore")}\n`,
     html: body.value,
   }
 }
