@@ -92,7 +92,12 @@ export default tseslint.config(
   },
   {
     // Tests: the promise rules (an un-awaited `expect(...).rejects` is a test that cannot fail).
-    files: ["packages/*/test/**/*.ts", "examples/test/**/*.ts", "apps/demo/test/**/*.ts"],
+    files: [
+      "packages/*/test/**/*.ts",
+      "examples/test/**/*.ts",
+      "apps/demo/test/**/*.ts",
+      "scripts/test/**/*.ts",
+    ],
     ignores: ["**/*.test-d.ts"],
     languageOptions: {
       parserOptions: { project: ["./tsconfig.tests.json"], tsconfigRootDir: import.meta.dirname },

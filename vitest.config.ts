@@ -11,7 +11,7 @@ export default defineConfig({
       { find: /^@tessera\/core$/, replacement: src("./packages/core/src/index.ts") },
       // Entry points that are folders: `@tessera/core/<x>` maps to `src/<x>/index.ts`.
       {
-        find: /^@tessera\/core\/(password|rate-limit)$/,
+        find: /^@tessera\/core\/(password|rate-limit|providers)$/,
         replacement: src("./packages/core/src/$1/index.ts"),
       },
       { find: /^@tessera\/core\/(.*)$/, replacement: src("./packages/core/src/$1.ts") },
@@ -26,6 +26,7 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "apps/*/test/**/*.test.ts",
       "examples/test/**/*.test.ts",
+      "scripts/test/**/*.test.ts",
       "bench/**/*.test.mjs",
     ],
     // bench/.baseline/ holds Auth.js and the apps the benchmarks generate.

@@ -10,4 +10,11 @@ export default defineConfig({
     // ships Svelte components, so it is compiled with the app.)
     external: ["@tessera/core", "@tessera/sql", "@tessera/testing"],
   },
+  build: {
+    rolldownOptions: {
+      // Rolldown reports when plugin callbacks run long; SvelteKit's writeBundle (prerendering)
+      // always does, and the report reads like a fault where there is none.
+      checks: { bundlerTimings: false },
+    },
+  },
 })

@@ -81,9 +81,13 @@ function authConfig(settings: DemoSettings): SvelteKitAuthConfig {
     providers: providers(settings),
     // The demo runs behind nothing but its own server: the Host header is the URL.
     trustHost: true,
-    // The built-in pages stay at /auth/signin etc.; only "check your e-mail" is the demo's own,
-    // because it knows about the development mailbox.
-    pages: { verifyRequest: "/signin/check-email" },
+    // The built-in pages stay at /auth/signin etc.; "check your e-mail" is the demo's own,
+    // because it knows about the development mailbox, and so is the two-factor step.
+    pages: { verifyRequest: "/signin/check-email", twoFactor: "/signin/two-factor" },
+    // Limits count in the database: they hold across restarts (and would across processes).
+    rateLimit: { store: authAdapter().rateLimitStore() },
+    // Second factors are on because the adapter stores them; this names the demo in authenticator apps.
+    twoFactor: { issuer: "Tessera demo" },
     callbacks: {
       // Database sessions: `user` is the stored user; the pages need its id.
       session: ({ session, user }) => ({

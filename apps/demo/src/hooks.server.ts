@@ -16,6 +16,40 @@ export const init: ServerInit = async () => {
   if (demoSettings().demoAccounts) await seedDemoAccounts()
 }
 
+/**
+ * Failed sign-ins come back to the demo's own sign-in page, with the reason. Tessera sends a
+ * failure to its sign-in page, `/auth/signin?error=...`; the demo keeps Tessera's built-in page
+ * on show there (so `pages.signIn` is not set), and turns those failures around to `/signin`,
+ * where its own forms are. Only the `error` and `code` values go along (the page maps them to
+ * fixed messages), and where to go afterwards when it is a path on this site.
+ */
+const failuresToOwnPage: Handle = ({ event, resolve }) => {
+  // The path first: prerendered pages may not read the query.
+  if (event.url.pathname !== "/auth/signin" || event.request.method !== "GET") return resolve(event)
+  const { searchParams, origin } = event.url
+  const error = searchParams.get("error")
+  if (error) {
+    const query = new URLSearchParams({ error })
+    const code = searchParams.get("code")
+    if (code) query.set("code", code)
+    const next = pathOnThisSite(searchParams.get("callbackUrl"), origin)
+    if (next) query.set("redirectTo", next)
+    redirect(303, `/signin?${query}`)
+  }
+  return resolve(event)
+}
+
+/** `/path?query` of a URL on this site, else nothing. */
+function pathOnThisSite(url: string | null, origin: string): string | undefined {
+  if (!url) return undefined
+  try {
+    const parsed = new URL(url, origin)
+    return parsed.origin === origin ? parsed.pathname + parsed.search : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Path prefixes only signed-in users may open. */
 const PROTECTED = ["/admin"]
 
@@ -52,6 +86,7 @@ const withoutAuthentication: Handle = ({ event, resolve }) => {
 }
 
 export const handle = sequence(
+  failuresToOwnPage,
   env.DEMO_AUTH_HOOK === "off" ? withoutAuthentication : authentication,
   authorization,
 )

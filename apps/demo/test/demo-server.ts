@@ -1,6 +1,7 @@
 /**
- * Starts the BUILT demo (`node apps/demo/server.js`) as a child process on free
- * loopback ports with a fresh data folder, exactly as `npm start` runs it.
+ * Starts the demo as a child process on free loopback ports with a fresh data
+ * folder: the BUILT demo (`node apps/demo/server.js`) exactly as `npm start`
+ * runs it, or `npm run dev` (Vite's dev server) from the repository root.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdtempSync } from "node:fs"
@@ -9,6 +10,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 export const demoDir = fileURLToPath(new URL("..", import.meta.url))
+const repositoryRoot = join(demoDir, "..", "..")
 export const builtHandler = join(demoDir, "build", "handler.js")
 
 export interface DemoServer {
@@ -25,6 +27,8 @@ export interface StartDemoOptions {
   /** The data folder; a restart on the same one keeps the database and the secret. */
   dataDir: string
   env?: Record<string, string>
+  /** `"dev"`: `npm run dev` at the repository root instead of the built server. */
+  mode?: "start" | "dev"
 }
 
 /** A fresh, empty data folder. */
@@ -33,23 +37,30 @@ export function makeDataDir(): string {
 }
 
 const READY = /Tessera demo ready on (http:\/\/\S+)/
-const START_TIMEOUT_MS = 45_000
+// `npm run dev` may build the packages first, and Vite prepares its dependencies on start.
+const startTimeout = (mode: "start" | "dev") => (mode === "dev" ? 150_000 : 45_000)
 
 export async function startDemo(options: StartDemoOptions): Promise<DemoServer> {
-  if (!existsSync(builtHandler)) {
+  const { dataDir, mode = "start" } = options
+  if (mode === "start" && !existsSync(builtHandler)) {
     throw new Error("apps/demo is not built: run `npm run build` first (`npm test` does)")
   }
-  const { dataDir } = options
   // A clean environment: no secret or provider settings of the developer's leak in.
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !/^(AUTH_|DEMO_|EMAIL_|ORIGIN$|PORT$|HOST$|IDP_PORT$)/.test(key))
       env[key] = value
   }
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: demoDir,
+  const [command, args, cwd] =
+    mode === "dev"
+      ? ["npm", ["run", "dev"], repositoryRoot]
+      : [process.execPath, ["server.js"], demoDir]
+  const child = spawn(command, args, {
+    cwd,
     env: { ...env, PORT: "0", IDP_PORT: "0", DEMO_DATA_DIR: dataDir, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
+    // npm runs the server in a child of its own: a process group stops both.
+    detached: mode === "dev",
   })
   let output = ""
   child.stdout!.on("data", (chunk) => (output += chunk))
@@ -57,8 +68,8 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoServer> 
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => fail(new Error(`The demo did not start in ${START_TIMEOUT_MS} ms:\n${output}`)),
-      START_TIMEOUT_MS,
+      () => fail(new Error(`The demo did not start in ${startTimeout(mode)} ms:\n${output}`)),
+      startTimeout(mode),
     )
     const onData = () => {
       const match = READY.exec(output)
@@ -73,7 +84,7 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoServer> 
       fail(new Error(`The demo exited (${code}) before it was ready:\n${output}`))
     function fail(error: Error) {
       clearTimeout(timer)
-      child.kill("SIGKILL")
+      signal(child, "SIGKILL")
       reject(error)
     }
     child.stdout!.on("data", onData)
@@ -83,14 +94,22 @@ export async function startDemo(options: StartDemoOptions): Promise<DemoServer> 
   return { url, dataDir, output: () => output, stop: () => stopProcess(child) }
 }
 
+/** Signals the child, and its process group when it leads one (`npm run dev`). */
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    if (child.spawnargs[0] === "npm" && child.pid) process.kill(-child.pid, name)
+    else child.kill(name)
+  } catch {}
+}
+
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+    const timer = setTimeout(() => signal(child, "SIGKILL"), 5_000)
     child.once("exit", () => {
       clearTimeout(timer)
       resolve()
     })
-    child.kill("SIGTERM")
+    signal(child, "SIGTERM")
   })
 }

@@ -3,10 +3,15 @@
  * adapter-node, SQLite, the local OpenID provider) on loopback, driven over
  * HTTP and, when Debian's Chromium is installed, through a real browser.
  */
+import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { createServer, type AddressInfo } from "node:net"
 import { join } from "node:path"
+import { decodeBase32IgnorePadding } from "@oslojs/encoding"
+import { generateHOTP } from "@oslojs/otp"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { HttpBrowser, completeOidcLogin } from "@tessera/testing"
 import { demoDir, makeDataDir, startDemo, type DemoServer } from "./demo-server"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -113,6 +118,24 @@ describe("the demo server over HTTP", () => {
     expect(answers[1]).toBe(answers[0])
   })
 
+  test("guessing a password: after 10 failures the address is locked, and says so", async () => {
+    const alerts: (string | undefined)[] = []
+    for (let i = 0; i < 11; i++) {
+      const response = await postForm("/signin", {
+        providerId: "credentials",
+        email: "mallory@example.test",
+        password: `guess ${i}`,
+        redirectTo: "/",
+      })
+      expect(response.status).toBe(400)
+      alerts.push(/<p class="error" role="alert">([^<]*)<\/p>/.exec(await response.text())?.[1])
+    }
+    expect(new Set(alerts.slice(0, 10))).toEqual(
+      new Set(["That e-mail address and password do not match a demo account."]),
+    )
+    expect(alerts[10]).toBe("Too many attempts. Wait a few minutes, then try again.")
+  })
+
   test("a demo account signs in through the SignIn form action, with a session cookie fit for http", async () => {
     const response = await postForm("/signin", {
       providerId: "credentials",
@@ -160,6 +183,71 @@ describe("the demo server over HTTP", () => {
     )
   })
 
+  test.each([
+    {
+      what: "an account whose e-mail address already has one (alice, signed out)",
+      login: { accountId: "alice" },
+      message: "That e-mail address already belongs to an account here.",
+    },
+    {
+      what: "a sign-in cancelled at the provider",
+      login: { accountId: "nobody", cancel: true },
+      message: "The identity provider did not sign you in (cancelled, or it failed).",
+    },
+  ])(
+    "a failed Local IdP sign-in, $what, lands back on the demo's sign-in page with its message",
+    async ({ login, message }) => {
+      const browser = new HttpBrowser(demo.url)
+      const start = await browser.request("/signin", {
+        form: { providerId: "local-idp", redirectTo: "/account" },
+        headers: { origin: demo.url, accept: "text/html" },
+      })
+      expect(start.status).toBe(303)
+      const callback = await completeOidcLogin(start.headers.get("location")!, login)
+      const failed = await browser.request(callback.url)
+      // Tessera sends the failure to its sign-in page; the demo turns it around to its own.
+      const builtIn = new URL(failed.headers.get("location")!, demo.url)
+      expect(builtIn.pathname).toBe("/auth/signin")
+      const turned = await browser.request(builtIn)
+      expect(turned.status).toBe(303)
+      const own = new URL(turned.headers.get("location")!, demo.url)
+      expect(own.pathname).toBe("/signin")
+      const page = await browser.request(own)
+      expect(page.status).toBe(200)
+      const html = await page.text()
+      const alert = /<p class="error" role="alert" data-testid="providers-error">([^<]*)<\/p>/.exec(
+        html,
+      )?.[1]
+      expect(alert).toContain(message)
+      expect(await browser.session()).toBeNull()
+      // Nothing was taken from the demo account: its password still signs it in.
+      const alice = await postForm("/signin", {
+        providerId: "credentials",
+        email: "alice@example.test",
+        password: "wonderland-42",
+        redirectTo: "/",
+      })
+      expect(alice.status).toBe(303)
+    },
+  )
+
+  test("only fixed messages: an unknown error value shows the general one, never itself", async () => {
+    const response = await fetch(new URL("/auth/signin?error=%3Cb%3Eowned%3C%2Fb%3E", demo.url), {
+      redirect: "manual",
+    })
+    expect(response.status).toBe(303)
+    const page = await fetch(new URL(response.headers.get("location")!, demo.url))
+    const html = await page.text()
+    expect(html).toContain("Signing in did not work. Please try again.")
+    expect(html).not.toContain("owned")
+  })
+
+  test("the built-in sign-in page is still there when nothing failed", async () => {
+    const response = await fetch(new URL("/auth/signin", demo.url), { redirect: "manual" })
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain("Sign in with Local IdP")
+  })
+
   test("the development mailbox is there only with development defaults", async () => {
     expect((await fetch(new URL("/dev/mailbox", demo.url))).status).toBe(200)
   })
@@ -189,7 +277,7 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
 
   async function withContext<T>(
     run: (page: Page, context: BrowserContext) => Promise<T>,
-    options: { javaScriptEnabled?: boolean } = {},
+    options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
   ): Promise<T> {
     const context = await browser.newContext({ baseURL: demo.url, ...options })
     // Fail fast with the step that hung, well inside the test's own timeout.
@@ -412,6 +500,99 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
     })
   }, 60_000)
 
+  test("on a 390 px wide phone, /admin/users fits: nothing wider than the screen", async () => {
+    await withContext(
+      async (page) => {
+        await page.goto("/signin?redirectTo=/admin/users")
+        await signInWithPassword(page, "alice@example.test", "wonderland-42")
+        await page.waitForURL(/\/admin\/users$/)
+        await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBe(390)
+        const users = page.getByTestId("users-narrow")
+        await expect(users.isVisible()).resolves.toBe(true)
+        await expect(users.textContent()).resolves.toContain("alice@example.test")
+        const right = await users.evaluate((list) =>
+          Math.max(...[...list.querySelectorAll("*")].map((e) => e.getBoundingClientRect().right)),
+        )
+        expect(right).toBeLessThanOrEqual(390)
+      },
+      { viewport: { width: 390, height: 844 } },
+    )
+  })
+
+  test("two-factor: set up on the account page (QR code), then every sign-in asks for the code", async () => {
+    // What an authenticator app shows: `steps` 30-second steps from now (the server
+    // accepts the step before and after its own, so no test waits for the clock).
+    const totp = (secret: string, steps = 0) =>
+      generateHOTP(
+        decodeBase32IgnorePadding(secret),
+        BigInt(Math.floor(Date.now() / 30_000) + steps),
+        6,
+      )
+    await withContext(async (page) => {
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAtLocalIdp(page, "grace")
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("two-factor-state").textContent()).resolves.toContain("Off")
+
+      await page.locator("button:enabled", { hasText: "Set up two-factor authentication" }).click()
+      const qr = page.getByRole("img", { name: /QR code/ })
+      await qr.waitFor()
+      expect(await qr.getAttribute("src")).toMatch(/^data:image\/svg\+xml;base64,/)
+      // The image loads (a valid SVG), at its size.
+      expect(
+        await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      ).toBe(true)
+      const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim()
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+      const codes = await page.getByTestId("recovery-codes").locator("code").allTextContents()
+      expect(codes).toHaveLength(10)
+
+      await page.fill("#two-factor-enable-code", "000000")
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await expect(page.getByTestId("two-factor-message").textContent()).resolves.toContain(
+        "did not work",
+      )
+      await page.fill("#two-factor-enable-code", totp(secret))
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await page.getByText("On: signing in asks for a code").waitFor()
+
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+
+      // The first factor alone: the demo's code page, and no session.
+      await page.goto("/signin?redirectTo=/account")
+      // The Local IdP remembers Grace (its own session): it answers at once.
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL(`${demo.url}/signin/two-factor`)
+      const session = await page.request.get("/auth/session")
+      expect(await session.json()).toBeNull()
+
+      await page.fill("#tessera-two-factor-code", "123456")
+      await page.getByRole("button", { name: "Verify" }).click()
+      await expect(page.getByRole("alert").textContent()).resolves.toBe(
+        "That code did not work. Try again.",
+      )
+      // The code of the next step: the one used to turn it on cannot be used again.
+      await page.fill("#tessera-two-factor-code", totp(secret, 1))
+      await page.getByRole("button", { name: "Verify" }).click()
+      await page.waitForURL(`${demo.url}/account`)
+      await expect(page.getByTestId("profile-name").textContent()).resolves.toBeTruthy()
+      await expect(page.getByTestId("two-factor-state").textContent()).resolves.toContain("On")
+
+      // A recovery code works too, once.
+      await page.getByRole("button", { name: "Sign out" }).first().click()
+      await page.waitForURL(`${demo.url}/`)
+      await page.goto("/signin?redirectTo=/account")
+      // The Local IdP remembers Grace (its own session): it answers at once.
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL(`${demo.url}/signin/two-factor`)
+      await page.fill("#tessera-two-factor-code", codes[0]!)
+      await page.getByRole("button", { name: "Verify" }).click()
+      await page.waitForURL(`${demo.url}/account`)
+    })
+  }, 90_000)
+
   test("the built-in sign-in page sits next to the custom one and works too", async () => {
     await withContext(async (page) => {
       await page.goto("/signin")
@@ -549,3 +730,30 @@ function htmlFiles(dir: string): string[] {
     return entry.name.endsWith(".html") ? [path] : []
   })
 }
+
+describe("a port in use", () => {
+  test.each(["server.js", "dev.js"])(
+    "node %s says so in one line and exits 1, without a stack",
+    async (script) => {
+      const taken = createServer()
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+      const { port } = taken.address() as AddressInfo
+      const ownDir = makeDataDir()
+      try {
+        const result = spawnSync(process.execPath, [script], {
+          cwd: demoDir,
+          encoding: "utf8",
+          timeout: 30_000,
+          env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DEMO_DATA_DIR: ownDir },
+        })
+        expect(result.status).toBe(1)
+        expect(result.stderr.trim()).toBe(
+          `Port ${port} is in use: set PORT to another one (PORT=0 picks a free one).`,
+        )
+      } finally {
+        taken.close()
+        rmSync(ownDir, { recursive: true, force: true })
+      }
+    },
+  )
+})

@@ -8,7 +8,7 @@
  * src/flows/webauthn/browser-client.js. The module also exports the script's CSP
  * hash, for apps that serve the sign-in page under a Content-Security-Policy.
  *
- *   node packages/core/scripts/embed-webauthn-client.mjs          # write the file
+ *   node packages/core/scripts/embed-webauthn-client.mjs          # write the file (if it changed)
  *   node packages/core/scripts/embed-webauthn-client.mjs --check  # exit 1 if it is stale
  */
 import { createHash } from "node:crypto"
@@ -52,18 +52,20 @@ export function renderClientScriptModule() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const source = renderClientScriptModule()
+  let current = ""
+  try {
+    current = readFileSync(outputPath, "utf8")
+  } catch {}
   if (process.argv.includes("--check")) {
-    let current = ""
-    try {
-      current = readFileSync(outputPath, "utf8")
-    } catch {}
     if (current !== source) {
       console.error(
         `${outputPath} is stale: run node packages/core/scripts/embed-webauthn-client.mjs`,
       )
       process.exit(1)
     }
-  } else {
+  } else if (current !== source) {
+    // Written only when it changes: an unchanged file keeps its time stamp, so the build
+    // (tsc -b, `npm start`'s up-to-date check) does not take it for a change.
     writeFileSync(outputPath, source)
     console.log(`wrote ${outputPath}`)
   }

@@ -6,7 +6,8 @@
  * the methods a configured feature needs are present (`MissingAdapterMethods`).
  *
  * Tessera stores the SHA-256 of session tokens and a keyed hash of verification
- * tokens, never the tokens themselves: the values adapters receive in
+ * tokens and recovery codes, never the tokens themselves (and TOTP keys
+ * encrypted): the values adapters receive in
  * `sessionToken` and `token` are already hashed, so adapters need no crypto.
  *
  * @module
@@ -74,6 +75,28 @@ export interface AdapterAuthenticator extends Authenticator {
 }
 
 /**
+ * A user's second factor: a TOTP key (RFC 6238) for an authenticator app.
+ * Tessera encrypts the key before the adapter sees it, so `secret` is an
+ * opaque string to store as is; recovery codes reach the adapter only as
+ * keyed hashes. (Tessera extension.)
+ *
+ * @see [RFC 6238, TOTP](https://www.rfc-editor.org/rfc/rfc6238.html)
+ * @see {@link Adapter.createTwoFactor}
+ */
+export interface AdapterTwoFactor {
+  userId: string
+  /** The TOTP key, encrypted with the configuration's secret. */
+  secret: string
+  /** When the user confirmed the factor with a code; `null` while it is set up but not confirmed. */
+  enabledAt: Date | null
+  /**
+   * The last TOTP time step (30 s counter) a code was accepted for: codes of
+   * that step and earlier never work again. `null` before the first.
+   */
+  lastUsedStep: number | null
+}
+
+/**
  * A database adapter: every method is optional; a feature that needs one is refused at
  * configuration time without it (`MissingAdapterMethods`).
  *
@@ -88,7 +111,7 @@ export interface Adapter {
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Awaitable<AdapterUser | null>
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  /** Deletes the user and, by cascade, their accounts, sessions and authenticators. */
+  /** Deletes the user and, by cascade, their accounts, sessions, authenticators and second factor. */
   deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
   linkAccount?(
     account: AdapterAccount,
@@ -135,6 +158,38 @@ export interface Adapter {
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],
   ): Awaitable<AdapterAuthenticator>
+  /**
+   * Tessera extension (optional, with the five below: second factors). Stores a
+   * new, unconfirmed second factor for `twoFactor.userId` with the hashes of its
+   * recovery codes, replacing an unconfirmed one and its codes, in one
+   * transaction. When the user has a confirmed factor, writes nothing and
+   * returns `null`.
+   */
+  createTwoFactor?(
+    twoFactor: AdapterTwoFactor,
+    recoveryCodes: string[],
+  ): Awaitable<AdapterTwoFactor | null>
+  /** Tessera extension: the user's second factor, confirmed or not, or `null`. */
+  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  /**
+   * Tessera extension: marks the unconfirmed factor confirmed (`enabledAt`: now).
+   * Returns it, or `null` when there is none to confirm.
+   */
+  enableTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  /**
+   * Tessera extension: records that a code of TOTP time step `step` was used,
+   * atomically, only if `step` is later than `lastUsedStep`: true if it was, false
+   * for a step already used (or an earlier one, or no factor). Of two concurrent
+   * uses of one code, exactly one gets true.
+   */
+  useTwoFactorStep?(userId: string, step: number): Awaitable<boolean>
+  /**
+   * Tessera extension: deletes the user's recovery code with this hash, atomically:
+   * true if there was one (it is used now), false otherwise.
+   */
+  useRecoveryCode?(userId: string, codeHash: string): Awaitable<boolean>
+  /** Tessera extension: deletes the user's second factor and its recovery codes. */
+  deleteTwoFactor?(userId: string): Promise<void> | Awaitable<unknown>
 }
 
 /**

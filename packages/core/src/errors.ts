@@ -40,6 +40,7 @@ export type ErrorType =
   | "InvalidProviderType"
   | "InvalidRequest"
   | "InvalidSecret"
+  | "InvalidTwoFactorCode"
   | "JWTSessionError"
   | "MissingAdapter"
   | "MissingAdapterMethods"
@@ -52,8 +53,10 @@ export type ErrorType =
   | "OAuthProfileParseError"
   | "OAuthProviderError"
   | "OAuthSignInError"
+  | "RateLimited"
   | "SessionTokenError"
   | "SignOutError"
+  | "TwoFactorExpired"
   | "UnknownAction"
   | "UnsupportedStrategy"
   | "UntrustedHost"
@@ -504,6 +507,42 @@ export class AccountNotLinked extends SignInError {
 }
 
 /**
+ * Too many attempts: a rate limit of the `rateLimit` option refused the request
+ * before anything was checked. JSON actions answer 429 with `Retry-After`;
+ * pages land on the sign-in page (or the page of the step that was limited)
+ * with `error=RateLimited`. (Tessera addition.)
+ *
+ * @see [RFC 6585 §4, 429 Too Many Requests](https://www.rfc-editor.org/rfc/rfc6585.html#section-4)
+ */
+export class RateLimited extends SignInError {
+  static override type: ErrorType = "RateLimited"
+  /** Seconds until the limit allows another attempt (the `Retry-After` value). */
+  retryAfter = 1
+}
+
+/**
+ * A second-factor code (authenticator app or recovery code) was wrong, used
+ * already, or missing. The user lands on the two-factor page with
+ * `error=TwoFactor`. (Tessera addition.)
+ *
+ * @see [RFC 6238 §5.2, Validation and Time-Step Size](https://www.rfc-editor.org/rfc/rfc6238.html#section-5.2)
+ */
+export class InvalidTwoFactorCode extends SignInError {
+  static override type: ErrorType = "InvalidTwoFactorCode"
+}
+
+/**
+ * The sign-in waiting for its second factor is missing or has expired: the
+ * user starts again, on the sign-in page with `error=TwoFactorExpired`.
+ * (Tessera addition.)
+ *
+ * @see {@link InvalidTwoFactorCode}
+ */
+export class TwoFactorExpired extends SignInError {
+  static override type: ErrorType = "TwoFactorExpired"
+}
+
+/**
  * Kept for Auth.js compatibility: Tessera ships no experimental flags today.
  *
  * @see [Auth.js: ExperimentalFeatureNotEnabled](https://authjs.dev/reference/core/errors#experimentalfeaturenotenabled)
@@ -518,7 +557,8 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
  * `OAuthSignin`, `OAuthCallbackError`, `OAuthCreateAccount`,
  * `EmailCreateAccount`, `Callback`, `OAuthAccountNotLinked`, `EmailSignin`,
  * `CredentialsSignin`, `SessionRequired`; error page `Configuration`,
- * `AccessDenied`, `Verification`. Anything not listed shows as `Configuration`,
+ * `AccessDenied`, `Verification`; and Tessera's own `RateLimited`,
+ * `TwoFactor` and `TwoFactorExpired`. Anything not listed shows as `Configuration`,
  * so no detail leaks. (This table, not `kind`, decides where a user lands:
  * `kind` keeps Auth.js's values for compatibility.)
  */
@@ -536,6 +576,9 @@ const publicErrorValues: Partial<Record<ErrorType, { page: ErrorKind; value: str
   EmailDeliveryError: { page: "signIn", value: "EmailSignin" },
   MissingCSRF: { page: "signIn", value: "Signin" },
   WebAuthnVerificationError: { page: "signIn", value: "Callback" },
+  RateLimited: { page: "signIn", value: "RateLimited" },
+  InvalidTwoFactorCode: { page: "signIn", value: "TwoFactor" },
+  TwoFactorExpired: { page: "signIn", value: "TwoFactorExpired" },
 }
 
 /**
@@ -552,9 +595,12 @@ const clientErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "EmailSignInError",
   "InvalidCheck",
   "InvalidRequest",
+  "InvalidTwoFactorCode",
   "MissingCSRF",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
+  "RateLimited",
+  "TwoFactorExpired",
   "UnknownAction",
   "UntrustedHost",
   "Verification",

@@ -15,20 +15,29 @@ import type { AuthConfig } from "./config/auth-config.js"
 import { processEnv } from "./config/env.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
-import { AuthError, MissingCSRF, UnknownAction, isClientError, publicErrorOf } from "./errors.js"
+import {
+  AuthError,
+  MissingCSRF,
+  RateLimited,
+  UnknownAction,
+  isClientError,
+  publicErrorOf,
+} from "./errors.js"
 import { assertCsrf } from "./http/csrf.js"
 import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
 import { noStoreHeaders, toResponse } from "./http/response.js"
 import { appPageUrl } from "./http/urls.js"
 import { renderErrorPage } from "./pages/error.js"
 import { fallbackPageContext, pageContextOf } from "./pages/page-context.js"
-import { isAuthAction, matchRoute, routes, type RouteMatch } from "./routes.js"
+import { enforceRateLimits } from "./rate-limit/policies.js"
+import { isAuthAction, matchRoute, routes, splitPath, type RouteMatch } from "./routes.js"
 import { adoptAuthjsSession } from "./session/authjs-cookies.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
+/** Auth.js's words for a broken configuration in a JSON answer (its error page says "is"). */
 const configurationMessage =
-  "There is a problem with the server configuration. Check the server logs for more information."
+  "There was a problem with the server configuration. Check the server logs for more information."
 
 /**
  * Handles one request to the auth routes under `basePath` (default `/auth`): sign-in, callbacks,
@@ -131,9 +140,23 @@ async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
   if (endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))) {
     await assertCsrf(ctx)
   }
+  // After the CSRF check: a forged request must not count against its victim.
+  const ticket = await enforceRateLimits(ctx, endpoint.rateLimit)
   await adoptAuthjsSession(ctx)
-  return endpoint.handler(ctx)
+  if (!ticket) return endpoint.handler(ctx)
+  let result: ResponseInternal
+  try {
+    result = await endpoint.handler(ctx)
+  } catch (error) {
+    // The failure is what the client hears about; a store that fails now is only logged.
+    await ticket.settle("failed").catch((fault: unknown) => ctx.config.logger.error(asError(fault)))
+    throw error
+  }
+  await ticket.settle(result)
+  return result
 }
+
+const asError = (value: unknown) => (value instanceof Error ? value : new Error(String(value)))
 
 /**
  * Client mistakes (a bad request, a wrong password, a used link) are the
@@ -156,12 +179,22 @@ async function errorResult(
 ): Promise<ResponseInternal> {
   const { config, request } = ctx
   const { page, value, code } = publicErrorOf(error)
+  const retry =
+    error instanceof RateLimited ? { "Retry-After": String(error.retryAfter) } : undefined
   if (match.route.answers === "json") {
     if (request.action === "session" && request.method === "POST")
       return { status: 400, body: null }
-    const status = error instanceof MissingCSRF ? 403 : isClientError(error) ? 400 : 500
+    const status =
+      error instanceof MissingCSRF
+        ? 403
+        : error instanceof RateLimited
+          ? 429
+          : isClientError(error)
+            ? 400
+            : 500
     return {
       status,
+      ...(retry ? { headers: retry } : {}),
       body: { error: value, message: status === 500 ? configurationMessage : undefined },
     }
   }
@@ -171,9 +204,12 @@ async function errorResult(
   }
   const params: Record<string, string> = { error: value }
   if (code !== undefined) params.code = code
+  // A flow may keep its own failures on its own page (a code form, the two-factor page).
+  const own = ctx.flow?.failurePage?.(ctx, error, value)
+  if (own) return { redirect: own, ...(retry ? { headers: retry } : {}) }
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
   const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
-  return { redirect: appPageUrl(ctx, path, params) }
+  return { redirect: appPageUrl(ctx, path, params), ...(retry ? { headers: retry } : {}) }
 }
 
 /** True when the request is for a JSON route (by path alone: the request may not parse). */
@@ -182,7 +218,7 @@ function answersJson(request: Request, basePath: string | undefined): boolean {
     const base = (basePath ?? "/auth").replace(/\/+$/, "")
     const { pathname } = new URL(request.url)
     if (!pathname.startsWith(`${base}/`)) return false
-    const action = pathname.slice(base.length + 1).split("/")[0] ?? ""
+    const { action = "" } = splitPath(pathname.slice(base.length + 1))
     return isAuthAction(action) && routes[action].answers === "json"
   } catch {
     return false

@@ -4,9 +4,9 @@
  * Per action: the methods it answers and, per method, whether the request must
  * echo the CSRF token and the handler; whether it answers JSON to scripts or
  * pages to browsers (which decides how a failure is shown); whether the next
- * path segment names a provider. The handler (`handler.ts`) applies these
- * policies before any action runs, so no action checks them itself. Policies
- * added later (rate limits, second-factor gates) are declared here too.
+ * path segment names a provider; which rate limits apply
+ * (`rate-limit/policies.ts`). The handler (`handler.ts`) applies these
+ * policies before any action runs, so no action checks them itself.
  * @module
  */
 import { csrf, providers, session } from "./actions/api.js"
@@ -15,6 +15,17 @@ import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./actions
 import { signIn } from "./actions/signin.js"
 import { signOut } from "./actions/signout.js"
 import type { RequestContext } from "./context.js"
+import {
+  credentialsIpPolicy,
+  credentialsPolicy,
+  emailCodePolicy,
+  emailIpPolicy,
+  emailPolicy,
+  twoFactorPolicy,
+  webauthnOptionsIpPolicy,
+  webauthnOptionsPolicy,
+  type RateLimitPolicy,
+} from "./rate-limit/policies.js"
 import { InvalidRequest, UnknownAction } from "./errors.js"
 import { RequestError } from "./http/request.js"
 import type { Method } from "./flows/types.js"
@@ -32,6 +43,11 @@ export interface Endpoint {
    */
   readonly csrf: boolean | ((ctx: RequestContext) => boolean)
   readonly handler: Handler
+  /**
+   * Rate limits checked (and counted) before the handler runs; each applies
+   * only to the requests it names a subject for (see `rate-limit/policies.ts`).
+   */
+  readonly rateLimit?: readonly RateLimitPolicy[]
 }
 
 export interface Route {
@@ -49,7 +65,30 @@ export interface Route {
 }
 
 /** Credentials and passkey callbacks need the token; OAuth and e-mail callbacks carry their own proof. */
-const flowCallbackCsrf = (ctx: RequestContext) => ctx.flow!.callback.csrf
+const flowCallbackCsrf = (ctx: RequestContext) => {
+  const { csrf } = ctx.flow!.callback
+  return typeof csrf === "function" ? csrf(ctx) : csrf
+}
+
+/**
+ * The two-factor actions, loaded on first use: with them come the TOTP and
+ * recovery-code modules, which most requests (and every cold start) never need.
+ */
+function twoFactor(
+  name:
+    "twoFactorPage" | "twoFactorStatus" | "twoFactorSetup" | "twoFactorEnable" | "twoFactorDisable",
+): Handler {
+  return async (ctx) => (await import("./actions/two-factor.js"))[name](ctx)
+}
+
+/** Credentials are checked at `signin/<id>` too (as in Auth.js): the same limits apply there. */
+const credentialsLimits = [credentialsPolicy, credentialsIpPolicy] as const
+const signInLimits: readonly RateLimitPolicy[] = [...credentialsLimits, emailPolicy, emailIpPolicy]
+const callbackLimits: readonly RateLimitPolicy[] = [
+  ...credentialsLimits,
+  emailCodePolicy,
+  twoFactorPolicy,
+]
 
 export const routes: { readonly [A in AuthAction]: Route } = {
   csrf: { answers: "json", provider: "none", GET: { csrf: false, handler: csrf } },
@@ -65,7 +104,7 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     provider: "optional",
     GET: { csrf: false, handler: signInPage },
     // Starting a sign-in needs the token; a POST without a provider only shows the page.
-    POST: { csrf: (ctx) => ctx.flow !== undefined, handler: signIn },
+    POST: { csrf: (ctx) => ctx.flow !== undefined, handler: signIn, rateLimit: signInLimits },
   },
   signout: {
     answers: "page",
@@ -77,8 +116,8 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     answers: "page",
     provider: "required",
     methodsFromFlow: true,
-    GET: { csrf: flowCallbackCsrf, handler: callback },
-    POST: { csrf: flowCallbackCsrf, handler: callback },
+    GET: { csrf: flowCallbackCsrf, handler: callback, rateLimit: callbackLimits },
+    POST: { csrf: flowCallbackCsrf, handler: callback, rateLimit: callbackLimits },
   },
   error: { answers: "page", provider: "none", GET: { csrf: false, handler: errorPage } },
   "verify-request": {
@@ -89,7 +128,37 @@ export const routes: { readonly [A in AuthAction]: Route } = {
   "webauthn-options": {
     answers: "json",
     provider: "required",
-    GET: { csrf: false, handler: webauthnOptions },
+    GET: {
+      csrf: false,
+      handler: webauthnOptions,
+      rateLimit: [webauthnOptionsPolicy, webauthnOptionsIpPolicy],
+    },
+  },
+  // Second factors. The step after the first factor is `callback/two-factor`, above.
+  "two-factor": {
+    answers: "page",
+    provider: "none",
+    GET: { csrf: false, handler: twoFactor("twoFactorPage") },
+  },
+  "two-factor/status": {
+    answers: "json",
+    provider: "none",
+    GET: { csrf: false, handler: twoFactor("twoFactorStatus") },
+  },
+  "two-factor/setup": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactor("twoFactorSetup") },
+  },
+  "two-factor/enable": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactor("twoFactorEnable"), rateLimit: [twoFactorPolicy] },
+  },
+  "two-factor/disable": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: twoFactor("twoFactorDisable"), rateLimit: [twoFactorPolicy] },
   },
 }
 
@@ -106,6 +175,23 @@ export function isAuthAction(action: string): action is AuthAction {
 /** The methods `route` answers, for `Allow` headers. */
 export function methodsOf(route: Route): Method[] {
   return (["GET", "POST"] as const).filter((method) => route[method] !== undefined)
+}
+
+/**
+ * `<action>[/<provider>]`, where an action may be two segments
+ * (`two-factor/setup`): the longer match wins.
+ */
+export function splitPath(path: string): {
+  action: string | undefined
+  provider: string | undefined
+  rest: string[]
+} {
+  const [first, second, ...rest] = path.split("/")
+  if (second !== undefined && isAuthAction(`${first}/${second}`)) {
+    const [provider, ...more] = rest
+    return { action: `${first}/${second}`, provider, rest: more }
+  }
+  return { action: first, provider: second, rest }
 }
 
 export interface RouteMatch {
@@ -129,7 +215,7 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
       404,
     )
   }
-  const [action, provider, ...rest] = pathname.slice(basePath.length + 1).split("/")
+  const { action, provider, rest } = splitPath(pathname.slice(basePath.length + 1))
   if (!action || !isAuthAction(action) || rest.length > 0) {
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }

@@ -159,6 +159,11 @@ export type AuthAction =
   | "signout"
   | "verify-request"
   | "webauthn-options"
+  | "two-factor"
+  | "two-factor/setup"
+  | "two-factor/enable"
+  | "two-factor/disable"
+  | "two-factor/status"
 
 /**
  * Paths of your own pages that replace the built-in ones.
@@ -174,6 +179,13 @@ export interface PagesOptions {
   verifyRequest: string
   /** First-time users are sent here after sign-in when set. */
   newUser: string
+  /**
+   * Where a user with a second factor enters the code after the first factor.
+   * Default `${basePath}/two-factor`. Receives the `error` query parameter;
+   * its form posts `code` and the CSRF token to `${basePath}/callback/two-factor`.
+   * (Tessera addition.)
+   */
+  twoFactor: string
 }
 
 /**
@@ -259,6 +271,8 @@ export interface CookiesOptions {
   state: CookieOption
   nonce: CookieOption
   webauthnChallenge: CookieOption
+  /** The sign-in waiting for its second factor (Tessera addition). */
+  twoFactor: CookieOption
 }
 
 /**

@@ -105,7 +105,10 @@ describe("error classes", () => {
     "InvalidConfiguration",
     "InvalidRequest",
     "InvalidSecret",
+    "InvalidTwoFactorCode",
     "OAuthProviderError",
+    "RateLimited",
+    "TwoFactorExpired",
   ]
 
   test.each([
@@ -118,6 +121,18 @@ describe("error classes", () => {
     expect(errors.publicErrorOf(error)).toEqual(errors.publicErrorOf(new errors[parent]("x")))
     expect(errors.isClientError(error)).toBe(false)
     expect(errors.isClientError(new errors[parent]("x"))).toBe(true)
+  })
+
+  test.each([
+    ["RateLimited", "RateLimited"],
+    ["InvalidTwoFactorCode", "TwoFactor"],
+    ["TwoFactorExpired", "TwoFactorExpired"],
+  ] as const)("%s: a sign-in error the client caused, shown as error=%s", (name, value) => {
+    const error = new errors[name]("x")
+    expect(error).toBeInstanceOf(SignInError)
+    expect(error.type).toBe(name)
+    expect(errors.publicErrorOf(error)).toEqual({ page: "signIn", value })
+    expect(errors.isClientError(error)).toBe(true)
   })
 
   test("every exported error class is in the table (no class without a test)", () => {

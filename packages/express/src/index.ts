@@ -124,5 +124,7 @@ export async function getSession(req: Request, config: ExpressAuthConfig): GetSe
 
 export type { ExpressAuthConfig } from "./config.js"
 export type { AuthConfig } from "@tessera/core"
+// As Auth.js re-exports it from each framework package (a proxy, a custom CA for OAuth requests).
+export { customFetch } from "@tessera/core"
 export type * from "@tessera/core/types"
 export * from "@tessera/core/errors"

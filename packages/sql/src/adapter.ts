@@ -15,6 +15,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "@tessera/core/adapters"
@@ -25,8 +26,18 @@ import type {
   Database,
   SqlDialect,
   Timestamp,
+  TwoFactorsTable,
   UsersTable,
 } from "./schema.js"
+
+function toTwoFactor(row: Selectable<TwoFactorsTable>): AdapterTwoFactor {
+  return {
+    userId: row.user_id,
+    secret: row.secret,
+    enabledAt: row.enabled_at == null ? null : toDate(row.enabled_at),
+    lastUsedStep: row.last_used_step == null ? null : Number(row.last_used_step),
+  }
+}
 
 type Promised<F> = F extends (...args: infer A) => infer R
   ? (...args: A) => Promise<Awaited<R>>
@@ -35,7 +46,10 @@ type Promised<F> = F extends (...args: infer A) => infer R
 /** Every method of `Adapter`, required, each returning a Promise. */
 export type SqlAdapterMethods = {
   [
-    K in Exclude<keyof Adapter, "deleteUser" | "linkAccount" | "unlinkAccount" | "deleteSession">
+    K in Exclude<
+      keyof Adapter,
+      "deleteUser" | "linkAccount" | "unlinkAccount" | "deleteSession" | "deleteTwoFactor"
+    >
   ]-?: Promised<NonNullable<Adapter[K]>>
 } & {
   /** Returns the deleted user, or null if there was none. */
@@ -47,6 +61,7 @@ export type SqlAdapterMethods = {
   ): Promise<AdapterAccount | undefined>
   /** Returns the deleted session, or null if there was none. */
   deleteSession(sessionToken: string): Promise<AdapterSession | null>
+  deleteTwoFactor(userId: string): Promise<void>
 }
 
 // ---- conversions between rows and adapter objects ----
@@ -248,6 +263,8 @@ export function createAdapterMethods(
         await trx.deleteFrom("sessions").where("user_id", "=", userId).execute()
         await trx.deleteFrom("accounts").where("user_id", "=", userId).execute()
         await trx.deleteFrom("authenticators").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("two_factor_recovery_codes").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("two_factors").where("user_id", "=", userId).execute()
         return trx.deleteFrom("users").where("id", "=", userId).returningAll().executeTakeFirst()
       })
       return row ? toUser(row) : null
@@ -448,6 +465,92 @@ export function createAdapterMethods(
       if (!row)
         throw new Error("updateAuthenticatorCounter: no authenticator with this credential id")
       return toAuthenticator(row)
+    },
+
+    async createTwoFactor(twoFactor, recoveryCodes) {
+      const row = {
+        user_id: twoFactor.userId,
+        secret: twoFactor.secret,
+        enabled_at: null,
+        last_used_step: null,
+      }
+      try {
+        return await db.transaction().execute(async (trx) => {
+          // Only an unconfirmed factor is replaced: a confirmed one keeps its row,
+          // and the insert then fails on the primary key (and rolls all back).
+          await trx
+            .deleteFrom("two_factors")
+            .where("user_id", "=", twoFactor.userId)
+            .where("enabled_at", "is", null)
+            .execute()
+          const created = await trx
+            .insertInto("two_factors")
+            .values(row)
+            .returningAll()
+            .executeTakeFirstOrThrow()
+          await trx
+            .deleteFrom("two_factor_recovery_codes")
+            .where("user_id", "=", twoFactor.userId)
+            .execute()
+          if (recoveryCodes.length)
+            await trx
+              .insertInto("two_factor_recovery_codes")
+              .values(recoveryCodes.map((code_hash) => ({ user_id: twoFactor.userId, code_hash })))
+              .execute()
+          return toTwoFactor(created)
+        })
+      } catch (error) {
+        // A confirmed factor (or one confirmed meanwhile): nothing written.
+        if (isUniqueViolation(error)) return null
+        throw error
+      }
+    },
+
+    async getTwoFactor(userId) {
+      const row = await db
+        .selectFrom("two_factors")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .executeTakeFirst()
+      return row ? toTwoFactor(row) : null
+    },
+
+    async enableTwoFactor(userId) {
+      const row = await db
+        .updateTable("two_factors")
+        .set({ enabled_at: date(new Date()) })
+        .where("user_id", "=", userId)
+        .where("enabled_at", "is", null)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toTwoFactor(row) : null
+    },
+
+    async useTwoFactorStep(userId, step) {
+      // One conditional update: of two concurrent uses of a step, one matches.
+      const result = await db
+        .updateTable("two_factors")
+        .set({ last_used_step: step })
+        .where("user_id", "=", userId)
+        .where((eb) => eb.or([eb("last_used_step", "is", null), eb("last_used_step", "<", step)]))
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+
+    async useRecoveryCode(userId, codeHash) {
+      const result = await db
+        .deleteFrom("two_factor_recovery_codes")
+        .where("user_id", "=", userId)
+        .where("code_hash", "=", codeHash)
+        .executeTakeFirst()
+      return Number(result.numDeletedRows) > 0
+    },
+
+    async deleteTwoFactor(userId) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("two_factor_recovery_codes").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("two_factors").where("user_id", "=", userId).execute()
+      })
     },
   }
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 /**
- * The `tessera` command.
+ * The database commands of `tessera`. The `tessera` bin belongs to @tessera/core
+ * (so `npx tessera secret` works in any project) and hands `migrate`, `purge`
+ * and `help` to `main` here (`@tessera/sql/cli`). This package's own bin is
+ * `tessera-sql`, a name that cannot clash with core's when both are installed,
+ * for package managers that link only direct dependencies' bins.
  *
  *   tessera migrate [--sqlite <path> | --postgres <url>]
  *   tessera migrate --from authjs [--sqlite <path> | --postgres <url>] [--to <url or file>] [--apply]

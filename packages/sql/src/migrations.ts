@@ -143,9 +143,46 @@ function rateLimits(dialect: SqlDialect): Migration {
   }
 }
 
+/**
+ * 0004: second factors (TOTP keys, encrypted by Tessera) and the hashes of
+ * their recovery codes. `user_id` has no foreign key: credentials users with
+ * JWT sessions never become rows of `users`, yet may have a second factor.
+ * `deleteUser` deletes a user's rows here itself.
+ */
+function twoFactor(dialect: SqlDialect): Migration {
+  const t = types(dialect)
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("two_factors")
+        .ifNotExists()
+        .addColumn("user_id", "text", (c) => c.primaryKey())
+        .addColumn("secret", "text", (c) => c.notNull())
+        .addColumn("enabled_at", t.timestamp)
+        .addColumn("last_used_step", t.bigint)
+        .execute()
+      await db.schema
+        .createTable("two_factor_recovery_codes")
+        .ifNotExists()
+        .addColumn("user_id", "text", (c) => c.notNull())
+        .addColumn("code_hash", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("two_factor_recovery_codes_pkey", ["user_id", "code_hash"])
+        .execute()
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable("two_factor_recovery_codes").ifExists().execute()
+      await db.schema.dropTable("two_factors").ifExists().execute()
+    },
+  }
+}
+
 /** Every migration, by name; names sort in the order they apply. */
 export function migrations(dialect: SqlDialect): Record<string, Migration> {
-  return { "0001_init": init(dialect), "0002_rate_limits": rateLimits(dialect) }
+  return {
+    "0001_init": init(dialect),
+    "0002_rate_limits": rateLimits(dialect),
+    "0004_two_factor": twoFactor(dialect),
+  }
 }
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -77,6 +77,22 @@ export interface RateLimitsTable {
   expires_at: Timestamp
 }
 
+/** A user's second factor. `secret` is the TOTP key as Tessera encrypted it. */
+export interface TwoFactorsTable {
+  user_id: string
+  secret: string
+  /** `null` until the user confirms the factor with a code. */
+  enabled_at: Timestamp | null
+  /** The last TOTP time step a code was accepted for. */
+  last_used_step: BigIntColumn | null
+}
+
+/** Primary key (user_id, code_hash); `code_hash` is a keyed hash of a recovery code. */
+export interface TwoFactorRecoveryCodesTable {
+  user_id: string
+  code_hash: string
+}
+
 export interface Database {
   users: UsersTable
   accounts: AccountsTable
@@ -84,4 +100,6 @@ export interface Database {
   verification_tokens: VerificationTokensTable
   authenticators: AuthenticatorsTable
   rate_limits: RateLimitsTable
+  two_factors: TwoFactorsTable
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable
 }

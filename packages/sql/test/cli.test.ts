@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url"
 import Sqlite from "better-sqlite3"
 import { afterAll, describe, expect, test } from "vitest"
 import { main, resolveTarget, type CliIO } from "../src/cli.js"
+import { migrations } from "../src/migrations.js"
 import { sqliteTables } from "./helpers.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-cli-"))
@@ -175,10 +176,9 @@ describe("the built binary", () => {
       ).toEqual([0, 0, 0, 0])
       const db = new Sqlite(file, { readonly: true })
       try {
-        expect(db.prepare("select name from tessera_migrations").all()).toEqual([
-          { name: "0001_init" },
-          { name: "0002_rate_limits" },
-        ])
+        expect(db.prepare("select name from tessera_migrations").all()).toEqual(
+          Object.keys(migrations("sqlite")).map((name) => ({ name })),
+        )
       } finally {
         db.close()
       }

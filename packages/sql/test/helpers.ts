@@ -63,6 +63,24 @@ export function rawDb(
         .executeTakeFirst()
       return row ? { credentialID: row.credential_id, userId: row.user_id } : null
     },
+    async twoFactor(userId) {
+      const row = await db
+        .selectFrom("two_factors")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .executeTakeFirst()
+      if (!row) return null
+      const codes = await db
+        .selectFrom("two_factor_recovery_codes")
+        .select("code_hash")
+        .where("user_id", "=", userId)
+        .execute()
+      return {
+        userId: row.user_id,
+        secret: row.secret,
+        recoveryCodes: codes.map((c) => c.code_hash),
+      }
+    },
   }
 }
 

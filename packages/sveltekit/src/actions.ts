@@ -4,8 +4,13 @@
  * onto `event.cookies` and redirects (303) where core says.
  *
  * A failed sign-in is not turned into a redirect: the error (for example a
- * `CredentialsSignin` with its `code`) is thrown to the caller, so the app's own
- * action can answer with `fail(...)` and keep the form on screen.
+ * `CredentialsSignin` with its `code`, a `RateLimited`, an
+ * `InvalidTwoFactorCode`) is thrown to the caller, so the app's own action can
+ * answer with `fail(...)` and keep the form on screen.
+ *
+ * Users with a second factor: a first factor redirects to the two-factor step
+ * (`pages.twoFactor`, or core's page); its form posts `providerId=two-factor`
+ * and `code` to the same `signIn` action, which finishes the sign-in.
  * @module
  */
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
@@ -15,6 +20,9 @@ import { actionConfig, basePathOf, findProvider } from "./config.js"
 import { applyCookies } from "./cookies.js"
 import { withoutForwardedHeaders } from "./forwarded.js"
 import type { SignInOptions, SignOutOptions } from "./types.js"
+
+/** The second step of a sign-in, for users with a second factor: `signIn("two-factor", { code })`. */
+export const TWO_FACTOR_ID = "two-factor"
 
 /** Form fields with this prefix become authorization parameters of OAuth/OIDC providers. */
 export const AUTHORIZATION_PARAMS_PREFIX = "authorizationParams-"
@@ -73,11 +81,18 @@ export async function signIn(
   } = options
   const shouldRedirect = redirectOption !== false && redirectOption !== "false"
   const callbackUrl = callbackUrlOf(event, redirectTo ?? legacyCallbackUrl)
-  const provider = providerId ? findProvider(config, providerId) : undefined
+  // The second step of a sign-in (`code`): not a configured provider, but core's pseudo-provider.
+  const provider =
+    providerId === TWO_FACTOR_ID
+      ? { id: TWO_FACTOR_ID, type: "two-factor" as const }
+      : providerId
+        ? findProvider(config, providerId)
+        : undefined
   if (!provider) return finish(signInPageUrl(event, config, callbackUrl), shouldRedirect)
 
-  // Credentials are checked by the callback action; every other type starts at signin.
-  const action = provider.type === "credentials" ? "callback" : "signin"
+  // Credentials and codes are checked by the callback action; every other type starts at signin.
+  const action =
+    provider.type === "credentials" || provider.type === "two-factor" ? "callback" : "signin"
   const url = new URL(
     `${basePathOf(config)}/${action}/${encodeURIComponent(provider.id)}`,
     event.url.origin,

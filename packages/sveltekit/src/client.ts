@@ -5,6 +5,11 @@
  * auth action asking for the redirect as JSON (`X-Auth-Return-Redirect: 1`) and
  * then follows it, or, with `redirect: false`, returns the outcome instead.
  *
+ * Failures are results, never exceptions: a sign-in the server refused, a server
+ * that could not be reached, a passkey dialog the user cancelled all resolve to
+ * `{ ok: false, error }` (see {@link SignInResult}), so a page shows a message
+ * instead of an unhandled rejection.
+ *
  * @example
  * ```svelte
  * <script>
@@ -13,11 +18,15 @@
  * <button on:click={() => signIn("github")}>Sign in with GitHub</button>
  * <button on:click={() => signIn("credentials", { username, password, redirectTo: "/dashboard" })}>Sign in</button>
  * <button on:click={() => signIn("passkey", { action: "register" })}>Add a passkey</button>
+ * <button on:click={() => signIn("two-factor", { code })}>Verify</button>
  * <button on:click={() => signOut()}>Sign out</button>
  * ```
  * @module
  */
 import type { PublicProvider } from "@tessera/core/types"
+
+/** The second step of a sign-in for users with a second factor: `signIn("two-factor", { code })`. */
+const TWO_FACTOR_ID = "two-factor"
 
 /** Where the auth actions are mounted when no `basePath` is given. */
 const DEFAULT_BASE_PATH = "/auth"
@@ -43,9 +52,17 @@ export interface SignInParams {
 export interface SignInResult {
   /** True when the sign-in succeeded. */
   ok: boolean
-  /** HTTP status of the sign-in request. */
+  /** HTTP status of the sign-in request; 0 when no answer came (network, passkey dialog). */
   status: number
-  /** The `error` query value of the page the server redirected to (`CredentialsSignin`, ...), if any. */
+  /**
+   * What went wrong, if anything: the `error` the server answered (`CredentialsSignin`,
+   * `AccessDenied`, ...) or, for failures in the browser, one of
+   * - `ClientFetchError`: the server could not be reached, or did not answer as the auth routes do;
+   * - `MissingCSRF`: no CSRF token could be had from `<basePath>/csrf`;
+   * - `PasskeyCancelled`: the browser's passkey dialog was cancelled or timed out;
+   * - `PasskeyError`: the browser could not use a passkey here (no authenticator, not a secure context, ...);
+   * - `InvalidCallbackUrl`: the place to go afterwards is not an http(s) URL.
+   */
   error: string | undefined
   /** The `code` that came with a `CredentialsSignin` error. */
   code: string | undefined
@@ -56,9 +73,20 @@ export interface SignInResult {
 export interface SignOutParams {
   redirectTo?: string
   callbackUrl?: string
-  /** `false`: do not navigate, resolve to `{ url }`. Default `true`. */
+  /** `false`: do not navigate, resolve to a {@link SignOutResult}. Default `true`. */
   redirect?: boolean
   basePath?: string
+}
+
+export interface SignOutResult {
+  /** True when the session was ended. */
+  ok: boolean
+  /** HTTP status of the sign-out request; 0 when no answer came. */
+  status: number
+  /** As {@link SignInResult.error}: `ClientFetchError`, `MissingCSRF`, `InvalidCallbackUrl`, ... */
+  error: string | undefined
+  /** Where the server sends the browser; `null` on error. */
+  url: string | null
 }
 
 type AuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
@@ -67,14 +95,47 @@ type AuthorizationParams = string | string[][] | Record<string, string> | URLSea
 const RESERVED = new Set(["redirectTo", "callbackUrl", "redirect", "basePath", "action"])
 
 /**
+ * A failure the client itself found: no answer, no CSRF token, a cancelled passkey dialog.
+ * Thrown inside this module only; `signIn` and `signOut` return it as a result.
+ */
+class ClientFailure extends Error {
+  constructor(
+    readonly error: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+function failed(failure: ClientFailure): SignInResult & SignOutResult {
+  return { ok: false, status: failure.status, error: failure.error, code: undefined, url: null }
+}
+
+/**
  * Starts a sign-in. Without a provider id (or with one the server does not
  * know), opens the sign-in page. Credentials pass their fields in `params`;
  * `authorizationParams` are added to an OAuth/OIDC authorization request.
+ * Resolves to a {@link SignInResult} with `redirect: false`, and whenever the
+ * sign-in failed with nowhere to go; never rejects for a failed sign-in.
  */
 export async function signIn(
   providerId?: string,
   params: SignInParams = {},
   authorizationParams?: AuthorizationParams,
+): Promise<SignInResult | undefined> {
+  try {
+    return await startSignIn(providerId, params, authorizationParams)
+  } catch (error) {
+    if (error instanceof ClientFailure) return failed(error)
+    throw error
+  }
+}
+
+async function startSignIn(
+  providerId: string | undefined,
+  params: SignInParams,
+  authorizationParams: AuthorizationParams | undefined,
 ): Promise<SignInResult | undefined> {
   const basePath = trimBasePath(params.basePath)
   const callbackUrl = params.redirectTo ?? params.callbackUrl ?? window.location.href
@@ -84,10 +145,21 @@ export async function signIn(
     return undefined
   }
   const [providers, csrfToken] = await Promise.all([
-    getProviders({ basePath }),
+    providerId === TWO_FACTOR_ID ? null : getProviders({ basePath }),
     getCsrfToken({ basePath }),
   ])
-  const provider = providers?.[providerId]
+  if (providerId === TWO_FACTOR_ID) {
+    // The second step: `code` finishes the sign-in the first factor started.
+    const response = await post(`${basePath}/callback/${TWO_FACTOR_ID}`, {
+      ...postedFields(params),
+      csrfToken,
+      callbackUrl,
+    })
+    return outcome(response, callbackUrl, params.redirect === false)
+  }
+  if (!providers)
+    throw new ClientFailure("ClientFetchError", 0, "The server did not list its providers")
+  const provider = providers[providerId]
   if (!provider) {
     navigate(signInPage)
     return undefined
@@ -107,27 +179,47 @@ export async function signIn(
   return outcome(response, callbackUrl, params.redirect === false && canReturn)
 }
 
-/** Ends the session, then goes to `redirectTo` (default: the current page). */
-export async function signOut(params: SignOutParams = {}): Promise<{ url: string } | undefined> {
+/**
+ * Ends the session, then goes to `redirectTo` (default: the current page). Resolves
+ * to a {@link SignOutResult} with `redirect: false`, and when signing out failed.
+ */
+export async function signOut(params: SignOutParams = {}): Promise<SignOutResult | undefined> {
   const basePath = trimBasePath(params.basePath)
   const callbackUrl = params.redirectTo ?? params.callbackUrl ?? window.location.href
-  const csrfToken = await getCsrfToken({ basePath })
-  const response = await post(`${basePath}/signout`, { csrfToken, callbackUrl })
-  const data = await json<{ url?: string }>(response)
-  const url = data?.url ?? callbackUrl
-  if (params.redirect === false) return { url }
-  navigate(url)
-  return undefined
+  try {
+    const csrfToken = await getCsrfToken({ basePath })
+    const response = await post(`${basePath}/signout`, { csrfToken, callbackUrl })
+    const data = await json<{ url?: string; error?: string }>(response)
+    if (!response.ok) {
+      const error = typeof data?.error === "string" ? data.error : "ClientFetchError"
+      return { ok: false, status: response.status, error, url: null }
+    }
+    const url = typeof data?.url === "string" ? data.url : callbackUrl
+    if (params.redirect === false)
+      return { ok: true, status: response.status, error: undefined, url }
+    navigate(url)
+    return undefined
+  } catch (error) {
+    if (error instanceof ClientFailure) return failed(error)
+    throw error
+  }
 }
 
-/** The CSRF token the state-changing actions need (also sets its cookie). */
+/**
+ * The CSRF token the state-changing actions need (also sets its cookie). Rejects when
+ * there is none to have; `signIn` and `signOut` report that as `MissingCSRF`.
+ */
 export async function getCsrfToken(options: { basePath?: string } = {}): Promise<string> {
-  const response = await fetch(`${trimBasePath(options.basePath)}/csrf`, {
+  const response = await request(`${trimBasePath(options.basePath)}/csrf`, {
     headers: { accept: "application/json" },
   })
   const data = await json<{ csrfToken?: string }>(response)
   if (!response.ok || typeof data?.csrfToken !== "string") {
-    throw new Error(`Could not get a CSRF token (HTTP ${response.status})`)
+    throw new ClientFailure(
+      "MissingCSRF",
+      response.status,
+      `Could not get a CSRF token (HTTP ${response.status})`,
+    )
   }
   return data.csrfToken
 }
@@ -136,10 +228,15 @@ export async function getCsrfToken(options: { basePath?: string } = {}): Promise
 export async function getProviders(
   options: { basePath?: string } = {},
 ): Promise<Record<string, PublicProvider> | null> {
-  const response = await fetch(`${trimBasePath(options.basePath)}/providers`, {
-    headers: { accept: "application/json" },
-  })
-  return response.ok ? await json<Record<string, PublicProvider>>(response) : null
+  try {
+    const response = await request(`${trimBasePath(options.basePath)}/providers`, {
+      headers: { accept: "application/json" },
+    })
+    return response.ok ? await json<Record<string, PublicProvider>>(response) : null
+  } catch (error) {
+    if (error instanceof ClientFailure) return null
+    throw error
+  }
 }
 
 /**
@@ -160,7 +257,7 @@ async function passkey(
   const query = new URLSearchParams(fields)
   if (params.action) query.set("action", params.action)
   const id = encodeURIComponent(provider.id)
-  const optionsResponse = await fetch(`${basePath}/webauthn-options/${id}?${query}`, {
+  const optionsResponse = await request(`${basePath}/webauthn-options/${id}?${query}`, {
     headers: { accept: "application/json" },
   })
   const answer = await json<{
@@ -174,14 +271,21 @@ async function passkey(
     !answer?.options ||
     (answer.action !== "register" && answer.action !== "authenticate")
   ) {
-    throw new Error(
-      `Could not get passkey options (HTTP ${optionsResponse.status}${answer?.error ? `: ${answer.error}` : ""})`,
+    throw new ClientFailure(
+      typeof answer?.error === "string" ? answer.error : "ClientFetchError",
+      optionsResponse.status,
+      `Could not get passkey options (HTTP ${optionsResponse.status})`,
     )
   }
-  const data =
-    answer.action === "register"
-      ? await startRegistration({ optionsJSON: answer.options })
-      : await startAuthentication({ optionsJSON: answer.options })
+  let data: unknown
+  try {
+    data =
+      answer.action === "register"
+        ? await startRegistration({ optionsJSON: answer.options })
+        : await startAuthentication({ optionsJSON: answer.options })
+  } catch (error) {
+    throw passkeyFailure(error)
+  }
   const response = await post(`${basePath}/callback/${id}`, {
     ...fields,
     action: answer.action,
@@ -192,7 +296,10 @@ async function passkey(
   return outcome(response, callbackUrl, params.redirect === false)
 }
 
-/** Follows the server's answer, or describes it when the caller asked for no navigation. */
+/**
+ * Follows the server's answer, or describes it: when the caller asked for no navigation,
+ * and when the server refused with nowhere to go (no URL to follow).
+ */
 async function outcome(
   response: Response,
   callbackUrl: string,
@@ -209,7 +316,7 @@ async function outcome(
   } else if (!response.ok) {
     error = typeof data?.error === "string" ? data.error : "Signin"
   }
-  if (!returnResult) {
+  if (!returnResult && (url || response.ok)) {
     navigate(url ?? callbackUrl)
     return undefined
   }
@@ -217,8 +324,32 @@ async function outcome(
   return { ok, status: response.status, error, code, url: ok ? url : null }
 }
 
+/**
+ * What a failed WebAuthn ceremony means for the user. The browser ends a dialog that was
+ * cancelled or timed out with `NotAllowedError` (or `AbortError`); @simplewebauthn/browser
+ * passes it on as the `cause` of its own `WebAuthnError` when it recognises it.
+ */
+function passkeyFailure(error: unknown): ClientFailure {
+  const names = [error, (error as { cause?: unknown } | null)?.cause].map((e) =>
+    e instanceof Error ? e.name : "",
+  )
+  const cancelled = names.some((name) => name === "NotAllowedError" || name === "AbortError")
+  const message = error instanceof Error ? error.message : "The passkey dialog failed"
+  return new ClientFailure(cancelled ? "PasskeyCancelled" : "PasskeyError", 0, message)
+}
+
+/** `fetch`, with a network failure as a {@link ClientFailure}. */
+async function request(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "fetch failed"
+    throw new ClientFailure("ClientFetchError", 0, `The server could not be reached: ${message}`)
+  }
+}
+
 function post(url: string, body: Record<string, string>): Promise<Response> {
-  return fetch(url, {
+  return request(url, {
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
@@ -264,7 +395,11 @@ function navigate(url: string): void {
   // The server's URLs are checked there; a fallback (`redirectTo`, which an app
   // may take from a query parameter) is not, and `javascript:` would run.
   if (target.protocol !== "http:" && target.protocol !== "https:")
-    throw new Error(`Not an http(s) URL to go to: ${target.protocol}`)
+    throw new ClientFailure(
+      "InvalidCallbackUrl",
+      0,
+      `Not an http(s) URL to go to: ${target.protocol}`,
+    )
   window.location.href = target.href
   // Only the fragment changed: the browser would just scroll, so load the page again.
   if (target.hash && target.href.split("#")[0] === current.href.split("#")[0])

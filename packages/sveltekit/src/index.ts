@@ -128,5 +128,7 @@ export type {
   SvelteKitAuthConfigInput,
 } from "./types.js"
 export type { AuthConfig } from "@tessera/core"
+// As Auth.js re-exports it from each framework package (a proxy, a custom CA for OAuth requests).
+export { customFetch } from "@tessera/core"
 export type * from "@tessera/core/types"
 export * from "@tessera/core/errors"

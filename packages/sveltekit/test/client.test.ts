@@ -137,7 +137,12 @@ describe("client signIn against the real handle", () => {
     const { handle } = SvelteKitAuth(testConfig())
     const { browser } = serveWith(handle)
     await signIn("credentials", { username: "ada", password: "lovelace", redirect: false })
-    expect(await signOut({ redirect: false, redirectTo: "/bye" })).toEqual({ url: `${ORIGIN}/bye` })
+    expect(await signOut({ redirect: false, redirectTo: "/bye" })).toEqual({
+      ok: true,
+      status: 200,
+      error: undefined,
+      url: `${ORIGIN}/bye`,
+    })
     expect([...browser.cookies.keys()]).not.toContain("tessera.session-token")
     await signOut()
     expect(location.href).toBe(PAGE)
@@ -183,16 +188,38 @@ describe("client signIn", () => {
     expect(location.href).toBe("https://github.example/login/oauth/authorize?client_id=x")
   })
 
-  it("never navigates to a script URL it fell back to when the server gave none", async () => {
+  it("never navigates to a script URL it would fall back to when the server gives none", async () => {
+    const location = fakeWindow()
+    answer({
+      "GET /auth/csrf": { csrfToken: "token" },
+      "GET /auth/providers": providers,
+      // Answers without a URL: the client falls back to redirectTo.
+      "POST /auth/signout": {},
+      "POST /auth/callback/credentials": {},
+    })
+    expect(await signOut({ redirectTo: "javascript:alert(document.cookie)" })).toMatchObject({
+      ok: false,
+      error: "InvalidCallbackUrl",
+    })
+    expect(await signIn("credentials", { redirectTo: "javascript:alert(1)" })).toMatchObject({
+      ok: false,
+      error: "InvalidCallbackUrl",
+    })
+    expect(location.href).toBe(PAGE)
+  })
+
+  it("a refusal with nowhere to go is returned, not followed to the callback URL", async () => {
     const location = fakeWindow()
     answer({ "GET /auth/csrf": { csrfToken: "token" }, "GET /auth/providers": providers })
-    // No route answers the POSTs: the client falls back to redirectTo.
-    await expect(signOut({ redirectTo: "javascript:alert(document.cookie)" })).rejects.toThrow(
-      /http/,
-    )
-    await expect(signIn("credentials", { redirectTo: "javascript:alert(1)" })).rejects.toThrow(
-      /http/,
-    )
+    // No route answers the POSTs: 404 { error: "UnknownAction" } and no URL.
+    expect(await signIn("credentials", { username: "ada" })).toEqual({
+      ok: false,
+      status: 404,
+      error: "UnknownAction",
+      code: undefined,
+      url: null,
+    })
+    expect(await signOut()).toMatchObject({ ok: false, status: 404, error: "UnknownAction" })
     expect(location.href).toBe(PAGE)
   })
 
@@ -257,10 +284,85 @@ describe("client signIn", () => {
     expect(location.href).toBe(`${ORIGIN}/home`)
   })
 
-  it("passkey options that fail are reported as an error", async () => {
-    fakeWindow()
-    answer({ "GET /auth/providers": providers, "GET /auth/csrf": { csrfToken: "token" } })
-    await expect(signIn("passkey")).rejects.toThrow(/passkey options \(HTTP 404: UnknownAction\)/)
+  it("passkey options that fail are a result with the server's error, and nothing is posted", async () => {
+    const location = fakeWindow()
+    const calls = answer({
+      "GET /auth/providers": providers,
+      "GET /auth/csrf": { csrfToken: "token" },
+    })
+    expect(await signIn("passkey")).toEqual({
+      ok: false,
+      status: 404,
+      error: "UnknownAction",
+      code: undefined,
+      url: null,
+    })
+    expect(calls.some((c) => c.method === "POST")).toBe(false)
+    expect(location.href).toBe(PAGE)
+  })
+
+  it.each([
+    ["NotAllowedError", "PasskeyCancelled"],
+    ["AbortError", "PasskeyCancelled"],
+    ["SecurityError", "PasskeyError"],
+  ])(
+    "a passkey dialog ending in %s is the result %s, with or without redirect",
+    async (name, error) => {
+      const location = fakeWindow()
+      const calls = answer({
+        "GET /auth/providers": providers,
+        "GET /auth/csrf": { csrfToken: "token" },
+        "GET /auth/webauthn-options/passkey": {
+          action: "authenticate",
+          options: { challenge: "x" },
+        },
+      })
+      // As @simplewebauthn/browser throws it: its WebAuthnError, named after the browser's error.
+      const thrown = Object.assign(
+        new Error("The operation either timed out or was not allowed."),
+        {
+          name,
+          cause: new DOMException("not allowed", name),
+        },
+      )
+      vi.mocked(startAuthentication).mockRejectedValueOnce(thrown).mockRejectedValueOnce(thrown)
+      for (const redirect of [true, false]) {
+        expect(await signIn("passkey", { redirect })).toEqual({
+          ok: false,
+          status: 0,
+          error,
+          code: undefined,
+          url: null,
+        })
+      }
+      expect(calls.some((c) => c.method === "POST")).toBe(false)
+      expect(location.href).toBe(PAGE)
+    },
+  )
+
+  it("a server that cannot be reached is ClientFetchError; no CSRF token is MissingCSRF", async () => {
+    const location = fakeWindow()
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("fetch failed")
+      }),
+    )
+    expect(await signIn("credentials", { username: "ada", redirect: false })).toMatchObject({
+      ok: false,
+      status: 0,
+      error: "ClientFetchError",
+    })
+    expect(await signOut()).toMatchObject({ ok: false, status: 0, error: "ClientFetchError" })
+
+    answer({ "GET /auth/providers": providers, "GET /auth/csrf": { nothing: "here" } })
+    expect(await signIn("credentials", { username: "ada" })).toMatchObject({
+      ok: false,
+      status: 200,
+      error: "MissingCSRF",
+    })
+    expect(await signOut({ redirect: false })).toMatchObject({ ok: false, error: "MissingCSRF" })
+    expect(location.href).toBe(PAGE)
   })
 })
 

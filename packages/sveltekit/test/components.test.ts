@@ -47,6 +47,16 @@ describe("SignIn", () => {
     expect(markup).not.toContain('type="email"')
   })
 
+  it('provider "two-factor": a labelled one-time-code field and "Verify"', () => {
+    const markup = html(render(SignIn, { props: { provider: "two-factor" } }).body)
+    expect(hiddenFields(markup)).toEqual({ providerId: "two-factor" })
+    expect(markup).toContain('<label for="tessera-two-factor-code">Code</label>')
+    expect(markup).toMatch(
+      /<input id="tessera-two-factor-code" name="code"[^>]*autocomplete="one-time-code"/,
+    )
+    expect(markup).toContain('<button type="submit">Verify</button>')
+  })
+
   it("posts to a custom sign-in page and adds class names", () => {
     for (const signInPage of ["login", "/login"]) {
       const markup = html(

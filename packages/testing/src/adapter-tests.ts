@@ -31,6 +31,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "@tessera/core/adapters"
@@ -59,6 +60,13 @@ export interface AdapterTestDb {
     token: string
   }): Awaitable<Partial<VerificationToken> | null | undefined>
   authenticator(credentialID: string): Awaitable<Partial<AdapterAuthenticator> | null | undefined>
+  /**
+   * The user's stored second factor and the hashes of their recovery codes
+   * (optional: without it the two-factor tests check through the adapter only).
+   */
+  twoFactor?(
+    userId: string,
+  ): Awaitable<(Partial<AdapterTwoFactor> & { recoveryCodes: string[] }) | null | undefined>
 }
 
 export interface AdapterTestOptions {
@@ -489,6 +497,112 @@ export function runAdapterTests(options: AdapterTestOptions): void {
           ),
         ).rejects.toBeDefined()
         expect((await method("getAuthenticator")(authenticator.credentialID))?.counter).toBe(0)
+      })
+    })
+
+    describe("two-factor (optional methods)", () => {
+      const secret = () => `v1.${uid()}.encrypted-by-tessera`
+      const codes = () => Array.from({ length: 10 }, () => uid().replaceAll("-", ""))
+      async function setUp(userId: string, recoveryCodes = codes()) {
+        const twoFactor = { userId, secret: secret(), enabledAt: null, lastUsedStep: null }
+        const created = await method("createTwoFactor")(twoFactor, recoveryCodes)
+        return { twoFactor, created, recoveryCodes }
+      }
+
+      it("two-factor: createTwoFactor stores an unconfirmed factor with its recovery codes", async () => {
+        const user = await createUser()
+        const { twoFactor, created, recoveryCodes } = await setUp(user.id)
+        expect(created).toMatchObject(twoFactor)
+        expect(await method("getTwoFactor")(user.id)).toEqual(twoFactor)
+        expect(await method("getTwoFactor")(uid())).toBeNull()
+        const stored = await db.twoFactor?.(user.id)
+        if (stored) {
+          expect(stored).toMatchObject({ secret: twoFactor.secret })
+          expect([...stored.recoveryCodes].sort()).toEqual([...recoveryCodes].sort())
+        }
+      })
+
+      it("two-factor: a new setup replaces an unconfirmed one and its recovery codes", async () => {
+        const user = await createUser()
+        const first = await setUp(user.id)
+        const second = await setUp(user.id)
+        expect((await method("getTwoFactor")(user.id))?.secret).toBe(second.twoFactor.secret)
+        expect(await method("useRecoveryCode")(user.id, first.recoveryCodes[0]!)).toBe(false)
+        expect(await method("useRecoveryCode")(user.id, second.recoveryCodes[0]!)).toBe(true)
+      })
+
+      it("two-factor: enableTwoFactor confirms once; a confirmed factor is never replaced", async () => {
+        const user = await createUser()
+        const { twoFactor, recoveryCodes } = await setUp(user.id)
+        const before = Date.now()
+        const enabled = await method("enableTwoFactor")(user.id)
+        expect(enabled?.enabledAt).toBeInstanceOf(Date)
+        expect(enabled!.enabledAt!.valueOf()).toBeGreaterThanOrEqual(before - 1000)
+        expect((await method("getTwoFactor")(user.id))?.enabledAt).toBeInstanceOf(Date)
+        expect(await method("enableTwoFactor")(user.id)).toBeNull()
+        expect(await method("enableTwoFactor")(uid())).toBeNull()
+        const replaced = await setUp(user.id)
+        expect(replaced.created).toBeNull()
+        expect((await method("getTwoFactor")(user.id))?.secret).toBe(twoFactor.secret)
+        expect(await method("useRecoveryCode")(user.id, replaced.recoveryCodes[0]!)).toBe(false)
+        expect(await method("useRecoveryCode")(user.id, recoveryCodes[0]!)).toBe(true)
+      })
+
+      it("two-factor: useTwoFactorStep accepts each step once, and only later ones", async () => {
+        const user = await createUser()
+        await setUp(user.id)
+        const use = method("useTwoFactorStep")
+        expect(await use(user.id, 58_000_000)).toBe(true)
+        expect(await use(user.id, 58_000_000)).toBe(false)
+        expect(await use(user.id, 57_999_999)).toBe(false)
+        expect(await use(user.id, 58_000_001)).toBe(true)
+        expect((await method("getTwoFactor")(user.id))?.lastUsedStep).toBe(58_000_001)
+        expect(await use(uid(), 58_000_002)).toBe(false)
+      })
+
+      it("two-factor: concurrent uses of one step: exactly one wins", async () => {
+        const user = await createUser()
+        await setUp(user.id)
+        const results = await Promise.all(
+          Array.from({ length: raceSize }, async () =>
+            method("useTwoFactorStep")(user.id, 60_000_000),
+          ),
+        )
+        expect(results.filter(Boolean)).toHaveLength(1)
+      })
+
+      it("two-factor: a recovery code works once, for its own user only", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        const { recoveryCodes } = await setUp(user.id)
+        await setUp(other.id)
+        expect(await method("useRecoveryCode")(other.id, recoveryCodes[1]!)).toBe(false)
+        const results = await Promise.all(
+          Array.from({ length: raceSize }, async () =>
+            method("useRecoveryCode")(user.id, recoveryCodes[1]!),
+          ),
+        )
+        expect(results.filter(Boolean)).toHaveLength(1)
+        expect(await method("useRecoveryCode")(user.id, recoveryCodes[2]!)).toBe(true)
+        const stored = await db.twoFactor?.(user.id)
+        if (stored) expect(stored.recoveryCodes).toHaveLength(8)
+      })
+
+      it("two-factor: deleteTwoFactor and deleteUser remove the factor and its codes", async () => {
+        const user = await createUser()
+        const { recoveryCodes } = await setUp(user.id)
+        await method("enableTwoFactor")(user.id)
+        await method("deleteTwoFactor")(user.id)
+        expect(await method("getTwoFactor")(user.id)).toBeNull()
+        expect(await method("useRecoveryCode")(user.id, recoveryCodes[0]!)).toBe(false)
+        expect(await db.twoFactor?.(user.id)).toBeFalsy()
+        await method("deleteTwoFactor")(uid())
+
+        const gone = await createUser()
+        await setUp(gone.id)
+        await method("deleteUser")(gone.id)
+        expect(await method("getTwoFactor")(gone.id)).toBeNull()
+        expect(await db.twoFactor?.(gone.id)).toBeFalsy()
       })
     })
 

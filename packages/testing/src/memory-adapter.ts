@@ -4,8 +4,9 @@
  *
  * It follows the same rules as the SQL adapter, so code tested against it behaves
  * the same in production: e-mail and (provider, providerAccountId) are unique,
- * deleting a user cascades, verification tokens are single use, expired sessions
- * are deleted when read, and every method returns copies, never stored objects.
+ * deleting a user cascades, verification tokens, TOTP steps and recovery codes
+ * are single use, expired sessions are deleted when read, and every method
+ * returns copies, never stored objects.
  *
  * @example
  * ```ts
@@ -19,6 +20,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
 } from "@tessera/core/adapters"
@@ -32,6 +34,10 @@ export interface MemoryStore {
   /** Keyed by `tokenKey(identifier, token)`. */
   verificationTokens: Map<string, VerificationToken>
   authenticators: Map<string, AdapterAuthenticator>
+  /** Second factors, by user id. */
+  twoFactors: Map<string, AdapterTwoFactor>
+  /** Recovery-code hashes, by user id. */
+  recoveryCodes: Map<string, Set<string>>
 }
 
 export function createMemoryStore(): MemoryStore {
@@ -41,6 +47,8 @@ export function createMemoryStore(): MemoryStore {
     sessions: new Map(),
     verificationTokens: new Map(),
     authenticators: new Map(),
+    twoFactors: new Map(),
+    recoveryCodes: new Map(),
   }
 }
 
@@ -103,6 +111,13 @@ const copyToken = (t: VerificationToken): VerificationToken => ({
   expires: new Date(t.expires.valueOf()),
 })
 
+const copyTwoFactor = (t: AdapterTwoFactor): AdapterTwoFactor => ({
+  userId: t.userId,
+  secret: t.secret,
+  enabledAt: copyDate(t.enabledAt),
+  lastUsedStep: t.lastUsedStep ?? null,
+})
+
 const copyAuthenticator = (a: AdapterAuthenticator): AdapterAuthenticator => ({
   credentialID: a.credentialID,
   userId: a.userId,
@@ -122,6 +137,9 @@ export function MemoryAdapter(
   store: MemoryStore = createMemoryStore(),
 ): Adapter & { store: MemoryStore } {
   const { users, accounts, sessions, verificationTokens, authenticators } = store
+  // Stores made before second factors existed get their maps on first use.
+  const twoFactors = (store.twoFactors ??= new Map())
+  const recoveryCodes = (store.recoveryCodes ??= new Map())
 
   function emailTaken(email: string | null | undefined, exceptId?: string): boolean {
     if (email == null) return false
@@ -199,6 +217,8 @@ export function MemoryAdapter(
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
       for (const [key, authenticator] of authenticators)
         if (authenticator.userId === userId) authenticators.delete(key)
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
       return copyUser(user)
     },
 
@@ -312,6 +332,42 @@ export function MemoryAdapter(
       const next = { ...found, counter: newCounter }
       authenticators.set(credentialID, next)
       return copyAuthenticator(next)
+    },
+
+    async createTwoFactor(twoFactor, codes) {
+      if (twoFactors.get(twoFactor.userId)?.enabledAt) return null
+      const stored = copyTwoFactor({ ...twoFactor, enabledAt: null, lastUsedStep: null })
+      twoFactors.set(stored.userId, stored)
+      recoveryCodes.set(stored.userId, new Set(codes))
+      return copyTwoFactor(stored)
+    },
+
+    async getTwoFactor(userId) {
+      const found = twoFactors.get(userId)
+      return found ? copyTwoFactor(found) : null
+    },
+
+    async enableTwoFactor(userId) {
+      const found = twoFactors.get(userId)
+      if (!found || found.enabledAt) return null
+      found.enabledAt = new Date()
+      return copyTwoFactor(found)
+    },
+
+    async useTwoFactorStep(userId, step) {
+      const found = twoFactors.get(userId)
+      if (!found || (found.lastUsedStep !== null && found.lastUsedStep >= step)) return false
+      found.lastUsedStep = step
+      return true
+    },
+
+    async useRecoveryCode(userId, codeHash) {
+      return recoveryCodes.get(userId)?.delete(codeHash) ?? false
+    },
+
+    async deleteTwoFactor(userId) {
+      twoFactors.delete(userId)
+      recoveryCodes.delete(userId)
     },
   }
 }

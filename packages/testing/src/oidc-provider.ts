@@ -109,53 +109,56 @@ export async function startOidcProvider(
   }
 
   // Loaded on first use: importing @tessera/testing for the adapter suite shouldn't load oidc-provider.
-  const { default: Provider } = await import("oidc-provider")
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: clientId,
-        ...(authMethod === "none" ? {} : { client_secret: clientSecret }),
-        redirect_uris: options.redirectUris,
-        response_types: ["code"],
-        grant_types: ["authorization_code"],
-        token_endpoint_auth_method: authMethod,
-      },
-    ],
-    jwks: { keys: [jwk] },
-    cookies: { keys: [randomBytes(32).toString("base64url")] },
-    features: { devInteractions: { enabled: true } },
-    claims: {
-      openid: ["sub"],
-      email: ["email", "email_verified"],
-      profile: ["name", "given_name", "family_name", "preferred_username", "picture"],
-    },
-    conformIdTokenClaims: options.claimsInIdToken === false,
-    pkce: { required: () => options.requirePkce !== false },
-    // Explicit lifetimes (seconds), so oidc-provider does not warn about its defaults.
-    ttl: {
-      AccessToken: 3600,
-      AuthorizationCode: 60,
-      IdToken: 3600,
-      Interaction: 3600,
-      Session: 14 * 24 * 3600,
-      Grant: 14 * 24 * 3600,
-    },
-    async findAccount(_ctx: unknown, sub: string) {
-      return {
-        accountId: sub,
-        async claims() {
+  const { default: Provider } = await withoutDevelopmentWarnings(() => import("oidc-provider"))
+  const provider = withoutDevelopmentWarnings(
+    () =>
+      new Provider(issuer, {
+        clients: [
+          {
+            client_id: clientId,
+            ...(authMethod === "none" ? {} : { client_secret: clientSecret }),
+            redirect_uris: options.redirectUris,
+            response_types: ["code"],
+            grant_types: ["authorization_code"],
+            token_endpoint_auth_method: authMethod,
+          },
+        ],
+        jwks: { keys: [jwk] },
+        cookies: { keys: [randomBytes(32).toString("base64url")] },
+        features: { devInteractions: { enabled: true } },
+        claims: {
+          openid: ["sub"],
+          email: ["email", "email_verified"],
+          profile: ["name", "given_name", "family_name", "preferred_username", "picture"],
+        },
+        conformIdTokenClaims: options.claimsInIdToken === false,
+        pkce: { required: () => options.requirePkce !== false },
+        // Explicit lifetimes (seconds), so oidc-provider does not warn about its defaults.
+        ttl: {
+          AccessToken: 3600,
+          AuthorizationCode: 60,
+          IdToken: 3600,
+          Interaction: 3600,
+          Session: 14 * 24 * 3600,
+          Grant: 14 * 24 * 3600,
+        },
+        async findAccount(_ctx: unknown, sub: string) {
           return {
-            name: capitalise(sub),
-            email: `${sub}@example.test`,
-            email_verified: true,
-            preferred_username: sub,
-            ...accounts[sub],
-            sub,
+            accountId: sub,
+            async claims() {
+              return {
+                name: capitalise(sub),
+                email: `${sub}@example.test`,
+                email_verified: true,
+                preferred_username: sub,
+                ...accounts[sub],
+                sub,
+              }
+            },
           }
         },
-      }
-    },
-  })
+      }),
+  )
   handler = provider.callback()
 
   return {
@@ -171,6 +174,34 @@ export async function startOidcProvider(
         server.closeAllConnections()
       }),
   }
+}
+
+/**
+ * Runs `work` without oidc-provider's warnings that it runs in development mode (an in-memory
+ * adapter, development interactions) or on a Node.js it does not list (20): this provider is
+ * a development one by design, and tests and the demo would print them on every start, where
+ * they read like faults. Any other warning is printed.
+ */
+function withoutDevelopmentWarnings<T>(work: () => T): T {
+  const warn = console.warn
+  console.warn = (...args: unknown[]) => {
+    const text = typeof args[0] === "string" ? args[0] : ""
+    if (/oidc-provider WARNING: (Unsupported runtime|a quick start development-only)/.test(text))
+      return
+    warn(...args)
+  }
+  let result: T
+  try {
+    result = work()
+  } catch (error) {
+    console.warn = warn
+    throw error
+  }
+  if (result instanceof Promise) {
+    return result.finally(() => (console.warn = warn)) as T
+  }
+  console.warn = warn
+  return result
 }
 
 export interface CompleteOidcLoginOptions {

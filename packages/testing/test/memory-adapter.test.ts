@@ -16,6 +16,12 @@ runAdapterTests({
     verificationToken: ({ identifier, token }) =>
       store.verificationTokens.get(tokenKey(identifier, token)) ?? null,
     authenticator: (credentialID) => store.authenticators.get(credentialID) ?? null,
+    twoFactor: (userId) => {
+      const found = store.twoFactors.get(userId)
+      return found
+        ? { ...found, recoveryCodes: [...(store.recoveryCodes.get(userId) ?? [])] }
+        : null
+    },
   },
 })
 

@@ -1,11 +1,12 @@
 /**
  * GET actions that render (or redirect to) a page: signin, signout, error,
- * verify-request. A custom page configured in `pages` replaces the built-in one.
+ * verify-request (with the code form of providers that mail codes). A custom
+ * page configured in `pages` replaces the built-in one.
  * @module
  */
 import type { RequestContext } from "../context.js"
 import { ensureCsrfToken } from "../http/csrf.js"
-import { appPageUrl, signInPageUrl } from "../http/urls.js"
+import { actionUrl, appPageUrl, signInPageUrl } from "../http/urls.js"
 import { resolveCallbackUrl, rememberCallbackUrl } from "../lib/callback-url.js"
 import { renderErrorPage } from "../pages/error.js"
 import { pageContextOf } from "../pages/page-context.js"
@@ -55,10 +56,21 @@ export async function errorPage(ctx: RequestContext): Promise<ResponseInternal> 
 }
 
 export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseInternal> {
+  const { provider: providerId, type, email, error } = ctx.request.query
   const custom = ctx.config.pages.verifyRequest
   if (custom) {
-    const { provider, type } = ctx.request.query
-    return { redirect: appPageUrl(ctx, custom, { provider, type }) }
+    return { redirect: appPageUrl(ctx, custom, { provider: providerId, type, email, error }) }
   }
-  return renderVerifyRequestPage(ctx, await pageContextOf(ctx))
+  const page = await pageContextOf(ctx)
+  // A provider that mails codes gets the form to enter one.
+  const provider = providerId ? ctx.config.flows.get(providerId)?.provider : undefined
+  if (provider?.type !== "email" || provider.method === "link")
+    return renderVerifyRequestPage(ctx, page)
+  const csrfToken = await ensureCsrfToken(ctx)
+  return renderVerifyRequestPage(ctx, page, {
+    action: actionUrl(ctx, "callback", provider.id),
+    csrfToken,
+    email,
+    error,
+  })
 }

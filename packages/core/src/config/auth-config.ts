@@ -6,7 +6,9 @@
 import type { Adapter } from "../adapters.js"
 import type { JWTOptions } from "../jwt.js"
 import type { Provider } from "../providers/index.js"
+import type { RateLimitConfig } from "../rate-limit/config.js"
 import type { raw, skipCSRFCheck } from "../symbols.js"
+import type { TwoFactorConfig } from "../two-factor/config.js"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -93,6 +95,22 @@ export interface AuthConfig {
   redirectProxyUrl?: string
   /** Where the actions are mounted. Default `/auth`. */
   basePath?: string
+  /**
+   * Limits on the endpoints attackers hammer (credentials, e-mail sign-in,
+   * one-time codes, passkey options, second-factor codes), on by default with
+   * the defaults of `defaultRateLimitRules`; override a rule, set it to
+   * `false`, or set `rateLimit: false` to turn every limit off. (Tessera
+   * addition; see "Rate limits" in the README.)
+   */
+  rateLimit?: RateLimitConfig | false
+  /**
+   * Second factors (TOTP authenticator apps, with recovery codes): on when the
+   * adapter has the two-factor methods (`@tessera/sql` does, from migration
+   * 0004). Users set them up through `two-factor/setup` and `enable`; once
+   * enabled, every sign-in asks for a code at `pages.twoFactor`. `false` turns
+   * them off. (Tessera addition; see "Two-factor authentication" in the README.)
+   */
+  twoFactor?: TwoFactorConfig | false
   /** Accepted for Auth.js compatibility; Tessera has no experimental flags (passkeys are stable). */
   experimental?: Record<string, boolean>
 }

@@ -2,7 +2,8 @@
  * Default cookie names and options.
  *
  * On https every cookie is `Secure` and prefixed: the CSRF cookie and the
- * short-lived flow cookies (PKCE verifier, state, nonce, WebAuthn challenge)
+ * short-lived flow cookies (PKCE verifier, state, nonce, WebAuthn challenge,
+ * the sign-in waiting for its second factor)
  * with `__Host-` (no Domain, Path=/: a sibling subdomain cannot set them, so it
  * cannot plant its own sign-in into a victim's browser), the others with
  * `__Secure-`. All are HttpOnly and SameSite=Lax. The flow cookies expire
@@ -27,6 +28,7 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     state: { name: `${host}tessera.state`, options: flow },
     nonce: { name: `${host}tessera.nonce`, options: flow },
     webauthnChallenge: { name: `${host}tessera.challenge`, options: flow },
+    twoFactor: { name: `${host}tessera.two-factor`, options: flow },
   }
 }
 

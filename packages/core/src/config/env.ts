@@ -55,9 +55,9 @@ export function environmentDefaults(env: Env, config: AuthConfig): Partial<AuthC
   const defaults: Partial<AuthConfig> = {}
   const hasSecret = Array.isArray(config.secret) ? config.secret.length > 0 : !!config.secret
   if (!hasSecret) {
+    // Always a list, as Auth.js fills it: code reading `config.secret[0]` gets the current one.
     const secrets = secretsFromEnv(env)
-    if (secrets.length === 1) defaults.secret = secrets[0]
-    else if (secrets.length > 1) defaults.secret = secrets
+    if (secrets.length > 0) defaults.secret = secrets
   }
   if (env.AUTH_URL && config.url === undefined && config.origin === undefined) {
     defaults.url = env.AUTH_URL
@@ -128,6 +128,13 @@ export function setEnvDefaults(
 ): AuthConfig {
   if (applied.get(config) === envObject) return config
   applied.set(config, envObject)
+  // As Auth.js: AUTH_URL with a path and a basePath too is worth a warning (basePath wins),
+  // given here, once; resolution then stays quiet about it.
+  const urlPath = envObject.AUTH_URL ? pathOf(envObject.AUTH_URL) : undefined
+  if (urlPath && config.basePath && !suppressBasePathWarning && !suppressed.has(config)) {
+    createLogger(!!config.debug, config.logger).warn("env-url-basepath-redundant")
+    suppressed.add(config)
+  }
   Object.assign(config, environmentDefaults(envObject, config))
   // Resolution warns when AUTH_URL's path and basePath disagree; this opts out of it.
   if (suppressBasePathWarning) suppressed.add(config)
@@ -192,7 +199,13 @@ function providerWithEnv(
 ): AuthConfig["providers"][number] {
   const fromEnv = providerEnv(provider, env)
   if (Object.keys(fromEnv).length === 0) return provider
-  if (typeof provider === "function") return (provider as (options: object) => any)(fromEnv)
+  if (typeof provider === "function") {
+    // The factory keeps them in `options`; Auth.js also sets them on the provider it returns.
+    const made = (provider as (options: object) => any)(fromEnv)
+    if (!made || typeof made !== "object") return made
+    for (const [key, value] of Object.entries(fromEnv)) made[key] ??= value
+    return made
+  }
   const p = provider as Record<string, any>
   const missing = Object.fromEntries(
     Object.entries(fromEnv).filter(([k]) => p[k] === undefined && p.options?.[k] === undefined),
@@ -238,7 +251,13 @@ export function createActionURL(
 ): URL {
   const canonical = parseCanonicalUrl(config.url ?? config.origin ?? envObject.AUTH_URL, "AUTH_URL")
   const envPath = canonical ? pathOf(canonical.href) : undefined
-  if (config.basePath && envPath && envPath !== config.basePath.replace(/\/+$/, "")) {
+  // Compared as written, as Auth.js does: "/api/auth/" against "/api/auth" is worth a warning too.
+  if (
+    config.basePath &&
+    config.basePath !== "/" &&
+    envPath &&
+    canonical!.pathname !== config.basePath
+  ) {
     createLogger(!!config.debug, config.logger).warn("env-url-basepath-mismatch")
   }
   const basePath = (config.basePath ?? envPath ?? "/auth").replace(/\/+$/, "")

@@ -22,7 +22,9 @@ import type { JWTOptions } from "../jwt.js"
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
 import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
+import { resolveRateLimits, type ResolvedRateLimits } from "../rate-limit/config.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
+import { resolveTwoFactor, TWO_FACTOR_ID, type ResolvedTwoFactor } from "../two-factor/config.js"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -69,6 +71,10 @@ export interface ResolvedConfig {
   /** Cookie settings for https and for http requests, chosen per request. */
   readonly cookies: { readonly secure: CookiesOptions; readonly insecure: CookiesOptions }
   readonly redirectProxyUrl: string | undefined
+  /** Second factors, when on (the adapter stores them, and `twoFactor` is not false). */
+  readonly twoFactor: ResolvedTwoFactor | undefined
+  /** The rate limits the routes apply; `undefined` with `rateLimit: false`. */
+  readonly rateLimits: ResolvedRateLimits | undefined
   /** The configuration as the user gave it. */
   readonly source: AuthConfig
 }
@@ -264,6 +270,17 @@ async function resolve(
     sessionStrategy: session.strategy,
   })
   const localization = await resolveLocalization(config.theme)
+  const twoFactor = resolveTwoFactor(config.twoFactor, adapter)
+  if (twoFactor) {
+    if (flows.has(TWO_FACTOR_ID)) {
+      throw new InvalidConfiguration(
+        `The provider id "${TWO_FACTOR_ID}" is the second-factor step's: rename the provider`,
+      )
+    }
+    // The second step is a pseudo-provider: `callback/two-factor` goes through the route table like any callback.
+    const { twoFactorFlow } = await import("../two-factor/flow.js")
+    flows.set(TWO_FACTOR_ID, twoFactorFlow)
+  }
   if (config.debug) logger.warn("debug-enabled")
   const skip = config.skipCSRFCheck === skipCSRFCheck
   // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.
@@ -295,6 +312,8 @@ async function resolve(
       insecure: mergeCookies(defaultCookies(false), cookieOverrides),
     },
     redirectProxyUrl,
+    twoFactor,
+    rateLimits: resolveRateLimits(config.rateLimit, secrets),
     source,
   }
 }

@@ -34,6 +34,8 @@ export type ResolvedOAuthProvider = OAuthConfigInternal<any>
 /** An e-mail provider with its defaults filled in. */
 export type ResolvedEmailProvider = EmailConfig & {
   maxAge: number
+  method: "link" | "code" | "both"
+  confirmLink: boolean
   normalizeIdentifier: (identifier: string) => string
   generateVerificationToken: () => string | PromiseLike<string>
 }
@@ -119,8 +121,10 @@ export interface FlowCallback<P extends ResolvedProvider> {
    * True when the callback is a same-site form post that must echo the CSRF
    * token (credentials, passkeys). False where another check ties the callback
    * to the browser: OAuth state/PKCE/nonce cookies, e-mail single-use tokens.
+   * A function decides per request (e-mail: a posted one-time code needs it,
+   * a followed link does not).
    */
-  readonly csrf: boolean
+  readonly csrf: boolean | ((ctx: RequestContext) => boolean)
   handle(ctx: RequestContext, provider: P): Promise<ResponseInternal>
 }
 
@@ -138,21 +142,38 @@ export interface Flow<P extends ResolvedProvider, I extends ProviderIdentity = P
   persist: Persist<I>
   /** GET webauthn-options/<id>: only flows that prepare a browser ceremony have it. */
   options?(ctx: RequestContext, provider: P): Promise<ResponseInternal>
+  /**
+   * Where a failure of this flow's requests lands, when not on the sign-in or
+   * error page: a URL on `ctx.origin` carrying `error=<value>`, or `undefined`
+   * for the usual pages. (A mistyped code goes back to the code form.)
+   */
+  failurePage?(ctx: RequestContext, provider: P, error: unknown, value: string): string | undefined
+}
+
+/**
+ * The second-factor step's pseudo-provider (`callback/two-factor`): not in
+ * `providers`, never on the sign-in page.
+ */
+export interface TwoFactorProvider {
+  readonly id: "two-factor"
+  readonly type: "two-factor"
+  readonly name: string
 }
 
 /** A flow bound to one provider: what routes and pages call. */
 export interface ProviderFlow {
-  readonly provider: ResolvedProvider
-  readonly type: ProviderType
+  readonly provider: ResolvedProvider | TwoFactorProvider
+  readonly type: ProviderType | "two-factor"
   signIn(ctx: RequestContext): Promise<ResponseInternal>
   readonly callback: {
     readonly methods: readonly Method[]
-    readonly csrf: boolean
+    readonly csrf: boolean | ((ctx: RequestContext) => boolean)
     handle(ctx: RequestContext): Promise<ResponseInternal>
   }
   section(ctx: RequestContext, params: SignInPageParams): SafeHtml
   head?(ctx: RequestContext, nonce: string): SafeHtml
   options?(ctx: RequestContext): Promise<ResponseInternal>
+  failurePage?(ctx: RequestContext, error: unknown, value: string): string | undefined
 }
 
 /** Binds `flow` to `provider`, so callers need not know the provider's type. */
@@ -160,7 +181,7 @@ export function bindFlow<P extends ResolvedProvider>(
   flow: Flow<P, any>,
   provider: P,
 ): ProviderFlow {
-  const { options, head } = flow
+  const { options, head, failurePage } = flow
   return {
     provider,
     type: provider.type,
@@ -174,5 +195,11 @@ export function bindFlow<P extends ResolvedProvider>(
     // The same function for every provider of the type: the page includes it once.
     ...(head ? { head } : {}),
     ...(options ? { options: (ctx: RequestContext) => options(ctx, provider) } : {}),
+    ...(failurePage
+      ? {
+          failurePage: (ctx: RequestContext, error: unknown, value: string) =>
+            failurePage(ctx, provider, error, value),
+        }
+      : {}),
   }
 }

@@ -102,7 +102,8 @@ export class KeyRing {
       const derived = await this.key(salt, i)
       if (derived.kid === kid) return derived
     }
-    throw new TypeError("No secret matches the token's key id")
+    // Auth.js's error, word for word: code around `decode` may look for it.
+    throw new Error("no matching decryption secret")
   }
 
   /** {@link keyFor} without waiting, when every key it may need is derived already. */

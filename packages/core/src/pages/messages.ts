@@ -19,6 +19,10 @@ const signInErrors: Record<string, MessageKey> = {
   EmailSignin: "signIn.error.EmailSignin",
   CredentialsSignin: "signIn.error.CredentialsSignin",
   SessionRequired: "signIn.error.SessionRequired",
+  // Tessera's own: a rate limit, and a second-factor step that failed or took too long.
+  RateLimited: "signIn.error.RateLimited",
+  TwoFactor: "signIn.error.TwoFactor",
+  TwoFactorExpired: "signIn.error.TwoFactorExpired",
 }
 
 /**
@@ -79,4 +83,16 @@ const unknownError: ErrorPageEntry = {
 /** The error page for `error`: status, strings and where it leads. */
 export function errorPageEntry(error: string | undefined): ErrorPageEntry {
   return error && Object.hasOwn(errorPages, error) ? errorPages[error]! : unknownError
+}
+
+/** What a code form (the e-mail code, the two-factor code) shows for each `error` value. */
+const codeErrors: Record<string, MessageKey> = {
+  Verification: "code.error.Verification",
+  TwoFactor: "code.error.TwoFactor",
+  RateLimited: "code.error.RateLimited",
+}
+
+/** A code form's message for `error`, or the generic one. */
+export function codeErrorKey(error: string): MessageKey {
+  return Object.hasOwn(codeErrors, error) ? codeErrors[error]! : "code.error.default"
 }

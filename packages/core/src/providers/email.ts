@@ -29,12 +29,17 @@ import { sendWithNodemailer } from "./nodemailer.js"
 export interface EmailSendVerificationRequestParams {
   /** The normalized e-mail address. */
   identifier: string
-  /** The sign-in link. */
+  /**
+   * The sign-in link. With `method: "code"`, the page where the code is
+   * entered (the mail need not link to it).
+   */
   url: string
   expires: Date
   provider: EmailConfig
-  /** The raw token in the link. Never log it. */
+  /** The raw token in the link (with codes: the code). Never log it. */
   token: string
+  /** With `method: "code"` or `"both"`: the one-time code (8 digits) to show. Never log it. */
+  code?: string
   /**
    * The configuration's theme, with `locale` set to the locale of this request
    * (configured, or negotiated from `Accept-Language`) and `messages[locale]`
@@ -56,8 +61,22 @@ export interface EmailConfig extends CommonProviderOptions {
   server?: any
   /** The sender. Default `no-reply@<your host>`. */
   from?: string
-  /** Seconds the link stays valid. Default 24 hours. */
+  /** Seconds the link stays valid. Default 24 hours (codes: 10 minutes, whatever this says). */
   maxAge?: number
+  /**
+   * What the mail carries: a sign-in `"link"` (default), a one-time `"code"`
+   * (8 digits, entered on the verify-request page), or `"both"` (the code, and
+   * a link that carries it). Codes live 10 minutes, work once, and die after 5
+   * wrong attempts. (Tessera addition.)
+   */
+  method?: "link" | "code" | "both"
+  /**
+   * Following the link shows a confirmation page ("Sign in as ...") and only
+   * its button signs in, so a mail scanner that opens every link cannot use
+   * it up. Recommended when users' mail is scanned. Default false: the link
+   * signs in at once, as in Auth.js. (Tessera addition.)
+   */
+  confirmLink?: boolean
   /** Sends the link. Throwing ends the sign-in with `error=EmailSignin`. */
   sendVerificationRequest: (params: EmailSendVerificationRequestParams) => Awaitable<void>
   /** Default: 32 random bytes (256 bits) from the CSPRNG, hex. Return at least 128 random bits. */
@@ -123,7 +142,13 @@ export function mailParts(
     apiKey: mailApiKey(params.provider, service),
     from: mailSender(params),
     to: params.identifier,
-    message: verificationMessage({ url, host: new URL(url).host, theme }),
+    message: verificationMessage({
+      url,
+      host: new URL(url).host,
+      theme,
+      code: params.code,
+      link: params.provider.method !== "code",
+    }),
   }
 }
 
@@ -180,9 +205,9 @@ function redact(
   params: EmailSendVerificationRequestParams,
   headerValues: string[],
 ): string {
-  const { provider, url, token, identifier } = params
+  const { provider, url, token, identifier, code } = params
   const credentials = headerValues.filter((value) => value.length >= 8)
-  const secrets = [provider.apiKey, url, token, identifier, ...credentials]
+  const secrets = [provider.apiKey, url, token, identifier, code, ...credentials]
     .filter((s): s is string => typeof s === "string" && s.length >= 4)
     .flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)])
     .sort((a, b) => b.length - a.length)

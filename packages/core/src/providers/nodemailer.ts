@@ -74,7 +74,7 @@ async function transportFor(provider: EmailConfig): Promise<Transport> {
 export async function sendWithNodemailer(
   params: EmailSendVerificationRequestParams,
 ): Promise<void> {
-  const { identifier, url, provider, theme } = params
+  const { identifier, url, provider, theme, code } = params
   if (!provider.server)
     throw new Error(`E-mail provider "${provider.id}" has no server to send with`)
   const host = new URL(url).host
@@ -82,7 +82,7 @@ export async function sendWithNodemailer(
   const result = await transport.sendMail({
     to: { name: "", address: identifier },
     from: provider.from ?? `no-reply@${new URL(url).hostname}`,
-    ...verificationMessage({ url, host, theme }),
+    ...verificationMessage({ url, host, theme, code, link: provider.method !== "code" }),
   })
   // The message names no address or link: both stay out of logs.
   const failed = [...(result.rejected ?? []), ...(result.pending ?? [])]

@@ -4,9 +4,12 @@
  * reads `process.env` by itself.
  */
 import { describe, expect, test } from "vitest"
-import { Auth, setEnvDefaults, type AuthConfig } from "@tessera/core"
+import { Auth, createActionURL, setEnvDefaults, type AuthConfig } from "@tessera/core"
 import { encode } from "@tessera/core/jwt"
+import GitHub from "@tessera/core/providers/github"
 import {
+  Browser,
+  ORIGIN,
   OTHER_SECRET,
   SECRET,
   credentialsProvider,
@@ -54,9 +57,10 @@ function Keycloak(options: Record<string, unknown> = {}) {
 }
 
 describe("setEnvDefaults", () => {
-  test("AUTH_SECRET becomes the secret", () => {
+  test("AUTH_SECRET becomes the secret, a list of one as in Auth.js", () => {
     const config = setEnvDefaults({ AUTH_SECRET: SECRET }, { providers: [] })
-    expect(config.secret).toBe(SECRET)
+    expect(config.secret).toEqual([SECRET])
+    expect(config.secret?.[0]).toBe(SECRET)
   })
 
   test("AUTH_SECRET_1.._3 are added for rotation in Auth.js's order: [_3, _2, _1, AUTH_SECRET]", () => {
@@ -70,7 +74,7 @@ describe("setEnvDefaults", () => {
   test("fills the caller's configuration in place and returns it", async () => {
     const config: AuthConfig = { providers: [credentialsProvider()] }
     expect(setEnvDefaults({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true" }, config)).toBe(config)
-    expect(config.secret).toBe(SECRET)
+    expect(config.secret).toEqual([SECRET])
     expect(config.trustHost).toBe(true)
     // The Auth.js pattern: call it for its effect, then pass the same object.
     expect((await Auth(get("/auth/session"), config)).status).toBe(200)
@@ -193,6 +197,43 @@ describe("setEnvDefaults", () => {
     expect(made).toMatchObject({ id: "my-idp", clientId: "kc-id", clientSecret: "kc-secret" })
   })
 
+  test("a built-in factory given bare gets the environment's values on the provider it returns, and signs in with them", async () => {
+    const env = { AUTH_GITHUB_ID: "gh-env-id", AUTH_GITHUB_SECRET: "gh-env-secret" }
+    const config = setEnvDefaults(env, { ...makeConfig().config, providers: [GitHub] })
+    const [made] = config.providers as any[]
+    expect(made).toMatchObject({
+      id: "github",
+      clientId: "gh-env-id",
+      clientSecret: "gh-env-secret",
+    })
+    const response = await new Browser(config).startSignIn("github")
+    const location = new URL(response.headers.get("location")!)
+    expect(location.origin + location.pathname).toBe("https://github.com/login/oauth/authorize")
+    expect(location.searchParams.get("client_id")).toBe("gh-env-id")
+  })
+
+  test("AUTH_URL with a path and a basePath too: one env-url-basepath-redundant warning, not repeated by Auth()", async () => {
+    const log = recordingLogger()
+    const env = { AUTH_URL: `${ORIGIN}/api/auth`, AUTH_SECRET: SECRET }
+    const config = setEnvDefaults(env, {
+      providers: [credentialsProvider()],
+      basePath: "/custom",
+      logger: log.logger,
+    })
+    expect(config.basePath).toBe("/custom")
+    expect(log.warnings).toEqual(["env-url-basepath-redundant"])
+    await Auth(get("/custom/session"), config)
+    expect(log.warnings).toEqual(["env-url-basepath-redundant"])
+
+    const quiet = recordingLogger()
+    setEnvDefaults(env, { providers: [], basePath: "/custom", logger: quiet.logger }, true)
+    setEnvDefaults(
+      { AUTH_URL: ORIGIN },
+      { providers: [], basePath: "/custom", logger: quiet.logger },
+    )
+    expect(quiet.warnings).toEqual([])
+  })
+
   test("never replaces what the configuration sets", () => {
     const config: AuthConfig = {
       providers: [github({ clientId: "mine" })],
@@ -248,5 +289,30 @@ describe("setEnvDefaults", () => {
       withEnv,
     )
     expect(((await response.json()) as { user: { name: string } }).user.name).toBe("Env")
+  })
+})
+
+describe("createActionURL", () => {
+  test("warns env-url-basepath-mismatch when AUTH_URL's path is not basePath as written, as Auth.js does", () => {
+    const log = recordingLogger()
+    const url = (AUTH_URL: string, basePath: string) =>
+      createActionURL(
+        "signout",
+        undefined,
+        new Headers(),
+        { AUTH_URL },
+        { basePath, logger: log.logger },
+      ).href
+    expect(url("https://app.example/my-app/api/auth", "/my-app/api/auth")).toBe(
+      "https://app.example/my-app/api/auth/signout",
+    )
+    expect(log.warnings).toEqual([])
+    expect(url("https://app.example/my-app/api/auth/", "/my-app/api/auth")).toBe(
+      "https://app.example/my-app/api/auth/signout",
+    )
+    expect(url("https://app.example/my-app", "/api/auth")).toBe(
+      "https://app.example/api/auth/signout",
+    )
+    expect(log.warnings).toEqual(["env-url-basepath-mismatch", "env-url-basepath-mismatch"])
   })
 })

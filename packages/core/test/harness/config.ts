@@ -1,11 +1,12 @@
 /**
  * The one secret and origin of the core tests, the user Ada and a credentials
- * provider that knows her, and `makeConfig()`: a configuration with both and a
- * recording logger.
+ * provider that knows her, and `makeConfig()`: a configuration with both, a
+ * recording logger and rate-limit counters of its own.
  */
 import type { AuthConfig } from "@tessera/core"
 import { CredentialsSignin } from "@tessera/core/errors"
 import Credentials from "@tessera/core/providers/credentials"
+import { MemoryRateLimitStore } from "@tessera/core/rate-limit"
 import type { User } from "@tessera/core/types"
 import { recordingLogger } from "./logger.js"
 
@@ -54,6 +55,8 @@ export function makeConfig(overrides: Partial<AuthConfig> = {}) {
     trustHost: true,
     providers: [credentialsProvider()],
     logger: log.logger,
+    // Counters of this configuration's own: tests in one file do not share limits.
+    rateLimit: { store: new MemoryRateLimitStore() },
     ...overrides,
   }
   return { config, log }

@@ -13,6 +13,7 @@ import type { AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/testing"
 import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
+import { MemoryRateLimitStore } from "@tessera/core/rate-limit"
 import {
   completeOidcLogin,
   localOidcProvider,
@@ -46,6 +47,8 @@ function app(strategy: "database" | "jwt", extra: Partial<AuthConfig> = {}) {
     adapter,
     session: { strategy },
     logger: { error() {}, warn() {} },
+    // The victim signs in by e-mail more often than real users do in an hour.
+    rateLimit: { store: new MemoryRateLimitStore() },
     // Sessions name the account they are on (the default callback shows no id).
     callbacks: {
       session: ({ session, token, user }) => ({

@@ -1,4 +1,5 @@
 import { error, redirect } from "@sveltejs/kit"
+import { authAdapter } from "$lib/server/db"
 import { profileOf } from "$lib/server/directory"
 import { demoSettings } from "$lib/server/settings"
 import type { PageServerLoad } from "./$types"
@@ -10,5 +11,6 @@ export const load: PageServerLoad = async ({ locals, url }) => {
   if (!userId) redirect(303, `/signin?${new URLSearchParams({ redirectTo: url.pathname })}`)
   const profile = await profileOf(userId)
   if (!profile) error(404, "This account no longer exists")
-  return { profile, localIdp: !!demoSettings().localIdp }
+  const twoFactor = await authAdapter().getTwoFactor(userId)
+  return { profile, localIdp: !!demoSettings().localIdp, twoFactorEnabled: !!twoFactor?.enabledAt }
 }

@@ -4,16 +4,22 @@ import {
   CredentialsSignin,
   EmailSignInError,
   OAuthAccountNotLinked,
+  RateLimited,
   SignInError,
 } from "@tessera/sveltekit"
 import { DEMO_ACCOUNTS } from "$lib/server/accounts"
+import { signInFailure } from "$lib/signin-failures"
 import { demoSettings } from "$lib/server/settings"
 import { signIn } from "../../auth"
 import type { Actions, PageServerLoad } from "./$types"
 
 export const load: PageServerLoad = async ({ url }) => {
   const settings = demoSettings()
+  // A sign-in that failed away from this page (at an identity provider, or following a link)
+  // comes back here with `?error=` (see hooks.server.ts).
+  const error = url.searchParams.get("error")
   return {
+    failure: error ? signInFailure(error) : undefined,
     // Only a path on this site: anything else would be refused by Tessera anyway.
     redirectTo: safePath(url.searchParams.get("redirectTo") ?? url.searchParams.get("callbackUrl")),
     methods: {
@@ -39,6 +45,7 @@ function safePath(value: FormDataEntryValue | null): string {
 
 /** What the page says for a failed sign-in: never which of e-mail and password was wrong. */
 function messageFor(error: SignInError | AccessDenied): string {
+  if (error instanceof RateLimited) return "Too many attempts. Wait a few minutes, then try again."
   if (error instanceof CredentialsSignin)
     return "That e-mail address and password do not match a demo account."
   if (error instanceof EmailSignInError)

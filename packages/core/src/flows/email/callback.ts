@@ -1,5 +1,10 @@
 /**
- * GET callback/<email provider>?token=...&email=...: the link from the e-mail.
+ * callback/<email provider>: the link from the e-mail (GET
+ * `?token=...&email=...`), or a one-time code (POST `email`, `code` and the
+ * CSRF token from the code form; or GET `?email=...&code=...`, the link of
+ * `method: "both"`). With `confirmLink`, a GET only shows a confirmation page
+ * whose form posts the same fields: mail scanners that open links consume
+ * nothing.
  *
  * The token is consumed by `useVerificationToken`, which returns and deletes
  * the row in one step: of two clicks racing, exactly one gets it. A link that
@@ -12,14 +17,19 @@ import type { ResolvedEmailProvider } from "../types.js"
 import type { RequestContext } from "../../context.js"
 import { Verification } from "../../errors.js"
 import { noStoreHeaders } from "../../http/response.js"
-import { signInPageUrl } from "../../http/urls.js"
+import { ensureCsrfToken } from "../../http/csrf.js"
+import { actionUrl, appPageUrl, signInPageUrl } from "../../http/urls.js"
 import { callAdapter } from "../../lib/adapter.js"
+import { resolveCallbackUrl } from "../../lib/callback-url.js"
+import { renderConfirmLinkPage } from "../../pages/confirm-link.js"
 import { renderErrorPage } from "../../pages/error.js"
 import { pageContextOf } from "../../pages/page-context.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
 import { persistEmail } from "./persist.js"
 import type { ResponseInternal } from "../../types.js"
+import { consumeCode, readCode } from "./code.js"
+import { normalizeIdentifier } from "./signin.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
 
 /** An identifier from the link: what `normalizeIdentifier` could have produced, bounded. */
@@ -58,26 +68,12 @@ async function consume(
   return null
 }
 
-export async function emailCallback(
+/** Signs in the owner of `identifier`, whom the link or code just proved. */
+async function signInAddress(
   ctx: RequestContext,
   provider: ResolvedEmailProvider,
+  identifier: string,
 ): Promise<ResponseInternal> {
-  const { token, identifier } = linkParams(ctx)
-  if (!isWellFormedToken(token) || typeof identifier !== "string" || !IDENTIFIER.test(identifier))
-    return malformedLink(ctx)
-
-  const invite = await consume(ctx, provider, identifier, token)
-  if (!invite)
-    throw new Verification("The sign-in link is unknown or was already used", {
-      cause: { provider: provider.id },
-    })
-  if (invite.expires.valueOf() <= Date.now()) {
-    throw new Verification("The sign-in link has expired", { cause: { provider: provider.id } })
-  }
-  // Cheap insurance against an adapter that matches loosely (case-folding collations).
-  if (invite.identifier !== identifier)
-    throw new Verification("The sign-in link does not match its address")
-
   const user = await emailSignInUser(ctx, identifier)
   const result = await completeSignIn(
     ctx,
@@ -92,6 +88,104 @@ export async function emailCallback(
     },
     persistEmail,
   )
-  // The URL held a credential: keep it out of caches and out of the next page's Referer.
+  // The URL may have held a credential: keep it out of caches and out of the next page's Referer.
   return { ...result, headers: { ...noStoreHeaders, "Referrer-Policy": "no-referrer" } }
+}
+
+/**
+ * The confirmation page a link opens with `confirmLink`: nothing is consumed
+ * until its form is posted, which mail scanners that open links do not do.
+ */
+async function confirmation(
+  ctx: RequestContext,
+  provider: ResolvedEmailProvider,
+  identifier: string,
+  proof: { token: string } | { code: string },
+): Promise<ResponseInternal> {
+  const csrfToken = await ensureCsrfToken(ctx)
+  const callbackUrl = await resolveCallbackUrl(ctx)
+  return renderConfirmLinkPage(ctx, await pageContextOf(ctx), {
+    action: actionUrl(ctx, "callback", provider.id),
+    email: identifier,
+    csrfToken,
+    callbackUrl,
+    fields: proof,
+  })
+}
+
+/** A posted (or linked) one-time code. */
+async function codeCallback(
+  ctx: RequestContext,
+  provider: ResolvedEmailProvider,
+  fields: Record<string, unknown>,
+): Promise<ResponseInternal> {
+  if (provider.method === "link") return malformedLink(ctx)
+  const code = readCode(fields.code)
+  let identifier: string
+  try {
+    identifier = normalizeIdentifier(provider, fields.email)
+  } catch {
+    throw new Verification("The code form's e-mail address is not valid")
+  }
+  if (code === undefined) throw new Verification("The code is not 8 digits")
+  if (ctx.request.method === "GET" && provider.confirmLink) {
+    return confirmation(ctx, provider, identifier, { code })
+  }
+  await consumeCode(ctx, provider, identifier, code)
+  return signInAddress(ctx, provider, identifier)
+}
+
+export async function emailCallback(
+  ctx: RequestContext,
+  provider: ResolvedEmailProvider,
+): Promise<ResponseInternal> {
+  const fields = codeFields(ctx)
+  if (fields.code !== undefined) return codeCallback(ctx, provider, fields)
+
+  const { token, identifier } = linkParams(ctx)
+  if (!isWellFormedToken(token) || typeof identifier !== "string" || !IDENTIFIER.test(identifier))
+    return malformedLink(ctx)
+  if (ctx.request.method === "GET" && provider.confirmLink) {
+    return confirmation(ctx, provider, identifier, { token })
+  }
+
+  const invite = await consume(ctx, provider, identifier, token)
+  if (!invite)
+    throw new Verification("The sign-in link is unknown or was already used", {
+      cause: { provider: provider.id },
+    })
+  if (invite.expires.valueOf() <= Date.now()) {
+    throw new Verification("The sign-in link has expired", { cause: { provider: provider.id } })
+  }
+  // Cheap insurance against an adapter that matches loosely (case-folding collations).
+  if (invite.identifier !== identifier)
+    throw new Verification("The sign-in link does not match its address")
+  return signInAddress(ctx, provider, identifier)
+}
+
+/** The fields of a code attempt: the form's body on POST, the link's query on GET. */
+export function codeFields(ctx: RequestContext): Record<string, unknown> {
+  return ctx.request.method === "POST" ? (ctx.request.body ?? {}) : ctx.request.query
+}
+
+/**
+ * A code that did not work goes back to the code form (the verify-request
+ * page, or the app's own) with the `error` value, so the user can try again.
+ */
+export function emailFailurePage(
+  ctx: RequestContext,
+  provider: ResolvedEmailProvider,
+  _error: unknown,
+  value: string,
+): string | undefined {
+  const fields = codeFields(ctx)
+  if (ctx.request.action !== "callback" || fields.code === undefined) return undefined
+  if (provider.method === "link") return undefined
+  const email =
+    typeof fields.email === "string" && IDENTIFIER.test(fields.email) ? fields.email : undefined
+  const params = { provider: provider.id, type: provider.type, email, error: value }
+  const custom = ctx.config.pages.verifyRequest
+  return custom
+    ? appPageUrl(ctx, custom, params)
+    : appPageUrl(ctx, actionUrl(ctx, "verify-request"), params)
 }

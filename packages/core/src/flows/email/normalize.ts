@@ -75,9 +75,22 @@ export function normalizeEmailProvider(
       `E-mail provider "${provider.id}": secret must be 32 or more characters`,
     )
   }
+  const method = provider.method ?? "link"
+  if (method !== "link" && method !== "code" && method !== "both") {
+    throw new InvalidConfiguration(
+      `E-mail provider "${provider.id}": method must be "link", "code" or "both"`,
+    )
+  }
+  if (provider.confirmLink !== undefined && typeof provider.confirmLink !== "boolean") {
+    throw new InvalidConfiguration(
+      `E-mail provider "${provider.id}": confirmLink must be a boolean`,
+    )
+  }
   return {
     ...provider,
     maxAge,
+    method,
+    confirmLink: provider.confirmLink ?? false,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
     generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
   }

@@ -1,5 +1,6 @@
 /**
- * POST signin/<email provider>: mails a single-use sign-in link.
+ * POST signin/<email provider>: mails a single-use sign-in link, a one-time
+ * code, or both (the provider's `method`).
  *
  * The address is normalized (and refused before anything else happens if it is
  * not a plain address); the `signIn` callback is asked with
@@ -17,6 +18,7 @@ import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import type { ResponseInternal } from "../../types.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
 import { askSignIn } from "../sign-in/verdict.js"
+import { CODE_MAX_AGE, generateCode, storeCode } from "./code.js"
 import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
 
 /** The provider's `normalizeIdentifier`, with any failure turned into `EmailSignInError` (never quoting the input). */
@@ -55,18 +57,43 @@ export async function startEmailSignIn(
   const elsewhere = await askSignIn(ctx, { user, account, email: { verificationRequest: true } })
   if (elsewhere) return elsewhere
 
-  const token = await provider.generateVerificationToken()
-  if (!isWellFormedToken(token)) {
-    throw new InvalidConfiguration(
-      `generateVerificationToken of "${provider.id}" must return 1 to 512 printable ASCII characters`,
-    )
-  }
-  const expires = new Date(Date.now() + provider.maxAge * 1000)
-  const hashed = await hashVerificationToken(tokenSecrets(config, provider)[0]!, token)
-  await callAdapter(config, "createVerificationToken", { identifier, token: hashed, expires })
-
   const callbackUrl = await resolveCallbackUrl(ctx)
-  const url = `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}?${new URLSearchParams({ callbackUrl, token, email: identifier })}`
+  const callback = `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}`
+  const verifyRequest = (extra: Record<string, string> = {}) =>
+    `${ctx.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: provider.type, ...extra })}`
+  let mail: { token: string; code?: string; url: string; expires: Date; undo(): Promise<void> }
+  if (provider.method === "link") {
+    const token = await provider.generateVerificationToken()
+    if (!isWellFormedToken(token)) {
+      throw new InvalidConfiguration(
+        `generateVerificationToken of "${provider.id}" must return 1 to 512 printable ASCII characters`,
+      )
+    }
+    const expires = new Date(Date.now() + provider.maxAge * 1000)
+    const hashed = await hashVerificationToken(tokenSecrets(config, provider)[0]!, token)
+    await callAdapter(config, "createVerificationToken", { identifier, token: hashed, expires })
+    mail = {
+      token,
+      expires,
+      url: `${callback}?${new URLSearchParams({ callbackUrl, token, email: identifier })}`,
+      undo: async () => {
+        await Promise.resolve(
+          config.adapter!.useVerificationToken!({ identifier, token: hashed }),
+        ).catch(() => undefined)
+      },
+    }
+  } else {
+    const code = generateCode()
+    const expires = new Date(Date.now() + CODE_MAX_AGE * 1000)
+    const undo = await storeCode(ctx, provider, identifier, code, expires)
+    // "both": the link carries the code, so either way it is the one secret, checked the same way.
+    const url =
+      provider.method === "both"
+        ? `${callback}?${new URLSearchParams({ callbackUrl, email: identifier, code })}`
+        : verifyRequest({ email: identifier })
+    mail = { token: code, code, url, expires, undo }
+  }
+
   const request =
     ctx.original ?? new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers })
   // The mail is written in the language of the page that asked for it.
@@ -79,23 +106,22 @@ export async function startEmailSignIn(
   try {
     await provider.sendVerificationRequest({
       identifier,
-      token,
-      expires,
-      url,
+      token: mail.token,
+      ...(mail.code !== undefined ? { code: mail.code } : {}),
+      expires: mail.expires,
+      url: mail.url,
       provider: provider,
       theme,
       request,
     })
   } catch (error) {
-    // The link will never arrive: take the token out again (best effort; it expires anyway).
-    await Promise.resolve(
-      config.adapter!.useVerificationToken!({ identifier, token: hashed }),
-    ).catch(() => undefined)
+    // The link or code will never arrive: take it out again (best effort; it expires anyway).
+    await mail.undo()
     throw new EmailDeliveryError("The sign-in e-mail could not be sent", {
       cause: { err: error, provider: provider.id },
     })
   }
 
-  const params = new URLSearchParams({ provider: provider.id, type: provider.type })
-  return { redirect: `${ctx.authUrl}/verify-request?${params}` }
+  // With a code, the page asks for it, and needs the address to check it against.
+  return { redirect: verifyRequest(provider.method === "link" ? {} : { email: identifier }) }
 }

@@ -36,7 +36,10 @@ export async function setCheckCookie(
 ): Promise<void> {
   const option = ctx.cookieOptions[check]
   const maxAge = option.options.maxAge ?? DEFAULT_MAX_AGE
-  const token = await encrypt(ctx.config.keys, option.name, { value, startedBy }, maxAge)
+  // The provider too: a callback takes only the checks of a sign-in started with its own
+  // provider (Auth.js binds them the same way), so a code from one cannot ride on another's.
+  const provider = ctx.request.providerId
+  const token = await encrypt(ctx.config.keys, option.name, { value, startedBy, provider }, maxAge)
   ctx.cookies.push({
     name: option.name,
     value: token,
@@ -76,7 +79,7 @@ export async function useCheckCookie(
       `The ${LABELS[check]} cookie is missing (expired, or the sign-in started in another browser)`,
     )
   ctx.cookies.push(expiredCookie(option))
-  let payload: { value?: unknown; startedBy?: unknown }
+  let payload: { value?: unknown; startedBy?: unknown; provider?: unknown }
   try {
     payload = await decrypt(ctx.config.keys, option.name, raw)
   } catch {
@@ -86,6 +89,9 @@ export async function useCheckCookie(
   }
   if (typeof payload?.value !== "string" || payload.value === "") {
     throw new InvalidCheck(`The ${LABELS[check]} cookie has no value`)
+  }
+  if (payload.provider !== ctx.request.providerId) {
+    throw new InvalidCheck(`The ${LABELS[check]} cookie is for a sign-in with another provider`)
   }
   const startedBy = typeof payload.startedBy === "string" ? payload.startedBy : undefined
   return { value: payload.value, startedBy }

@@ -1,14 +1,15 @@
 /**
  * The last steps every sign-in shares, whatever proved the user's identity:
- * the `signIn` callback, persisting the user, starting the session, the
- * `signIn` event, and the redirect.
+ * the `signIn` callback, persisting the user, the second-factor gate,
+ * starting the session, the `signIn` event, and the redirect.
  * @module
  */
 import type { RequestContext } from "../../context.js"
 import { expiredCookie } from "../../http/cookies.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import { fireEvent } from "../../lib/events.js"
-import { sessionStrategy } from "../../session/index.js"
+import { sessionStrategy, type NewSessionParams } from "../../session/index.js"
+import { secondFactorGate } from "../../two-factor/gate.js"
 import type { ResponseInternal } from "../../types.js"
 import type { Persist, ProviderIdentity } from "../types.js"
 import { askSignIn } from "./verdict.js"
@@ -22,8 +23,10 @@ export interface CompleteSignInOptions {
 
 /**
  * Finishes a sign-in the provider vouched for: the `signIn` callback, then
- * `persist` (the flow's own rules for users and accounts), the session, the
- * `signIn` event and the redirect to the callback URL (or `pages.newUser`).
+ * `persist` (the flow's own rules for users and accounts), the second-factor
+ * gate (a user with a second factor goes to the two-factor step instead), the
+ * session, the `signIn` event and the redirect to the callback URL (or
+ * `pages.newUser`).
  */
 export async function completeSignIn<I extends ProviderIdentity>(
   ctx: RequestContext,
@@ -31,7 +34,6 @@ export async function completeSignIn<I extends ProviderIdentity>(
   persist: Persist<I>,
   options: CompleteSignInOptions = {},
 ): Promise<ResponseInternal> {
-  const { config } = ctx
   const elsewhere = await askSignIn(ctx, {
     user: identity.user,
     account: identity.account,
@@ -41,20 +43,28 @@ export async function completeSignIn<I extends ProviderIdentity>(
   if (elsewhere) return elsewhere
 
   const { user, isNewUser } = await persist(ctx, identity)
-  await sessionStrategy(ctx).create(ctx, {
-    user,
-    account: identity.account,
-    profile: identity.profile,
-    isNewUser,
-  })
-  await fireEvent(ctx, "signIn", {
-    user,
-    account: identity.account,
-    profile: identity.profile,
-    isNewUser,
-  })
-
+  const signIn = { user, account: identity.account, profile: identity.profile, isNewUser }
   const callbackUrl = await resolveCallbackUrl(ctx)
+  // The one second-factor gate: a user with a second factor gets no session yet.
+  const pending = await secondFactorGate(ctx, signIn, callbackUrl)
+  if (pending) return pending
+  return startSession(ctx, signIn, callbackUrl)
+}
+
+/**
+ * The session, the `signIn` event and the redirect: the end of a sign-in,
+ * right after the first factor or after the second (`two-factor/flow.ts`).
+ */
+export async function startSession(
+  ctx: RequestContext,
+  signIn: NewSessionParams,
+  callbackUrl: string,
+): Promise<ResponseInternal> {
+  const { config } = ctx
+  const { user, account, profile, isNewUser } = signIn
+  await sessionStrategy(ctx).create(ctx, { user, account, profile, isNewUser })
+  await fireEvent(ctx, "signIn", { user, account, profile, isNewUser })
+
   // The flow is over: the remembered callback URL must not steer a later sign-in.
   if (ctx.request.cookies[ctx.cookieOptions.callbackUrl.name] !== undefined)
     ctx.cookies.push(expiredCookie(ctx.cookieOptions.callbackUrl))

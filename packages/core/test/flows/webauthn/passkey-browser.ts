@@ -6,6 +6,7 @@
 import { MemoryAdapter } from "@tessera/testing"
 import Passkey from "@tessera/core/providers/passkey"
 import type { AuthConfig } from "@tessera/core"
+import { MemoryRateLimitStore } from "@tessera/core/rate-limit"
 import { Browser, ORIGIN, recordingLogger, SECRET } from "../../harness/index.js"
 import { SoftAuthenticator } from "./authenticator.js"
 
@@ -22,6 +23,8 @@ export function passkeyConfig(overrides: Partial<AuthConfig> = {}) {
     // Refusals are logged at debug level: record them with the server errors, as "what was logged".
     debug: true,
     logger: log.logger,
+    // Counters of this configuration's own: tests in one file do not share limits.
+    rateLimit: { store: new MemoryRateLimitStore() },
     ...overrides,
   }
   return { config, adapter, store: adapter.store, errors: log.logged }

@@ -29,6 +29,12 @@ const de: Messages = {
   "signIn.error.CredentialsSignin":
     "Die Anmeldung ist fehlgeschlagen. Prüfen Sie, ob Ihre Angaben stimmen.",
   "signIn.error.SessionRequired": "Bitte melden Sie sich an, um diese Seite zu sehen.",
+  "signIn.error.RateLimited":
+    "Zu viele Versuche. Warten Sie ein paar Minuten und versuchen Sie es dann noch einmal.",
+  "signIn.error.TwoFactor":
+    "Der Code für den zweiten Faktor hat nicht funktioniert. Melden Sie sich erneut an.",
+  "signIn.error.TwoFactorExpired":
+    "Die Anmeldung hat zu lange gedauert. Melden Sie sich erneut an.",
   "signIn.error.default":
     "Anmeldung nicht möglich. Versuchen Sie es noch einmal oder wählen Sie eine andere Anmeldemethode.",
 
@@ -63,6 +69,28 @@ const de: Messages = {
   "verifyRequest.message":
     "Wir haben Ihnen einen Anmeldelink per E-Mail geschickt. Öffnen Sie ihn, um sich anzumelden; diese Seite können Sie schließen.",
   "verifyRequest.back": "Zurück zu {host}",
+  "verifyRequest.code":
+    "Wir haben Ihnen einen Anmeldecode per E-Mail geschickt. Geben Sie ihn unten ein.",
+  "verifyRequest.codeLabel": "Anmeldecode",
+  "verifyRequest.submit": "Anmelden",
+  "confirmLink.title": "Anmelden",
+  "confirmLink.prompt": "Als {email} anmelden",
+  "confirmLink.submit": "Anmelden",
+  "confirmLink.note":
+    "Dieser Link funktioniert nur einmal. Wenn Sie sich nicht anmelden wollten, schließen Sie diese Seite.",
+  "twoFactor.title": "Zwei-Faktor-Authentifizierung",
+  "twoFactor.prompt":
+    "Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App oder einen Ihrer Wiederherstellungscodes ein.",
+  "twoFactor.codeLabel": "Code",
+  "twoFactor.submit": "Bestätigen",
+  "twoFactor.pending": "Wird geprüft …",
+  "twoFactor.startOver": "Erneut anmelden",
+  "code.error.Verification":
+    "Dieser Code hat nicht funktioniert. Prüfen Sie ihn oder fordern Sie einen neuen an.",
+  "code.error.TwoFactor": "Dieser Code hat nicht funktioniert. Versuchen Sie es noch einmal.",
+  "code.error.RateLimited":
+    "Zu viele Versuche. Warten Sie ein paar Minuten und versuchen Sie es dann noch einmal.",
+  "code.error.default": "Das hat nicht funktioniert. Versuchen Sie es noch einmal.",
 
   "error.Configuration.heading": "Serverfehler",
   "error.Configuration.message":
@@ -84,6 +112,10 @@ const de: Messages = {
   "mail.button": "Anmelden",
   "mail.ignore":
     "Wenn Sie diese E-Mail nicht angefordert haben, können Sie sie einfach ignorieren.",
+  "mail.code": "Ihr Anmeldecode:",
+  "mail.or": "oder",
+  "mail.orLink": "Oder melden Sie sich mit diesem Link an:",
+  "mail.codeOnce": "Der Code funktioniert einmal, 10 Minuten lang.",
 }
 
 export default de

@@ -36,6 +36,9 @@ const en = {
   "signIn.error.CredentialsSignin":
     "Sign-in failed. Check that the details you entered are correct.",
   "signIn.error.SessionRequired": "Please sign in to access this page.",
+  "signIn.error.RateLimited": "Too many attempts. Wait a few minutes, then try again.",
+  "signIn.error.TwoFactor": "The second-factor code did not work. Sign in again.",
+  "signIn.error.TwoFactorExpired": "The sign-in took too long. Sign in again.",
   "signIn.error.default": "Unable to sign in. Try again, or choose another way to sign in.",
 
   // E-mail link (the sign-in page's field and button)
@@ -69,6 +72,30 @@ const en = {
   "verifyRequest.message":
     "A sign-in link has been sent to your email address. Open it to sign in; you can close this page.",
   "verifyRequest.back": "Back to {host}",
+  "verifyRequest.code": "We sent a sign-in code to your email address. Enter it below.",
+  "verifyRequest.codeLabel": "Sign-in code",
+  "verifyRequest.submit": "Sign in",
+
+  // The page a mailed link opens when the provider has confirmLink
+  "confirmLink.title": "Sign in",
+  "confirmLink.prompt": "Sign in as {email}",
+  "confirmLink.submit": "Sign in",
+  "confirmLink.note": "This link works once. If you did not ask to sign in, close this page.",
+
+  // The two-factor page (after the first factor)
+  "twoFactor.title": "Two-factor authentication",
+  "twoFactor.prompt":
+    "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
+  "twoFactor.codeLabel": "Code",
+  "twoFactor.submit": "Verify",
+  "twoFactor.pending": "Verifying…",
+  "twoFactor.startOver": "Sign in again",
+
+  // What a code form (e-mail code, two-factor code) says when the code did not work
+  "code.error.Verification": "That code did not work. Check it, or request a new one.",
+  "code.error.TwoFactor": "That code did not work. Try again.",
+  "code.error.RateLimited": "Too many attempts. Wait a few minutes, then try again.",
+  "code.error.default": "That did not work. Try again.",
 
   // Error page
   "error.Configuration.heading": "Server error",
@@ -90,6 +117,10 @@ const en = {
   "mail.heading": "Sign in to {host}",
   "mail.button": "Sign in",
   "mail.ignore": "If you did not request this email, you can safely ignore it.",
+  "mail.code": "Your sign-in code:",
+  "mail.or": "or",
+  "mail.orLink": "Or sign in with this link:",
+  "mail.codeOnce": "The code works once, for 10 minutes.",
 }
 
 export default en

@@ -29,6 +29,9 @@ const es: Messages = {
   "signIn.error.CredentialsSignin":
     "No se pudo iniciar sesión. Comprueba que los datos introducidos son correctos.",
   "signIn.error.SessionRequired": "Inicia sesión para acceder a esta página.",
+  "signIn.error.RateLimited": "Demasiados intentos. Espera unos minutos y vuelve a intentarlo.",
+  "signIn.error.TwoFactor": "El código del segundo factor no funcionó. Vuelve a iniciar sesión.",
+  "signIn.error.TwoFactorExpired": "El inicio de sesión tardó demasiado. Vuelve a iniciar sesión.",
   "signIn.error.default":
     "No se puede iniciar sesión. Inténtalo de nuevo o elige otra forma de iniciar sesión.",
 
@@ -63,6 +66,26 @@ const es: Messages = {
   "verifyRequest.message":
     "Te hemos enviado un enlace de acceso por correo. Ábrelo para iniciar sesión; puedes cerrar esta página.",
   "verifyRequest.back": "Volver a {host}",
+  "verifyRequest.code":
+    "Hemos enviado un código de inicio de sesión a tu correo electrónico. Escríbelo abajo.",
+  "verifyRequest.codeLabel": "Código de inicio de sesión",
+  "verifyRequest.submit": "Iniciar sesión",
+  "confirmLink.title": "Iniciar sesión",
+  "confirmLink.prompt": "Iniciar sesión como {email}",
+  "confirmLink.submit": "Iniciar sesión",
+  "confirmLink.note":
+    "Este enlace solo funciona una vez. Si no pediste iniciar sesión, cierra esta página.",
+  "twoFactor.title": "Autenticación en dos pasos",
+  "twoFactor.prompt":
+    "Escribe el código de 6 dígitos de tu aplicación de autenticación o uno de tus códigos de recuperación.",
+  "twoFactor.codeLabel": "Código",
+  "twoFactor.submit": "Verificar",
+  "twoFactor.pending": "Verificando…",
+  "twoFactor.startOver": "Volver a iniciar sesión",
+  "code.error.Verification": "Ese código no funcionó. Revísalo o pide uno nuevo.",
+  "code.error.TwoFactor": "Ese código no funcionó. Inténtalo de nuevo.",
+  "code.error.RateLimited": "Demasiados intentos. Espera unos minutos y vuelve a intentarlo.",
+  "code.error.default": "No funcionó. Inténtalo de nuevo.",
 
   "error.Configuration.heading": "Error del servidor",
   "error.Configuration.message":
@@ -82,6 +105,10 @@ const es: Messages = {
   "mail.heading": "Inicia sesión en {host}",
   "mail.button": "Iniciar sesión",
   "mail.ignore": "Si no has solicitado este correo, puedes ignorarlo.",
+  "mail.code": "Tu código de inicio de sesión:",
+  "mail.or": "o",
+  "mail.orLink": "O inicia sesión con este enlace:",
+  "mail.codeOnce": "El código funciona una vez, durante 10 minutos.",
 }
 
 export default es

@@ -28,6 +28,9 @@ const fr: Messages = {
   "signIn.error.CredentialsSignin":
     "Échec de la connexion. Vérifiez que les informations saisies sont correctes.",
   "signIn.error.SessionRequired": "Connectez-vous pour accéder à cette page.",
+  "signIn.error.RateLimited": "Trop de tentatives. Attendez quelques minutes, puis réessayez.",
+  "signIn.error.TwoFactor": "Le code du second facteur n’a pas fonctionné. Reconnectez-vous.",
+  "signIn.error.TwoFactorExpired": "La connexion a pris trop de temps. Reconnectez-vous.",
   "signIn.error.default":
     "Connexion impossible. Réessayez ou choisissez un autre moyen de connexion.",
 
@@ -61,6 +64,26 @@ const fr: Messages = {
   "verifyRequest.message":
     "Un lien de connexion vous a été envoyé par e-mail. Ouvrez-le pour vous connecter\u00a0; vous pouvez fermer cette page.",
   "verifyRequest.back": "Retour à {host}",
+  "verifyRequest.code":
+    "Nous avons envoyé un code de connexion à votre adresse e-mail. Saisissez-le ci-dessous.",
+  "verifyRequest.codeLabel": "Code de connexion",
+  "verifyRequest.submit": "Se connecter",
+  "confirmLink.title": "Connexion",
+  "confirmLink.prompt": "Se connecter en tant que {email}",
+  "confirmLink.submit": "Se connecter",
+  "confirmLink.note":
+    "Ce lien ne fonctionne qu’une fois. Si vous n’avez pas demandé à vous connecter, fermez cette page.",
+  "twoFactor.title": "Authentification à deux facteurs",
+  "twoFactor.prompt":
+    "Saisissez le code à 6 chiffres de votre application d’authentification, ou l’un de vos codes de récupération.",
+  "twoFactor.codeLabel": "Code",
+  "twoFactor.submit": "Valider",
+  "twoFactor.pending": "Vérification…",
+  "twoFactor.startOver": "Se reconnecter",
+  "code.error.Verification": "Ce code n’a pas fonctionné. Vérifiez-le ou demandez-en un nouveau.",
+  "code.error.TwoFactor": "Ce code n’a pas fonctionné. Réessayez.",
+  "code.error.RateLimited": "Trop de tentatives. Attendez quelques minutes, puis réessayez.",
+  "code.error.default": "Cela n’a pas fonctionné. Réessayez.",
 
   "error.Configuration.heading": "Erreur du serveur",
   "error.Configuration.message":
@@ -80,6 +103,10 @@ const fr: Messages = {
   "mail.heading": "Connexion à {host}",
   "mail.button": "Se connecter",
   "mail.ignore": "Si vous n'avez pas demandé cet e-mail, vous pouvez l'ignorer.",
+  "mail.code": "Votre code de connexion :",
+  "mail.or": "ou",
+  "mail.orLink": "Ou connectez-vous avec ce lien :",
+  "mail.codeOnce": "Le code fonctionne une seule fois, pendant 10 minutes.",
 }
 
 export default fr

@@ -28,6 +28,11 @@ const ja: Messages = {
     "メールを送信できませんでした。アドレスを確認して、もう一度お試しください。",
   "signIn.error.CredentialsSignin": "ログインに失敗しました。入力内容が正しいか確認してください。",
   "signIn.error.SessionRequired": "このページを表示するにはログインしてください。",
+  "signIn.error.RateLimited": "試行回数が多すぎます。数分待ってから、もう一度お試しください。",
+  "signIn.error.TwoFactor":
+    "2 段階認証のコードが正しくありませんでした。もう一度ログインしてください。",
+  "signIn.error.TwoFactorExpired":
+    "ログインに時間がかかりすぎました。もう一度ログインしてください。",
   "signIn.error.default":
     "ログインできません。もう一度お試しいただくか、別の方法でログインしてください。",
 
@@ -62,6 +67,26 @@ const ja: Messages = {
   "verifyRequest.message":
     "ログイン用のリンクをメールでお送りしました。リンクを開いてログインしてください。このページは閉じてもかまいません。",
   "verifyRequest.back": "{host} に戻る",
+  "verifyRequest.code": "ログインコードをメールアドレスに送信しました。下に入力してください。",
+  "verifyRequest.codeLabel": "ログインコード",
+  "verifyRequest.submit": "ログイン",
+  "confirmLink.title": "ログイン",
+  "confirmLink.prompt": "{email} としてログイン",
+  "confirmLink.submit": "ログイン",
+  "confirmLink.note":
+    "このリンクは 1 回だけ使えます。ログインを求めていない場合は、このページを閉じてください。",
+  "twoFactor.title": "2 段階認証",
+  "twoFactor.prompt":
+    "認証アプリに表示される 6 桁のコード、またはリカバリーコードのいずれかを入力してください。",
+  "twoFactor.codeLabel": "コード",
+  "twoFactor.submit": "確認",
+  "twoFactor.pending": "確認しています…",
+  "twoFactor.startOver": "もう一度ログイン",
+  "code.error.Verification":
+    "このコードは使えませんでした。確認するか、新しいコードを請求してください。",
+  "code.error.TwoFactor": "このコードは使えませんでした。もう一度お試しください。",
+  "code.error.RateLimited": "試行回数が多すぎます。数分待ってから、もう一度お試しください。",
+  "code.error.default": "うまくいきませんでした。もう一度お試しください。",
 
   "error.Configuration.heading": "サーバーエラー",
   "error.Configuration.message":
@@ -81,6 +106,10 @@ const ja: Messages = {
   "mail.heading": "{host} にログイン",
   "mail.button": "ログイン",
   "mail.ignore": "このメールに心当たりがない場合は、無視してください。",
+  "mail.code": "ログインコード:",
+  "mail.or": "または",
+  "mail.orLink": "または、こちらのリンクからログイン:",
+  "mail.codeOnce": "このコードは 1 回だけ、10 分間有効です。",
 }
 
 export default ja

@@ -28,6 +28,9 @@ const pt: Messages = {
   "signIn.error.CredentialsSignin":
     "Falha no login. Confira se os dados informados estão corretos.",
   "signIn.error.SessionRequired": "Entre para acessar esta página.",
+  "signIn.error.RateLimited": "Tentativas demais. Aguarde alguns minutos e tente novamente.",
+  "signIn.error.TwoFactor": "O código do segundo fator não funcionou. Entre novamente.",
+  "signIn.error.TwoFactorExpired": "O acesso demorou demais. Entre novamente.",
   "signIn.error.default":
     "Não foi possível entrar. Tente de novo ou escolha outra forma de entrar.",
 
@@ -61,6 +64,25 @@ const pt: Messages = {
   "verifyRequest.message":
     "Enviamos um link de acesso para o seu e-mail. Abra o link para entrar; você pode fechar esta página.",
   "verifyRequest.back": "Voltar para {host}",
+  "verifyRequest.code": "Enviamos um código de acesso para o seu e-mail. Digite-o abaixo.",
+  "verifyRequest.codeLabel": "Código de acesso",
+  "verifyRequest.submit": "Entrar",
+  "confirmLink.title": "Entrar",
+  "confirmLink.prompt": "Entrar como {email}",
+  "confirmLink.submit": "Entrar",
+  "confirmLink.note":
+    "Este link funciona uma única vez. Se você não pediu para entrar, feche esta página.",
+  "twoFactor.title": "Autenticação de dois fatores",
+  "twoFactor.prompt":
+    "Digite o código de 6 dígitos do seu aplicativo autenticador ou um dos seus códigos de recuperação.",
+  "twoFactor.codeLabel": "Código",
+  "twoFactor.submit": "Verificar",
+  "twoFactor.pending": "Verificando…",
+  "twoFactor.startOver": "Entrar novamente",
+  "code.error.Verification": "Esse código não funcionou. Confira-o ou peça um novo.",
+  "code.error.TwoFactor": "Esse código não funcionou. Tente novamente.",
+  "code.error.RateLimited": "Tentativas demais. Aguarde alguns minutos e tente novamente.",
+  "code.error.default": "Não funcionou. Tente novamente.",
 
   "error.Configuration.heading": "Erro no servidor",
   "error.Configuration.message":
@@ -80,6 +102,10 @@ const pt: Messages = {
   "mail.heading": "Entrar em {host}",
   "mail.button": "Entrar",
   "mail.ignore": "Se você não pediu este e-mail, pode ignorá-lo.",
+  "mail.code": "Seu código de acesso:",
+  "mail.or": "ou",
+  "mail.orLink": "Ou entre com este link:",
+  "mail.codeOnce": "O código funciona uma vez, por 10 minutos.",
 }
 
 export default pt

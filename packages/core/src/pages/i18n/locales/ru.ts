@@ -26,6 +26,10 @@ const ru: Messages = {
   "signIn.error.EmailSignin": "Не удалось отправить письмо. Проверьте адрес и попробуйте ещё раз.",
   "signIn.error.CredentialsSignin": "Не удалось войти. Проверьте, правильно ли введены данные.",
   "signIn.error.SessionRequired": "Войдите, чтобы открыть эту страницу.",
+  "signIn.error.RateLimited":
+    "Слишком много попыток. Подождите несколько минут и попробуйте снова.",
+  "signIn.error.TwoFactor": "Код второго фактора не подошёл. Войдите заново.",
+  "signIn.error.TwoFactorExpired": "Вход занял слишком много времени. Войдите заново.",
   "signIn.error.default": "Не удалось войти. Попробуйте ещё раз или выберите другой способ входа.",
 
   "email.label": "Электронная почта",
@@ -59,6 +63,26 @@ const ru: Messages = {
   "verifyRequest.message":
     "Мы отправили ссылку для входа на ваш адрес электронной почты. Откройте её, чтобы войти; эту страницу можно закрыть.",
   "verifyRequest.back": "Вернуться на {host}",
+  "verifyRequest.code":
+    "Мы отправили код для входа на ваш адрес электронной почты. Введите его ниже.",
+  "verifyRequest.codeLabel": "Код для входа",
+  "verifyRequest.submit": "Войти",
+  "confirmLink.title": "Вход",
+  "confirmLink.prompt": "Войти как {email}",
+  "confirmLink.submit": "Войти",
+  "confirmLink.note":
+    "Эта ссылка работает один раз. Если вы не пытались войти, закройте эту страницу.",
+  "twoFactor.title": "Двухфакторная аутентификация",
+  "twoFactor.prompt":
+    "Введите 6-значный код из приложения-аутентификатора или один из резервных кодов.",
+  "twoFactor.codeLabel": "Код",
+  "twoFactor.submit": "Подтвердить",
+  "twoFactor.pending": "Проверка…",
+  "twoFactor.startOver": "Войти заново",
+  "code.error.Verification": "Код не подошёл. Проверьте его или запросите новый.",
+  "code.error.TwoFactor": "Код не подошёл. Попробуйте ещё раз.",
+  "code.error.RateLimited": "Слишком много попыток. Подождите несколько минут и попробуйте снова.",
+  "code.error.default": "Не получилось. Попробуйте ещё раз.",
 
   "error.Configuration.heading": "Ошибка сервера",
   "error.Configuration.message":
@@ -78,6 +102,10 @@ const ru: Messages = {
   "mail.heading": "Вход на {host}",
   "mail.button": "Войти",
   "mail.ignore": "Если вы не запрашивали это письмо, просто проигнорируйте его.",
+  "mail.code": "Ваш код для входа:",
+  "mail.or": "или",
+  "mail.orLink": "Или войдите по этой ссылке:",
+  "mail.codeOnce": "Код действует один раз в течение 10 минут.",
 }
 
 export default ru

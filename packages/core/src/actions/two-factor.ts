@@ -1,0 +1,157 @@
+/**
+ * The two-factor routes under `basePath`:
+ *
+ * - `GET two-factor`: the page asking for the code after the first factor
+ *   (or `pages.twoFactor`);
+ * - for the signed-in user, JSON, CSRF-protected: `POST two-factor/setup`
+ *   -> `{ secret, uri, qr, recoveryCodes }` (a new key, not active until
+ *   confirmed); `POST two-factor/enable` with `code` -> active;
+ *   `POST two-factor/disable` with a current `code` (or a recovery code);
+ *   `GET two-factor/status` -> `{ enabled, pending }`.
+ *
+ * A request from someone not signed in gets 401 `SessionRequired`; with
+ * second factors off, every route is 404.
+ * @module
+ */
+import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding"
+import type { RequestContext } from "../context.js"
+import { InvalidRequest, InvalidTwoFactorCode, UnknownAction } from "../errors.js"
+import { ensureCsrfToken } from "../http/csrf.js"
+import { RequestError } from "../http/request.js"
+import { noStoreHeaders } from "../http/response.js"
+import { actionUrl, appPageUrl, signInPageUrl } from "../http/urls.js"
+import { callAdapter } from "../lib/adapter.js"
+import { pageContextOf } from "../pages/page-context.js"
+import { renderTwoFactorPage } from "../pages/two-factor.js"
+import { sessionStrategy } from "../session/index.js"
+import type { ResponseInternal } from "../types.js"
+import { TWO_FACTOR_ID } from "../two-factor/config.js"
+import { readPending } from "../two-factor/pending.js"
+import { newRecoveryCodes, recoveryCodeHashes } from "../two-factor/recovery.js"
+import { sealKey } from "../two-factor/secret-box.js"
+import { keyUri, newTotpKey, readTotp } from "../two-factor/totp.js"
+import { verifySecondFactor } from "../two-factor/verify.js"
+
+function requireTwoFactor(ctx: RequestContext) {
+  const settings = ctx.config.twoFactor
+  if (!settings) throw new RequestError(new UnknownAction("Second factors are not enabled"), 404)
+  return settings
+}
+
+const sessionRequired: ResponseInternal = {
+  status: 401,
+  headers: noStoreHeaders,
+  body: { error: "SessionRequired" },
+}
+
+const json = (body: Record<string, unknown>): ResponseInternal => ({
+  headers: noStoreHeaders,
+  body,
+})
+
+/** GET two-factor: the code form, for a browser with a pending sign-in. */
+export async function twoFactorPage(ctx: RequestContext): Promise<ResponseInternal> {
+  requireTwoFactor(ctx)
+  const { error } = ctx.request.query
+  const custom = ctx.config.pages.twoFactor
+  if (custom) return { redirect: appPageUrl(ctx, custom, { error }) }
+  if (!(await readPending(ctx))) {
+    return { redirect: appPageUrl(ctx, signInPageUrl(ctx), { error: "TwoFactorExpired" }) }
+  }
+  const csrfToken = await ensureCsrfToken(ctx)
+  return renderTwoFactorPage(ctx, await pageContextOf(ctx), {
+    action: actionUrl(ctx, "callback", TWO_FACTOR_ID),
+    csrfToken,
+    signInUrl: signInPageUrl(ctx),
+    error,
+  })
+}
+
+/** GET two-factor/status. */
+export async function twoFactorStatus(ctx: RequestContext): Promise<ResponseInternal> {
+  requireTwoFactor(ctx)
+  const userId = await sessionStrategy(ctx).currentUserId(ctx)
+  if (!userId) return sessionRequired
+  const factor = await callAdapter(ctx.config, "getTwoFactor", userId)
+  return json({ enabled: !!factor?.enabledAt, pending: !!factor && !factor.enabledAt })
+}
+
+/** POST two-factor/setup: a new key and recovery codes, shown this once. */
+export async function twoFactorSetup(ctx: RequestContext): Promise<ResponseInternal> {
+  const settings = requireTwoFactor(ctx)
+  const { config } = ctx
+  const userId = await sessionStrategy(ctx).currentUserId(ctx)
+  if (!userId) return sessionRequired
+  const user = await callAdapter(config, "getUser", userId)
+  const key = newTotpKey()
+  const recoveryCodes = newRecoveryCodes()
+  const hashes = await Promise.all(
+    recoveryCodes.map(async (code) => (await recoveryCodeHashes(config, userId, code))[0]!),
+  )
+  const created = await callAdapter(
+    config,
+    "createTwoFactor",
+    {
+      userId,
+      secret: await sealKey(config.keys, userId, key),
+      enabledAt: null,
+      lastUsedStep: null,
+    },
+    hashes,
+  )
+  if (!created) {
+    return {
+      status: 409,
+      headers: noStoreHeaders,
+      body: {
+        error: "TwoFactorEnabled",
+        message: "Disable the second factor before setting up a new one",
+      },
+    }
+  }
+  const issuer = settings.issuer ?? new URL(ctx.origin).host
+  const uri = keyUri(issuer, user?.email ?? user?.name ?? userId, key)
+  const { qrDataUrl } = await import("../two-factor/qr.js")
+  return json({
+    secret: encodeBase32UpperCaseNoPadding(key),
+    uri,
+    qr: qrDataUrl(uri),
+    recoveryCodes,
+  })
+}
+
+/** POST two-factor/enable with `code`: confirms the key set up last. */
+export async function twoFactorEnable(ctx: RequestContext): Promise<ResponseInternal> {
+  requireTwoFactor(ctx)
+  const { config } = ctx
+  const userId = await sessionStrategy(ctx).currentUserId(ctx)
+  if (!userId) return sessionRequired
+  const factor = await callAdapter(config, "getTwoFactor", userId)
+  if (!factor || factor.enabledAt) {
+    throw new RequestError(new InvalidRequest("No second factor is waiting to be confirmed"), 400)
+  }
+  // Confirming proves the app holds the key: a TOTP code only, not a recovery code.
+  const code =
+    typeof ctx.request.body?.code === "string" ? readTotp(ctx.request.body.code) : undefined
+  if (!code) throw new InvalidTwoFactorCode("The code is not 6 digits")
+  await verifySecondFactor(ctx, factor, code, { recoveryCodes: false })
+  if (!(await callAdapter(config, "enableTwoFactor", userId))) {
+    throw new RequestError(new InvalidRequest("No second factor is waiting to be confirmed"), 400)
+  }
+  return json({ enabled: true })
+}
+
+/** POST two-factor/disable with a current `code` (or a recovery code). */
+export async function twoFactorDisable(ctx: RequestContext): Promise<ResponseInternal> {
+  requireTwoFactor(ctx)
+  const { config } = ctx
+  const userId = await sessionStrategy(ctx).currentUserId(ctx)
+  if (!userId) return sessionRequired
+  const factor = await callAdapter(config, "getTwoFactor", userId)
+  if (!factor?.enabledAt) {
+    throw new RequestError(new InvalidRequest("No second factor is enabled"), 400)
+  }
+  await verifySecondFactor(ctx, factor, ctx.request.body?.code, { recoveryCodes: true })
+  await callAdapter(config, "deleteTwoFactor", userId)
+  return json({ enabled: false })
+}

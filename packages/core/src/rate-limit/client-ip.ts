@@ -1,0 +1,57 @@
+/**
+ * The client's IP address, as a rate-limit subject, from the one header the
+ * app said its proxy sets, and from nothing else: the socket's address is not
+ * visible to a `Request` handler, and any other header is the client's to
+ * write. IPv6 addresses are keyed by their /64 prefix, since one host usually
+ * holds a whole /64 and could otherwise rotate through it.
+ * @module
+ */
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
+
+/**
+ * The subject for an address taken from `header`'s value (the last entry of
+ * a list: the one the nearest proxy added), or `undefined` when it holds no
+ * address.
+ */
+export function clientIpSubject(value: string | null): string | undefined {
+  if (!value) return undefined
+  const last = value.split(",").at(-1)!.trim()
+  return normalizeIp(stripPort(last))
+}
+
+/** `1.2.3.4:567` -> `1.2.3.4`, `[::1]:80` -> `::1`; a bare IPv6 address is left alone. */
+function stripPort(value: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value)
+  if (bracketed) return bracketed[1]!
+  const v4WithPort = /^([\d.]+):\d+$/.exec(value)
+  return v4WithPort ? v4WithPort[1]! : value
+}
+
+function normalizeIp(value: string): string | undefined {
+  if (IPV4.test(value)) return value
+  // IPv6 (and IPv4-mapped IPv6): the URL parser validates and compresses it.
+  if (!/^[0-9a-f:.]+$/i.test(value) || !value.includes(":")) return undefined
+  let host: string
+  try {
+    host = new URL(`http://[${value}]/`).hostname.slice(1, -1)
+  } catch {
+    return undefined
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host)
+  if (mapped) {
+    const high = parseInt(mapped[1]!, 16)
+    const low = parseInt(mapped[2]!, 16)
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`
+  }
+  return `${expand(host).slice(0, 4).join(":")}::/64`
+}
+
+/** The eight 16-bit groups of a compressed IPv6 address, as the URL parser writes it. */
+function expand(host: string): string[] {
+  const [head, tail] = host.split("::") as [string, string | undefined]
+  const left = head ? head.split(":") : []
+  const right = tail ? tail.split(":") : []
+  const zeros = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0")
+  return [...left, ...zeros, ...right]
+}

@@ -1,0 +1,204 @@
+/**
+ * The `rateLimit` option of `Auth()`: which limits apply, where their counters
+ * live, and how a request's IP address and a credentials sign-in's identifier
+ * are found. Resolved once per configuration into a limiter on the chosen store
+ * (by default the process-wide memory store, so a framework that builds a new
+ * configuration object per request still counts in one place).
+ *
+ * The limits themselves are declared on the routes (`routes.ts`); this module
+ * only says how much each allows.
+ * @module
+ */
+import { InvalidConfiguration } from "../errors.js"
+import { createRateLimiter, type RateLimiter, type RateLimitRule } from "./limiter.js"
+import { defaultRateLimitStore } from "./memory-store.js"
+import type { RateLimitStore } from "./store.js"
+
+/**
+ * The limits `Auth()` applies, by name. Each counts per identifier (an e-mail
+ * address, a credentials identifier, a user) or, for the `...Ip` rules, per
+ * client IP address (only when `ipHeader` names the header your proxy sets).
+ *
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks
+ */
+export type RateLimitRuleName =
+  | "credentials"
+  | "credentialsIp"
+  | "email"
+  | "emailIp"
+  | "emailCode"
+  | "webauthnOptions"
+  | "webauthnOptionsIp"
+  | "twoFactor"
+
+/**
+ * The defaults. Failures are wrong passwords or codes (a success clears its
+ * identifier's count); mails and option requests count every time.
+ */
+export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, RateLimitRule>> =
+  Object.freeze({
+    /** Failed credentials sign-ins per identifier: 10 per 15 minutes. */
+    credentials: { max: 10, window: 15 * 60 },
+    /** Failed credentials sign-ins per IP address: 100 per 15 minutes. */
+    credentialsIp: { max: 100, window: 15 * 60 },
+    /** Sign-in e-mails per address: 5 per hour. */
+    email: { max: 5, window: 60 * 60 },
+    /** Sign-in e-mails per IP address: 50 per hour. */
+    emailIp: { max: 50, window: 60 * 60 },
+    /** Wrong one-time e-mail codes per address: 10 per 15 minutes. */
+    emailCode: { max: 10, window: 15 * 60 },
+    /** Passkey option requests per e-mail address given: 10 per 15 minutes. */
+    webauthnOptions: { max: 10, window: 15 * 60 },
+    /** Passkey option requests per IP address: 60 per minute. */
+    webauthnOptionsIp: { max: 60, window: 60 },
+    /** Wrong second-factor codes per user: 5 per 15 minutes. */
+    twoFactor: { max: 5, window: 15 * 60 },
+  })
+
+/**
+ * The fields of a credentials sign-in that identify who is signing in, for the
+ * `credentials` limit: a field's name, or a function of the submitted fields.
+ *
+ * @see {@link RateLimitConfig}
+ */
+export type CredentialsIdentifier =
+  string | ((credentials: Record<string, unknown>, providerId: string) => string | null | undefined)
+
+/**
+ * The `rateLimit` option: every limit is on by default; set a rule to
+ * `{ max, window }` to change it or `false` to turn it off, and `rateLimit:
+ * false` to turn all of them off.
+ *
+ * @example
+ * ```ts
+ * import { SqlAdapter } from "@tessera/sql"
+ * const adapter = SqlAdapter.postgres(process.env.DATABASE_URL)
+ * Auth(request, {
+ *   adapter,
+ *   rateLimit: {
+ *     store: adapter.rateLimitStore(), // shared by every process
+ *     ipHeader: "x-forwarded-for", // only behind a proxy that sets it
+ *     credentials: { max: 5, window: 600 },
+ *     webauthnOptionsIp: false,
+ *   },
+ *   providers,
+ * })
+ * ```
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#account-lockout
+ */
+export type RateLimitConfig = {
+  [Rule in RateLimitRuleName]?: RateLimitRule | false
+} & {
+  /**
+   * Where counters live. Default: this process's memory, shared by every
+   * configuration in the process. Use `SqlRateLimitStore` (`@tessera/sql`)
+   * or `RedisRateLimitStore` (`@tessera/redis`) when several processes serve
+   * the app.
+   */
+  store?: RateLimitStore
+  /**
+   * The request header holding the client's IP address, set by a proxy you
+   * run (`x-forwarded-for`, `x-real-ip`, `cf-connecting-ip`, `fly-client-ip`).
+   * Without it no limit is keyed by IP address: any client can write any
+   * header, so an untrusted one would let an attacker pick a fresh "address"
+   * per request, or exhaust someone else's. From a list (`x-forwarded-for`),
+   * the last address is used: the one your proxy added.
+   */
+  ipHeader?: string
+  /**
+   * Which submitted field identifies a credentials sign-in (`"email"`,
+   * `"username"`), or a function returning the identifier. Default: the first
+   * field the provider declares in `credentials` that is not a password, else
+   * `email` or `username` when submitted. Compared trimmed and lower-cased.
+   */
+  credentialsIdentifier?: CredentialsIdentifier
+  /** The clock, in milliseconds (default `Date.now`): tests move it instead of waiting. */
+  now?: () => number
+}
+
+/** The limits of one configuration, ready for the route policies. */
+export interface ResolvedRateLimits {
+  readonly limiter: RateLimiter<RateLimitRuleName>
+  /** The rules that are on. */
+  readonly rules: ReadonlySet<RateLimitRuleName>
+  readonly ipHeader: string | undefined
+  readonly credentialsIdentifier: CredentialsIdentifier | undefined
+}
+
+const RULE_NAMES = Object.keys(defaultRateLimitRules) as RateLimitRuleName[]
+const OPTIONS = new Set(["store", "ipHeader", "credentialsIdentifier", "now", ...RULE_NAMES])
+
+/** Checks `rateLimit` once; `undefined` when every limit is off. */
+export function resolveRateLimits(
+  option: RateLimitConfig | false | undefined,
+  secrets: readonly string[],
+): ResolvedRateLimits | undefined {
+  if (option === false) return undefined
+  if (option !== undefined && (option === null || typeof option !== "object")) {
+    throw new InvalidConfiguration("rateLimit must be an object or false")
+  }
+  const given = option ?? {}
+  const unknown = Object.keys(given).filter((key) => !OPTIONS.has(key))
+  if (unknown.length) {
+    throw new InvalidConfiguration(
+      `rateLimit: unknown option ${unknown.join(", ")} (rules: ${RULE_NAMES.join(", ")})`,
+    )
+  }
+  const rules: Partial<Record<RateLimitRuleName, RateLimitRule>> = {}
+  for (const name of RULE_NAMES) {
+    const rule = given[name]
+    if (rule === false) continue
+    rules[name] = rule === undefined ? defaultRateLimitRules[name] : rule
+  }
+  const { store, ipHeader, credentialsIdentifier, now } = given
+  if (store !== undefined && !isStore(store)) {
+    throw new InvalidConfiguration("rateLimit.store must have increment, get and delete methods")
+  }
+  if (
+    ipHeader !== undefined &&
+    (typeof ipHeader !== "string" || !/^[!#-'*+.0-9A-Z^-z|~-]+$/.test(ipHeader))
+  ) {
+    throw new InvalidConfiguration("rateLimit.ipHeader must be a header name")
+  }
+  if (
+    credentialsIdentifier !== undefined &&
+    typeof credentialsIdentifier !== "string" &&
+    typeof credentialsIdentifier !== "function"
+  ) {
+    throw new InvalidConfiguration(
+      "rateLimit.credentialsIdentifier must be a field name or a function",
+    )
+  }
+  if (now !== undefined && typeof now !== "function") {
+    throw new InvalidConfiguration("rateLimit.now must be a function")
+  }
+  if (Object.keys(rules).length === 0) return undefined
+  let limiter: RateLimiter<RateLimitRuleName>
+  try {
+    limiter = createRateLimiter({
+      secret: secrets,
+      rules: rules as Record<RateLimitRuleName, RateLimitRule>,
+      store: store ?? defaultRateLimitStore(),
+      // Read per call, so fake timers installed after start are seen.
+      now: now ?? (() => Date.now()),
+    })
+  } catch (error) {
+    throw new InvalidConfiguration(`rateLimit: ${(error as Error).message}`)
+  }
+  return {
+    limiter,
+    rules: new Set(Object.keys(rules) as RateLimitRuleName[]),
+    ipHeader: ipHeader?.toLowerCase(),
+    credentialsIdentifier,
+  }
+}
+
+function isStore(value: unknown): value is RateLimitStore {
+  const store = value as Partial<RateLimitStore> | null
+  return (
+    !!store &&
+    typeof store.increment === "function" &&
+    typeof store.get === "function" &&
+    typeof store.delete === "function"
+  )
+}

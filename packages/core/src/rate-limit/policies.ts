@@ -1,0 +1,249 @@
+/**
+ * Rate limits as route policies: each names a rule of the `rateLimit` option,
+ * says what a request is counted under (its subject), and what counts. The
+ * route table (`routes.ts`) lists them per endpoint; the handler applies them
+ * before the endpoint's handler runs (`enforceRateLimits`) and reports the
+ * outcome after (`RateLimitTicket.settle`), so no flow checks a limit itself.
+ *
+ * Subjects are identifiers the attacker names (an e-mail address, a username,
+ * a user id) or, when the app trusts a proxy header, the client's IP address.
+ * The limiter keys them by HMAC, so stores never hold an address. A subject is
+ * counted the same whether or not an account exists behind it: a limit never
+ * tells which addresses have accounts.
+ * @module
+ */
+import type { RequestContext } from "../context.js"
+import { RateLimited } from "../errors.js"
+import { normalizeEmailAddress } from "../flows/email/address.js"
+import type { ResolvedCredentialsProvider, ResolvedEmailProvider } from "../flows/types.js"
+import { sessionStrategy } from "../session/index.js"
+import { readPending } from "../two-factor/pending.js"
+import type { ResponseInternal } from "../types.js"
+import { clientIpSubject } from "./client-ip.js"
+import type { RateLimitRuleName, ResolvedRateLimits } from "./config.js"
+
+/**
+ * What a rule counts:
+ * - `requests`: every request that gets through (mails sent, options issued);
+ * - `failures`: every attempt, counted before it runs (so concurrent guesses
+ *   cannot all slip in before the count), and cleared when the attempt
+ *   succeeds: for subjects only their owner can succeed for (an identifier,
+ *   a user), so a correct password resets its own lockout and nothing else;
+ * - `failed-requests`: failed attempts, counted after they fail, never
+ *   cleared: for shared subjects (an IP address), where one person's success
+ *   must not wipe out another's failures.
+ */
+export type RateLimitCount = "requests" | "failures" | "failed-requests"
+
+/** One rate limit on an endpoint. */
+export interface RateLimitPolicy {
+  readonly rule: RateLimitRuleName
+  readonly counts: RateLimitCount
+  /** What this request is counted under, or `undefined` when the rule does not apply to it. */
+  subject(
+    ctx: RequestContext,
+    limits: ResolvedRateLimits,
+  ): string | undefined | Promise<string | undefined>
+}
+
+/** Fields Tessera adds to forms: never an identifier. */
+const RESERVED = new Set(["csrfToken", "callbackUrl", "redirectTo", "redirect", "json"])
+
+/** Identifiers compare trimmed and lower-cased, so `Ada` and ` ada` share one count. */
+function normalized(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined
+  const trimmed = value.normalize("NFC").trim().toLowerCase()
+  return trimmed === "" ? undefined : trimmed
+}
+
+function submitted(ctx: RequestContext): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(ctx.request.body ?? {}).filter(([key]) => !RESERVED.has(key)),
+  )
+}
+
+/** The identifier of a credentials sign-in (see `rateLimit.credentialsIdentifier`). */
+export function credentialsIdentifierOf(
+  ctx: RequestContext,
+  limits: Pick<ResolvedRateLimits, "credentialsIdentifier">,
+): string | undefined {
+  const provider = ctx.flow!.provider as ResolvedCredentialsProvider
+  const fields = submitted(ctx)
+  const option = limits.credentialsIdentifier
+  if (typeof option === "function") return normalized(option(fields, provider.id))
+  if (typeof option === "string") return normalized(fields[option])
+  const declared = Object.entries(provider.credentials ?? {}).find(
+    ([, field]) => (field as { type?: unknown } | undefined)?.type !== "password",
+  )?.[0]
+  if (declared !== undefined) return normalized(fields[declared])
+  return normalized(fields.email) ?? normalized(fields.username)
+}
+
+/** The address an e-mail provider would use, or `undefined` for one it refuses. */
+function emailAddressOf(provider: ResolvedEmailProvider, value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined
+  try {
+    const address = provider.normalizeIdentifier(value)
+    return typeof address === "string" && address !== "" ? address : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const isType = (ctx: RequestContext, type: string) => ctx.flow?.type === type
+
+/** The client's address, only from the header the app trusts. */
+const clientIp = (ctx: RequestContext, limits: ResolvedRateLimits) =>
+  limits.ipHeader ? clientIpSubject(ctx.request.headers.get(limits.ipHeader)) : undefined
+
+/** Failed credentials sign-ins, per identifier. */
+export const credentialsPolicy: RateLimitPolicy = {
+  rule: "credentials",
+  counts: "failures",
+  subject: (ctx, limits) =>
+    isType(ctx, "credentials") ? credentialsIdentifierOf(ctx, limits) : undefined,
+}
+
+/** Failed credentials sign-ins, per IP address. */
+export const credentialsIpPolicy: RateLimitPolicy = {
+  rule: "credentialsIp",
+  counts: "failed-requests",
+  subject: (ctx, limits) => (isType(ctx, "credentials") ? clientIp(ctx, limits) : undefined),
+}
+
+/** Sign-in e-mails, per address. */
+export const emailPolicy: RateLimitPolicy = {
+  rule: "email",
+  counts: "requests",
+  subject: (ctx) =>
+    isType(ctx, "email")
+      ? emailAddressOf(ctx.flow!.provider as ResolvedEmailProvider, ctx.request.body?.email)
+      : undefined,
+}
+
+/** Sign-in e-mails, per IP address. */
+export const emailIpPolicy: RateLimitPolicy = {
+  rule: "emailIp",
+  counts: "requests",
+  subject: (ctx, limits) => (isType(ctx, "email") ? clientIp(ctx, limits) : undefined),
+}
+
+/**
+ * One-time codes entered, per address. A request carries a code to check
+ * when it posts one, or follows a mailed link holding one (unless the
+ * provider only shows a confirmation page for links).
+ */
+export const emailCodePolicy: RateLimitPolicy = {
+  rule: "emailCode",
+  counts: "failures",
+  subject(ctx) {
+    if (!isType(ctx, "email")) return undefined
+    const provider = ctx.flow!.provider as ResolvedEmailProvider
+    const { method, query, body } = ctx.request
+    const fields = method === "POST" ? (body ?? {}) : query
+    if (fields.code === undefined) return undefined
+    if (method === "GET" && provider.confirmLink) return undefined
+    return emailAddressOf(provider, fields.email)
+  },
+}
+
+/** Passkey options, per e-mail address given (a registration's). */
+export const webauthnOptionsPolicy: RateLimitPolicy = {
+  rule: "webauthnOptions",
+  counts: "requests",
+  subject(ctx) {
+    const email = ctx.request.query.email
+    if (!email) return undefined
+    try {
+      return normalizeEmailAddress(email)
+    } catch {
+      return undefined
+    }
+  },
+}
+
+/** Passkey options, per IP address. */
+export const webauthnOptionsIpPolicy: RateLimitPolicy = {
+  rule: "webauthnOptionsIp",
+  counts: "requests",
+  subject: clientIp,
+}
+
+/**
+ * Second-factor codes, per user: the user of the pending sign-in at
+ * `callback/two-factor`, the signed-in user at `two-factor/enable` and
+ * `disable`. One count for all three: a guesser gains nothing by switching.
+ */
+export const twoFactorPolicy: RateLimitPolicy = {
+  rule: "twoFactor",
+  counts: "failures",
+  async subject(ctx) {
+    if (ctx.request.action === "callback") {
+      return isType(ctx, "two-factor") ? (await readPending(ctx))?.sub : undefined
+    }
+    return (await sessionStrategy(ctx).currentUserId(ctx)) ?? undefined
+  },
+}
+
+/** What the handler does once the endpoint has answered. */
+export interface RateLimitTicket {
+  /** Records the outcome: clears `failures` subjects after a success, counts `failed-requests` after a failure. */
+  settle(outcome: ResponseInternal | "failed"): Promise<void>
+}
+
+interface Applied {
+  readonly rule: RateLimitRuleName
+  readonly counts: RateLimitCount
+  readonly subject: string
+}
+
+function refuse(rule: RateLimitRuleName, retryAfter: number): never {
+  const error = new RateLimited(`Too many attempts: the ${rule} rate limit refused the request`, {
+    rule,
+  })
+  error.retryAfter = retryAfter
+  throw error
+}
+
+/**
+ * Applies `policies` to the request: every limit is checked first (a request
+ * refused by one counts toward none), then counted. Throws `RateLimited` with
+ * the longest wait of the limits that refused.
+ */
+export async function enforceRateLimits(
+  ctx: RequestContext,
+  policies: readonly RateLimitPolicy[] | undefined,
+): Promise<RateLimitTicket | undefined> {
+  const limits = ctx.config.rateLimits
+  if (!limits || !policies?.length) return undefined
+  const applied: Applied[] = []
+  for (const policy of policies) {
+    if (!limits.rules.has(policy.rule)) continue
+    const subject = await policy.subject(ctx, limits)
+    if (subject !== undefined) applied.push({ rule: policy.rule, counts: policy.counts, subject })
+  }
+  if (applied.length === 0) return undefined
+  const { limiter } = limits
+  const checks = await Promise.all(applied.map((a) => limiter.check(a.rule, a.subject)))
+  const refused = checks.findIndex((r) => r.limited)
+  if (refused !== -1) {
+    const wait = Math.max(...checks.filter((r) => r.limited).map((r) => r.retryAfter))
+    refuse(applied[refused]!.rule, wait)
+  }
+  const before = applied.filter((a) => a.counts !== "failed-requests")
+  const hits = await Promise.all(before.map((a) => limiter.hit(a.rule, a.subject)))
+  const over = hits.findIndex((r) => r.limited)
+  // Lost a race to concurrent attempts: the count says this one is past the limit.
+  if (over !== -1) refuse(before[over]!.rule, hits[over]!.retryAfter)
+  return {
+    async settle(outcome) {
+      const failed = outcome === "failed" || (outcome.status ?? 200) >= 400
+      const updates: Promise<unknown>[] = []
+      for (const a of applied) {
+        if (!failed && a.counts === "failures") updates.push(limiter.reset(a.rule, a.subject))
+        if (failed && a.counts === "failed-requests") updates.push(limiter.hit(a.rule, a.subject))
+      }
+      await Promise.all(updates)
+    },
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The second-factor gate, declared once where every sign-in ends
+ * (`completeSignIn`, between storing the user and starting the session): a
+ * user with a confirmed second factor gets no session yet, but the pending
+ * cookie and a redirect to the two-factor page. Whatever the first factor
+ * was (password, e-mail, OAuth, passkey unless `passkeysSatisfyTwoFactor`).
+ *
+ * Kept small and free of the TOTP and QR code modules: it runs on every
+ * sign-in, most of them by users without a second factor.
+ * @module
+ */
+import type { RequestContext } from "../context.js"
+import { actionUrl } from "../http/urls.js"
+import { callAdapter } from "../lib/adapter.js"
+import { sessionStrategy, type NewSessionParams } from "../session/index.js"
+import type { ResponseInternal } from "../types.js"
+import { startPending } from "./pending.js"
+
+/** Where the code is asked for: `pages.twoFactor`, or the built-in page. */
+export function twoFactorPageUrl(ctx: RequestContext, error?: string): string {
+  const custom = ctx.config.pages.twoFactor
+  const url = new URL(custom ?? actionUrl(ctx, "two-factor"), ctx.origin)
+  if (error) url.searchParams.set("error", error)
+  return url.href
+}
+
+/**
+ * `undefined` when the sign-in may go on to a session; otherwise the redirect
+ * to the two-factor step (the pending cookie is set).
+ */
+export async function secondFactorGate(
+  ctx: RequestContext,
+  signIn: NewSessionParams,
+  callbackUrl: string,
+): Promise<ResponseInternal | undefined> {
+  const settings = ctx.config.twoFactor
+  const userId = signIn.user.id
+  if (!settings || !userId) return undefined
+  if (signIn.account?.type === "webauthn" && settings.passkeysSatisfyTwoFactor) return undefined
+  const factor = await callAdapter(ctx.config, "getTwoFactor", userId)
+  if (!factor?.enabledAt) return undefined
+  // Already signed in as this user (linking another account): that session passed the gate.
+  if ((await sessionStrategy(ctx).currentUserId(ctx)) === userId) return undefined
+  await startPending(ctx, { ...signIn, user: { ...signIn.user, id: userId }, callbackUrl })
+  return { redirect: twoFactorPageUrl(ctx) }
+}

@@ -1,0 +1,6 @@
+/**
+ * `@tessera/sveltekit/adapters`: the adapter types, as `@auth/sveltekit/adapters` offers them,
+ * so an Auth.js app's imports keep working after `@auth/` -> `@tessera/`.
+ * @module
+ */
+export type * from "@tessera/core/adapters"

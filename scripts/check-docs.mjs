@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// `npm run check:docs`: type-checks the TypeScript samples of the README and the guide against
+// the built packages (after `npm run build`), as a user's project would compile them.
+//
+// Every ```ts block of README.md and docs/*.md is its own module (a `.mts` file, so top-level
+// `await` and `import` work as in an ESM project). A block right after a `<!-- no-check -->`
+// line is a fragment (a few options, a file of a SvelteKit app that imports `./$types`) and is
+// skipped. Names the samples take as given (`db`, `request`, `findUser`, ...) are declared
+// once, in scripts/doc-samples.d.ts: a sample may use them without declaring them.
+//
+// Errors are reported at the Markdown file and line: `docs/sessions.md:42: TS2304 ...`.
+//
+// It also checks the links between the repository's Markdown files: each relative link names a
+// file that exists and, for a `#fragment` into a Markdown file, a heading that does.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+import ts from "typescript"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+// Inside node_modules so that `@tessera/*` resolve as they do for an app: through each
+// package's exports, to its built declarations.
+const outDir = join(root, "node_modules", ".cache", "tessera-doc-samples")
+
+const markdown = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+]
+
+/** The ```ts blocks of a Markdown file: their code and the line of their opening fence. */
+function samplesOf(file) {
+  const lines = readFileSync(join(root, file), "utf8").split("\n")
+  const samples = []
+  let skipped = 0
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(ts|typescript)\s*$/.exec(lines[i])
+    if (!open) continue
+    const end = lines.findIndex((line, j) => j > i && line.trim() === "```")
+    if (end === -1) throw new Error(`${file}:${i + 1}: a code block that never ends`)
+    let before = i - 1
+    while (before >= 0 && lines[before].trim() === "") before--
+    if (lines[before]?.trim() === "<!-- no-check -->") skipped++
+    else {
+      const indent = open[1].length
+      const code = lines.slice(i + 1, end).map((line) => line.slice(indent))
+      samples.push({ file, line: i + 1, code: code.join("\n") })
+    }
+    i = end
+  }
+  return { samples, skipped }
+}
+
+rmSync(outDir, { recursive: true, force: true })
+mkdirSync(outDir, { recursive: true })
+
+const samples = []
+let skipped = 0
+for (const file of markdown) {
+  const found = samplesOf(file)
+  skipped += found.skipped
+  for (const sample of found.samples) {
+    const name = `${file.replace(/[^\w]+/g, "_")}_L${sample.line}.mts`
+    // `export {}` keeps a sample without imports a module: its names stay its own.
+    writeFileSync(join(outDir, name), `${sample.code}\nexport {}\n`)
+    samples.push({ ...sample, path: join(outDir, name) })
+  }
+}
+
+const options = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  lib: ["lib.es2023.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
+  types: ["node"],
+  typeRoots: [join(root, "node_modules", "@types")],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  esModuleInterop: true,
+  isolatedModules: true,
+}
+const prelude = join(root, "scripts", "doc-samples.d.ts")
+const program = ts.createProgram([prelude, ...samples.map((sample) => sample.path)], options)
+const byPath = new Map(samples.map((sample) => [sample.path, sample]))
+
+let errors = 0
+for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")
+  const sample = diagnostic.file && byPath.get(diagnostic.file.fileName)
+  if (diagnostic.file && diagnostic.start !== undefined && sample) {
+    const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+    console.error(`${sample.file}:${sample.line + 1 + line}: TS${diagnostic.code} ${message}`)
+  } else {
+    const where = diagnostic.file ? `${relative(root, diagnostic.file.fileName)}: ` : ""
+    console.error(`${where}TS${diagnostic.code} ${message}`)
+  }
+  errors++
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+    .replaceAll(" ", "-")
+
+const withoutCode = (text) => text.replace(/^```[\s\S]*?^```/gm, "")
+
+function anchorsOf(file) {
+  const headings = withoutCode(readFileSync(file, "utf8")).matchAll(/^#{1,6} (.+)$/gm)
+  return new Set([...headings].map(([, heading]) => slug(heading)))
+}
+
+let brokenLinks = 0
+const linked = [...markdown, "CONTRIBUTING.md", "SECURITY.md", "CHANGELOG.md"]
+for (const file of linked) {
+  const text = withoutCode(readFileSync(join(root, file), "utf8"))
+  for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/i.test(link)) continue
+    const [path, anchor] = link.split("#")
+    const target = path ? join(root, dirname(file), path) : join(root, file)
+    let problem
+    if (!existsSync(target)) problem = "no such file"
+    else if (anchor && target.endsWith(".md") && !anchorsOf(target).has(anchor))
+      problem = "no such heading"
+    if (problem) {
+      console.error(`${file}: broken link ${link} (${problem})`)
+      brokenLinks++
+    }
+  }
+}
+
+const summary = `${samples.length} TypeScript samples in ${markdown.length} files (${skipped} marked no-check)`
+if (errors || brokenLinks) {
+  console.error(`check:docs: ${errors} type errors in ${summary}; ${brokenLinks} broken links`)
+  process.exit(1)
+}
+console.log(
+  `check:docs: ${summary} type-check against the built packages; links between ${linked.length} Markdown files resolve`,
+)
