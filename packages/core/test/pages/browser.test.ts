@@ -24,7 +24,14 @@ import {
   serveAuth,
   type AuthServer,
 } from "../harness/chromium.js"
-import { ADA, credentialsProvider, oauthProvider, SECRET } from "../harness/index.js"
+import {
+  ADA,
+  credentialsProvider,
+  oauthProvider,
+  SECRET,
+  signIn as signInHere,
+} from "../harness/index.js"
+import { enableTwoFactor } from "../two-factor/helpers.js"
 
 if (!hasChromium)
   console.warn(
@@ -239,6 +246,78 @@ describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
         ),
       ).toEqual([])
       expect(overflows).toEqual([])
+    },
+  )
+
+  test(
+    "the code form, the confirm-link page and the two-factor page pass axe too, errors included",
+    { timeout: 240_000 },
+    async () => {
+      let link = ""
+      const codes = Email({
+        id: "code",
+        name: "Code",
+        method: "both",
+        confirmLink: true,
+        sendVerificationRequest: ({ url }) => void (link = url),
+      })
+      const found: string[] = []
+      for (const look of looks.filter((l) => l.width === 390)) {
+        current = config({
+          session: { strategy: "jwt" },
+          providers: [credentialsProvider(), codes],
+          theme: {
+            colorScheme: look.theme,
+            ...("locale" in look ? { locale: look.locale, messages: { ar: arabic } } : {}),
+          },
+        })
+        await enableTwoFactor(current, (await signInHere(current)).jar)
+        const context = await browser.newContext({
+          viewport: { width: look.width, height: 800 },
+          colorScheme: look.media,
+        })
+        const check = async (page: Page, name: string) => {
+          for (const v of await axe(page))
+            if (v.impact === "serious" || v.impact === "critical")
+              found.push(`${name} (${look.name}): ${v.id} ${JSON.stringify(v.nodes)}`)
+        }
+        try {
+          const page = await context.newPage()
+          await page.goto(`${origin}/auth/signin`)
+          await page.fill("#input-email-for-code-provider", "eve@example.com")
+          await Promise.all([
+            page.waitForURL(/\/auth\/verify-request/),
+            page.click("form[action$='/signin/code'] button[type=submit]"),
+          ])
+          await check(page, "code form")
+          await page.fill("#verify-code", "00000000")
+          await Promise.all([page.waitForURL(/error=/), page.press("#verify-code", "Enter")])
+          expect(await page.getByRole("alert").count()).toBe(1)
+          await check(page, "code form, wrong code")
+          await page.goto(link)
+          expect(await page.locator("form strong").textContent()).toBe("eve@example.com")
+          await check(page, "confirm-link")
+
+          await page.goto(`${origin}/auth/signin`)
+          await page.fill("#input-username-for-credentials-provider", "ada")
+          await page.fill("#input-password-for-credentials-provider", "correct horse")
+          await Promise.all([
+            page.waitForURL(/\/auth\/two-factor/),
+            page.press("#input-password-for-credentials-provider", "Enter"),
+          ])
+          await check(page, "two-factor")
+          await page.fill("#two-factor-code", "000000")
+          await Promise.all([
+            page.waitForURL(/error=TwoFactor/),
+            page.press("#two-factor-code", "Enter"),
+          ])
+          expect(await page.getByRole("alert").count()).toBe(1)
+          await check(page, "two-factor, wrong code")
+        } finally {
+          await context.close()
+        }
+      }
+      expect(found).toEqual([])
     },
   )
 

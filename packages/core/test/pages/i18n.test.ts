@@ -15,14 +15,19 @@ import { loadBuiltInCatalog } from "../../src/pages/i18n/catalogs.js"
 import { negotiateLocale } from "../../src/pages/i18n/negotiate.js"
 import { textDirection } from "../../src/pages/i18n/direction.js"
 import en from "../../src/pages/i18n/locales/en.js"
-import { csrfToken, get, makeConfig, post } from "../harness/index.js"
+import { csrfToken, get, makeConfig, post, signIn } from "../harness/index.js"
+import { enableTwoFactor } from "../two-factor/helpers.js"
 
-async function signInPage(acceptLanguage: string | undefined, overrides: Partial<AuthConfig> = {}) {
+async function signInPage(
+  acceptLanguage: string | undefined,
+  overrides: Partial<AuthConfig> = {},
+  path = "/auth/signin",
+) {
   const { config, log } = makeConfig(overrides)
   const headers: Record<string, string> = acceptLanguage
     ? { "accept-language": acceptLanguage }
     : {}
-  const response = await Auth(get("/auth/signin", { headers }), config)
+  const response = await Auth(get(path, { headers }), config)
   const html = await response.text()
   const tag = /<html lang="([^"]*)" dir="([^"]*)"/.exec(html)
   return { response, html, lang: tag?.[1], dir: tag?.[2], log }
@@ -232,5 +237,60 @@ describe("the sign-in e-mail", () => {
     expect(message.subject).toBe("Sign in to app.example")
     expect(message.html).toContain('<html lang="en" dir="ltr">')
     expect(message.html).toContain("color:#000")
+  })
+})
+
+describe("the pages of codes and second factors", () => {
+  test("the two-factor page and its error, in the browser's language", async () => {
+    const { config } = makeConfig({ adapter: MemoryAdapter(), session: { strategy: "jwt" } })
+    await enableTwoFactor(config, (await signIn(config)).jar)
+    const { jar } = await signIn(config)
+    const headers = { "accept-language": "de" }
+    const page = await (await Auth(get("/auth/two-factor", { jar, headers }), config)).text()
+    expect(page).toContain("<h1>Zwei-Faktor-Authentifizierung</h1>")
+    expect(page).toContain(">Erneut anmelden</a>")
+    const wrong = await Auth(get("/auth/two-factor?error=TwoFactor", { jar, headers }), config)
+    expect(await wrong.text()).toContain(
+      '<div class="error" role="alert">Dieser Code hat nicht funktioniert. Versuchen Sie es noch einmal.</div>',
+    )
+  })
+
+  test("the code form and the sign-in errors of rate limits and second factors", async () => {
+    const { config } = makeConfig({
+      adapter: MemoryAdapter(),
+      providers: [Nodemailer({ server: "smtp://127.0.0.1:1", method: "code" })],
+    })
+    const headers = { "accept-language": "es" }
+    const form = await Auth(
+      get("/auth/verify-request?provider=nodemailer&type=email&error=RateLimited", { headers }),
+      config,
+    )
+    const html = await form.text()
+    expect(html).toContain('<label for="verify-code">Código de inicio de sesión</label>')
+    expect(html).toContain(
+      'role="alert">Demasiados intentos. Espera unos minutos y vuelve a intentarlo.</div>',
+    )
+    for (const [error, text] of [
+      ["RateLimited", "Zu viele Versuche."],
+      ["TwoFactorExpired", "Die Anmeldung hat zu lange gedauert."],
+      ["TwoFactor", "Der Code für den zweiten Faktor hat nicht funktioniert."],
+    ]) {
+      const { html } = await signInPage("de", {}, `/auth/signin?error=${error}`)
+      expect(html).toContain(`role="alert">${text}`)
+    }
+  })
+
+  test("the code e-mail, with and without its link", () => {
+    const de = { locale: "de", messages: { de: { "mail.code": "Ihr Anmeldecode:" } } }
+    const url = "https://app.example/auth/verify-request?provider=email"
+    const both = verificationMessage({ url, host: "app.example", theme: de, code: "12345678" })
+    expect(both.text).toContain("Ihr Anmeldecode: 12345678")
+    expect(both.text).toContain(url)
+    expect(both.html).toContain('<html lang="de" dir="ltr">')
+    const only = verificationMessage({ url, host: "app.example", code: "12345678", link: false })
+    expect(only.text).toBe(
+      "Sign in to app.example\n\nYour sign-in code: 12345678\n\nThe code works once, for 10 minutes. If you did not request this email, you can safely ignore it.\n",
+    )
+    expect(only.html).not.toContain(url)
   })
 })
