@@ -6,6 +6,7 @@
  * checked when the configuration is resolved; every catalog complete, with the
  * English placeholders; nothing from the header reaches the page.
  */
+import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import Nodemailer, { verificationMessage } from "@tessera/core/providers/nodemailer"
@@ -167,6 +168,12 @@ describe("theme.locale, theme.locales, theme.messages", () => {
 })
 
 describe("the catalogs", () => {
+  test("docs/pages.md lists every key with its English text", () => {
+    const docs = readFileSync(new URL("../../../../docs/pages.md", import.meta.url), "utf8")
+    for (const [key, text] of Object.entries(en))
+      expect(docs, key).toContain(`| \`${key}\` | ${text.replaceAll("|", "\\|")} |`)
+  })
+
   const placeholders = (text: string) => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort()
 
   test.each(BUILT_IN_LOCALES)(
