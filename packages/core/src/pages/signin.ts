@@ -75,11 +75,12 @@ export function renderSignInPage(
           ? { emailForm }
           : {}),
       })
+    // Lists of elements, so that each comes out on a line of its own.
     const methods = methodsOf(providers).map((method) =>
-      method.map(
-        (provider, i) =>
-          html`${i > 0 && !isButtonOnly(provider) ? divider : ""}${section(provider)}`,
-      ),
+      method.flatMap((provider, i) => [
+        i > 0 && !isButtonOnly(provider) ? divider : "",
+        section(provider),
+      ]),
     )
     const error = params.error
       ? html`<div class="error" role="alert">${t.t(signInErrorKey(params.error, params.code))}</div>`
@@ -87,7 +88,7 @@ export function renderSignInPage(
     return html`
       <h1>${t.t("signIn.title")}</h1>
       ${error}
-      ${methods.map((method, i) => html`${i > 0 ? divider : ""}${method}`)}`
+      ${methods.flatMap((method, i) => [i > 0 ? divider : "", ...method])}`
   }
   const head = (nonce: string) => html`${[...heads].map((h) => h(ctx, nonce))}`
   return renderDocument(page, t.t("signIn.title"), content, head)

@@ -464,7 +464,7 @@ describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
       expect(await page.textContent("main p")).toBe(arabic["signOut.signedOut"])
       // What the app did not translate comes from English.
       await page.goto(`${origin}/auth/signin`)
-      expect(await page.textContent("form[data-provider=github] button")).toBe(
+      expect((await page.textContent("form[data-provider=github] button"))?.trim()).toBe(
         "Sign in with GitHub",
       )
     } finally {

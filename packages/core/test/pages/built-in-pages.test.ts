@@ -66,11 +66,17 @@ describe("sign-in page", () => {
   test("buttons carry the label shown while their request runs", async () => {
     const { html } = await page("/auth/signin", { providers: [github, credentialsProvider()] })
     expect(html).toContain(
-      '<button type="submit" data-pending="Signing in…"><span data-label>Sign in with GitHub</span></button>',
+      '<button type="submit" data-pending="Signing in…">\n<span data-label>Sign in with GitHub</span>\n</button>',
     )
     expect(html).toContain(
       '<button type="submit" data-pending="Signing in…">Sign in with Credentials</button>',
     )
+  })
+
+  test("pages come out one element per line", async () => {
+    const { html } = await page("/auth/signin", { providers: [github, credentialsProvider()] })
+    const body = html.slice(html.indexOf("<body>"))
+    for (const line of body.split("\n")) expect(line, line).toMatch(/^<[^<]*(<\/[a-z0-9]+>)?$/)
   })
 
   test("every page asks for no favicon: an empty inline icon", async () => {
@@ -94,7 +100,7 @@ describe("sign-in page", () => {
     })
     const { html } = await page("/auth/signin", { providers: [provider] })
     expect(html).toContain(
-      '<label for="input-username-for-credentials-provider">Your name</label><input id="input-username-for-credentials-provider" name="username" type="text" placeholder="jsmith" required autocomplete="username">',
+      '<label for="input-username-for-credentials-provider">Your name</label>\n<input id="input-username-for-credentials-provider" name="username" type="text" placeholder="jsmith" required autocomplete="username">',
     )
     expect(html).toContain(
       '<input id="input-password-for-credentials-provider" name="password" type="password">',
@@ -273,9 +279,15 @@ describe("sign-out page", () => {
     const html = await response.text()
     expect(html).toContain("Are you sure you want to sign out?")
     expect(html).toContain(
-      `<form action="${ORIGIN}/auth/signout" method="POST"><input type="hidden" name="csrfToken" value="${token}"><input type="hidden" name="callbackUrl" value="${ORIGIN}/bye"><button type="submit" data-pending="Signing out…">Sign out</button></form>`,
+      [
+        `<form action="${ORIGIN}/auth/signout" method="POST">`,
+        `<input type="hidden" name="csrfToken" value="${token}">`,
+        `<input type="hidden" name="callbackUrl" value="${ORIGIN}/bye">`,
+        `<button type="submit" data-pending="Signing out…">Sign out</button>`,
+        `</form>`,
+      ].join("\n"),
     )
-    expect(html).toContain(`<div class="links"><a href="${ORIGIN}/bye">Cancel</a></div>`)
+    expect(html).toContain(`<div class="links">\n<a href="${ORIGIN}/bye">Cancel</a>\n</div>`)
   })
 
   test.each(["jwt", "database"] as const)(

@@ -155,7 +155,7 @@ describe("the built-in sign-in page", () => {
     )
     expect(page).toMatch(/<input type="hidden" name="csrfToken" value="[0-9a-f]{64}">/)
     expect(page).toContain(
-      '<button type="submit" data-pending="Waiting for your passkey…">Sign in with a passkey</button><p class="error" data-webauthn-error="passkey" role="alert" hidden></p></form>',
+      '<button type="submit" data-pending="Waiting for your passkey…">Sign in with a passkey</button>\n<p class="error" data-webauthn-error="passkey" role="alert" hidden></p>\n</form>',
     )
     // Once, with the nonce the page's Content-Security-Policy allows (beside the page's own script).
     const nonce = /script-src 'nonce-([^']+)'/.exec(
