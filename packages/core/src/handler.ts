@@ -141,8 +141,9 @@ async function run(ctx: RequestContext, { route, providerId }: RouteMatch) {
     await assertCsrf(ctx)
   }
   // After the CSRF check: a forged request must not count against its victim.
-  const ticket = await enforceRateLimits(ctx, endpoint.rateLimit)
-  await adoptAuthjsSession(ctx)
+  const ticket = endpoint.rateLimit && (await enforceRateLimits(ctx, endpoint.rateLimit))
+  const adoption = adoptAuthjsSession(ctx)
+  if (adoption) await adoption
   if (!ticket) return endpoint.handler(ctx)
   let result: ResponseInternal
   try {
@@ -195,7 +196,8 @@ async function errorResult(
     return {
       status,
       ...(retry ? { headers: retry } : {}),
-      body: { error: value, message: status === 500 ? configurationMessage : undefined },
+      // A server fault names nothing: Auth.js's body, word for word (its client reads `message`).
+      body: status === 500 ? { message: configurationMessage } : { error: value },
     }
   }
   if (request.action === "error") {
@@ -246,7 +248,7 @@ async function configurationErrorResult(
   config: AuthConfig | undefined,
 ): Promise<ResponseInternal> {
   if (answersJson(request, config?.basePath)) {
-    return { status: 500, body: { error: "Configuration", message: configurationMessage } }
+    return { status: 500, body: { message: configurationMessage } }
   }
   const errorPage = config?.pages?.error
   if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {

@@ -17,6 +17,7 @@ import type { SafeHtml } from "../pages/html.js"
 import type { Translator } from "../pages/i18n/localization.js"
 import type { CredentialsConfig } from "../providers/credentials.js"
 import type { EmailConfig } from "../providers/email.js"
+import type { KeyRing } from "../jwt/keys.js"
 import type { OAuthConfigInternal } from "../providers/oauth.js"
 import type { WebAuthnConfig } from "../providers/webauthn.js"
 import type {
@@ -38,6 +39,8 @@ export type ResolvedEmailProvider = EmailConfig & {
   confirmLink: boolean
   normalizeIdentifier: (identifier: string) => string
   generateVerificationToken: () => string | PromiseLike<string>
+  /** The keys of the provider's own `secret`, when it has one (tokens are hashed with it). */
+  keys?: KeyRing
 }
 
 export type ResolvedCredentialsProvider = CredentialsConfig<any>

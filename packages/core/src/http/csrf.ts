@@ -11,7 +11,7 @@
  */
 import type { RequestContext } from "../context.js"
 import { MissingCSRF } from "../errors.js"
-import { hmacHex, randomHex, timingSafeEqual } from "../lib/crypto.js"
+import { randomHex, timingSafeEqual } from "../lib/crypto.js"
 
 /** The CSRF token of this request's cookie if the cookie is genuine, otherwise `undefined`. */
 async function tokenFromCookie(ctx: RequestContext): Promise<string | undefined> {
@@ -19,8 +19,9 @@ async function tokenFromCookie(ctx: RequestContext): Promise<string | undefined>
   if (!value) return undefined
   const [token, mac, ...rest] = value.split("|")
   if (!token || !mac || rest.length || !/^[0-9a-f]{64}$/.test(token)) return undefined
-  for (const secret of ctx.config.secrets) {
-    if (timingSafeEqual(mac, await hmacHex(secret, token))) return token
+  const { keys } = ctx.config
+  for (let index = 0; index < keys.secrets.length; index++) {
+    if (timingSafeEqual(mac, await keys.hmac(token, index))) return token
   }
   return undefined
 }
@@ -33,7 +34,7 @@ export async function ensureCsrfToken(ctx: RequestContext): Promise<string> {
   const existing = await tokenFromCookie(ctx)
   if (existing) return existing
   const token = randomHex(32)
-  const mac = await hmacHex(ctx.config.secrets[0]!, token)
+  const mac = await ctx.config.keys.hmac(token)
   ctx.cookies.push({ ...ctx.cookieOptions.csrfToken, value: `${token}|${mac}` })
   return token
 }

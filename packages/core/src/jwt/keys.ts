@@ -12,7 +12,7 @@
  * @module
  */
 import { base64url, calculateJwkThumbprint } from "jose"
-import { hkdfSha256, toHex } from "../lib/crypto.js"
+import { hkdfSha256, hmacHex, importHmacKey } from "../lib/crypto.js"
 
 export interface DerivedKey {
   key: CryptoKey
@@ -20,8 +20,6 @@ export interface DerivedKey {
   raw: Uint8Array
   kid: string
 }
-
-const encoder = new TextEncoder()
 
 /**
  * The raw 32-byte content key for `secret` and `salt`. Exported (from
@@ -119,17 +117,7 @@ export class KeyRing {
 
   /** HMAC-SHA-256 of `value` with secret `index` (0: the current one), hex. */
   async hmac(value: string, index = 0): Promise<string> {
-    let key = this.#hmacKeys[index]
-    if (!key) {
-      key = crypto.subtle.importKey(
-        "raw",
-        encoder.encode(this.secrets[index]),
-        { name: "HMAC", hash: "SHA-256" },
-        false,
-        ["sign"],
-      )
-      this.#hmacKeys[index] = key
-    }
-    return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await key, encoder.encode(value))))
+    const key = (this.#hmacKeys[index] ??= importHmacKey(this.secrets[index]!))
+    return hmacHex(key, value)
   }
 }

@@ -39,22 +39,22 @@ export async function hkdfSha256(
   return new Uint8Array(bits)
 }
 
-const hmacKeys = new Map<string, Promise<CryptoKey>>()
+/**
+ * An HMAC-SHA-256 key for `secret`. No cache here: its owner keeps it (the resolved
+ * configuration's KeyRing, a rate limiter), never a module-level map keyed by secrets.
+ */
+export function importHmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  )
+}
 
-/** HMAC-SHA-256 of `value` under `secret`, hex. The imported key is cached per secret. */
-export async function hmacHex(secret: string, value: string): Promise<string> {
-  let key = hmacKeys.get(secret)
-  if (!key) {
-    key = crypto.subtle.importKey(
-      "raw",
-      encoder.encode(secret),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    )
-    if (hmacKeys.size > 64) hmacKeys.clear()
-    hmacKeys.set(secret, key)
-  }
+/** HMAC-SHA-256 of `value` under `key`, hex. */
+export async function hmacHex(key: CryptoKey | Promise<CryptoKey>, value: string): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", await key, encoder.encode(value))))
 }
 

@@ -17,7 +17,7 @@
  * @see https://pages.nist.gov/800-63-3/sp800-63b.html#throttle (NIST SP 800-63B 5.2.2, rate limiting)
  * @module
  */
-import { hmacHex } from "../lib/crypto.js"
+import { hmacHex, importHmacKey } from "../lib/crypto.js"
 import { defaultRateLimitStore } from "./memory-store.js"
 import type { RateLimitStore } from "./store.js"
 
@@ -161,6 +161,8 @@ export function createRateLimiter<Rule extends string>(
   }
   const store = options.store ?? defaultRateLimitStore()
   const now = options.now ?? Date.now
+  // Imported on first use and kept by this limiter.
+  let key: Promise<CryptoKey> | undefined
 
   /** The rule, the window's index and position, and the two keys to read. */
   async function locate(name: string, subject: string) {
@@ -171,7 +173,7 @@ export function createRateLimiter<Rule extends string>(
     const index = Math.floor(time / length)
     // A label in the MAC's input keeps these values apart from the other MACs
     // made with the same secret (CSRF tokens, verification tokens).
-    const id = await hmacHex(secret!, `tessera.rate-limit:${subject}`)
+    const id = await hmacHex((key ??= importHmacKey(secret!)), `tessera.rate-limit:${subject}`)
     return {
       rule,
       length,

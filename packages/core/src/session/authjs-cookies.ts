@@ -49,11 +49,21 @@ async function decodeLegacy(ctx: RequestContext, value: string, salt: string): P
   return decodeAuthjsToken(value, config.secrets, salt)
 }
 
-/** Moves an Auth.js session cookie to Tessera's, for the session read of this request. */
-export async function adoptAuthjsSession(ctx: RequestContext): Promise<void> {
-  if (ctx.config.source.adoptAuthjsSessions === false) return
+/**
+ * Moves an Auth.js session cookie to Tessera's, for the session read of this request. Returns
+ * nothing (no promise to await) when there is none, as on almost every request: the session
+ * check is the hot path.
+ */
+export function adoptAuthjsSession(ctx: RequestContext): Promise<void> | undefined {
+  if (ctx.config.source.adoptAuthjsSessions === false) return undefined
   const legacy = legacyCookie(ctx)
-  if (!legacy) return
+  return legacy && adopt(ctx, legacy)
+}
+
+async function adopt(
+  ctx: RequestContext,
+  legacy: { option: CookieOption; value: string },
+): Promise<void> {
   const { config, request } = ctx
   const current = ctx.cookieOptions.sessionToken
   ctx.cookies.push(...clearChunkedCookies(legacy.option, request.cookies))

@@ -66,7 +66,8 @@ export async function getSession(
     },
     undefined,
   )
-  await adoptAuthjsSession(ctx)
+  const adoption = adoptAuthjsSession(ctx)
+  if (adoption) await adoption
   const session = await sessionStrategy(ctx).read(ctx)
   return { session, cookies: ctx.cookies }
 }

@@ -6,7 +6,6 @@
  * @module
  */
 import type { ResolvedConfig } from "../config/resolve.js"
-import { hmacHex } from "../lib/crypto.js"
 
 export const RECOVERY_CODES = 10
 /** 31 characters: digits and letters without 0/o, 1/l/i (so a code is about 50 bits). */
@@ -36,11 +35,12 @@ export function readRecoveryCode(value: string): string | undefined {
 
 /** The hashes of `code` for `userId` under each secret (newest first): what the adapter stores. */
 export function recoveryCodeHashes(
-  config: Pick<ResolvedConfig, "secrets">,
+  config: Pick<ResolvedConfig, "keys">,
   userId: string,
   code: string,
 ): Promise<string[]> {
+  const { keys } = config
   return Promise.all(
-    config.secrets.map((secret) => hmacHex(secret, `tessera.recovery-code:${userId}:${code}`)),
+    keys.secrets.map((_, index) => keys.hmac(`tessera.recovery-code:${userId}:${code}`, index)),
   )
 }

@@ -30,7 +30,7 @@ import { persistEmail } from "./persist.js"
 import type { ResponseInternal } from "../../types.js"
 import { consumeCode, readCode } from "./code.js"
 import { normalizeIdentifier } from "./signin.js"
-import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
+import { hashVerificationToken, isWellFormedToken, tokenKeys } from "./token.js"
 
 /** An identifier from the link: what `normalizeIdentifier` could have produced, bounded. */
 const IDENTIFIER = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]{1,320}$/
@@ -57,8 +57,9 @@ async function consume(
   identifier: string,
   token: string,
 ) {
-  for (const secret of tokenSecrets(ctx.config, provider)) {
-    const hashed = await hashVerificationToken(secret, token)
+  const keys = tokenKeys(ctx.config, provider)
+  for (let index = 0; index < keys.secrets.length; index++) {
+    const hashed = await hashVerificationToken(keys, token, index)
     const found = await callAdapter(ctx.config, "useVerificationToken", {
       identifier,
       token: hashed,

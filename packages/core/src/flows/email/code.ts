@@ -21,9 +21,9 @@
 import type { RequestContext } from "../../context.js"
 import { Verification } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
-import { hmacHex } from "../../lib/crypto.js"
+import type { KeyRing } from "../../jwt/keys.js"
 import type { ResolvedEmailProvider } from "../types.js"
-import { tokenSecrets } from "./token.js"
+import { tokenKeys } from "./token.js"
 
 /** How long a code works: 10 minutes. */
 export const CODE_MAX_AGE = 10 * 60
@@ -55,15 +55,21 @@ const codeIdentifier = (provider: ResolvedEmailProvider, address: string) =>
 const attemptIdentifier = (provider: ResolvedEmailProvider, address: string) =>
   `email-code-attempt:${provider.id}:${address}`
 
-function codeHash(secret: string, provider: ResolvedEmailProvider, address: string, code: string) {
-  return hmacHex(secret, `tessera.email-code:${provider.id}:${address}:${code}`)
+function codeHash(
+  keys: KeyRing,
+  provider: ResolvedEmailProvider,
+  address: string,
+  code: string,
+  index = 0,
+) {
+  return keys.hmac(`tessera.email-code:${provider.id}:${address}:${code}`, index)
 }
 
 function attemptTokens(ctx: RequestContext, provider: ResolvedEmailProvider, address: string) {
-  const secret = tokenSecrets(ctx.config, provider)[0]!
+  const keys = tokenKeys(ctx.config, provider)
   return Promise.all(
     Array.from({ length: CODE_ATTEMPTS }, (_, i) =>
-      hmacHex(secret, `tessera.email-code-attempt:${provider.id}:${address}:${i}`),
+      keys.hmac(`tessera.email-code-attempt:${provider.id}:${address}:${i}`),
     ),
   )
 }
@@ -80,7 +86,7 @@ export async function storeCode(
   expires: Date,
 ): Promise<() => Promise<void>> {
   const { config } = ctx
-  const token = await codeHash(tokenSecrets(config, provider)[0]!, provider, address, code)
+  const token = await codeHash(tokenKeys(config, provider), provider, address, code)
   const identifier = codeIdentifier(provider, address)
   await callAdapter(config, "createVerificationToken", { identifier, token, expires })
   const attempts = attemptIdentifier(provider, address)
@@ -142,8 +148,9 @@ export async function consumeCode(
   }
   const identifier = codeIdentifier(provider, address)
   let found = null
-  for (const secret of tokenSecrets(ctx.config, provider)) {
-    const token = await codeHash(secret, provider, address, code)
+  const keys = tokenKeys(ctx.config, provider)
+  for (let index = 0; index < keys.secrets.length; index++) {
+    const token = await codeHash(keys, provider, address, code, index)
     found = await callAdapter(ctx.config, "useVerificationToken", { identifier, token })
     if (found) break
   }

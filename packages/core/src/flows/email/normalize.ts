@@ -12,6 +12,7 @@ import {
 } from "../../errors.js"
 import type { EmailConfig } from "../../providers/email.js"
 import { sendWithNodemailer } from "../../providers/nodemailer.js"
+import { KeyRing } from "../../jwt/keys.js"
 import { normalizeEmailAddress } from "./address.js"
 import { defaultVerificationToken } from "./token.js"
 
@@ -93,5 +94,6 @@ export function normalizeEmailProvider(
     confirmLink: provider.confirmLink ?? false,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
     generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
+    ...(provider.secret ? { keys: new KeyRing([provider.secret]) } : {}),
   }
 }

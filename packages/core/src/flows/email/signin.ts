@@ -19,7 +19,7 @@ import type { ResponseInternal } from "../../types.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
 import { askSignIn } from "../sign-in/verdict.js"
 import { CODE_MAX_AGE, generateCode, storeCode } from "./code.js"
-import { hashVerificationToken, isWellFormedToken, tokenSecrets } from "./token.js"
+import { hashVerificationToken, isWellFormedToken, tokenKeys } from "./token.js"
 
 /** The provider's `normalizeIdentifier`, with any failure turned into `EmailSignInError` (never quoting the input). */
 export function normalizeIdentifier(provider: ResolvedEmailProvider, input: unknown): string {
@@ -70,7 +70,7 @@ export async function startEmailSignIn(
       )
     }
     const expires = new Date(Date.now() + provider.maxAge * 1000)
-    const hashed = await hashVerificationToken(tokenSecrets(config, provider)[0]!, token)
+    const hashed = await hashVerificationToken(tokenKeys(config, provider), token)
     await callAdapter(config, "createVerificationToken", { identifier, token: hashed, expires })
     mail = {
       token,

@@ -7,7 +7,8 @@
  */
 import type { ResolvedEmailProvider } from "../types.js"
 import type { ResolvedConfig } from "../../config/resolve.js"
-import { hmacHex, randomHex } from "../../lib/crypto.js"
+import type { KeyRing } from "../../jwt/keys.js"
+import { randomHex } from "../../lib/crypto.js"
 
 /** 32 bytes (256 bits) from the CSPRNG, hex: far beyond guessing within a token's lifetime. */
 export function defaultVerificationToken(): string {
@@ -15,20 +16,23 @@ export function defaultVerificationToken(): string {
 }
 
 /**
- * The secrets a token may have been hashed with, newest first: the provider's
- * own `secret`, or every configured secret so links mailed before a rotation
- * keep working until they expire.
+ * The keys a token may have been hashed with (`secrets`, newest first): the
+ * provider's own `secret`, or every configured secret so links mailed before a
+ * rotation keep working until they expire.
  */
-export function tokenSecrets(
-  config: Pick<ResolvedConfig, "secrets">,
+export function tokenKeys(
+  config: Pick<ResolvedConfig, "keys">,
   provider: ResolvedEmailProvider,
-): readonly string[] {
-  return provider.secret ? [provider.secret] : config.secrets
+): KeyRing {
+  return provider.keys ?? config.keys
 }
 
-/** What the adapter stores for `token`. Domain-separated, so the value is useless as any other MAC. */
-export function hashVerificationToken(secret: string, token: string): Promise<string> {
-  return hmacHex(secret, `tessera.verification-token:${token}`)
+/**
+ * What the adapter stores for `token`, under secret `index` of `keys` (0: the current one).
+ * Domain-separated, so the value is useless as any other MAC.
+ */
+export function hashVerificationToken(keys: KeyRing, token: string, index = 0): Promise<string> {
+  return keys.hmac(`tessera.verification-token:${token}`, index)
 }
 
 /**
