@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url"
 
 const BENCHMARKS = [
   "session-check", // warm session check in process, against a floor (target <= 1.2)
+  "session-revocation", // JWT check with revocation on vs off (issue 12, target <= 1.2)
   "cold-start", // fresh process: import + first check, against Auth.js (target <= 0.5)
   "bundle-size", // esbuild bundle of a minimal app, against Auth.js (target <= 0.6)
   "sveltekit-page", // signed-in SvelteKit page, A/B and against Auth.js (<= 1.10, <= 1.25)

@@ -18,14 +18,15 @@ declare global {
   const username: string
   const email: string
   const password: string
+  /** A one-time code the user typed (a second factor's, an e-mail's). */
+  const code: string
   /** A Kysely instance on the app's database, and an adapter. */
   const db: Kysely<Database>
   const adapter: Adapter
-  /** The app's providers, a mail server's URL and sender, and a code the user typed. */
+  /** The app's providers, and a mail server's URL and sender. */
   const providers: AuthConfig["providers"]
   const server: string
   const from: string
-  const code: string
   /** Where the app redirected the browser to sign in at a provider. */
   const authorizationUrl: string
   /** The app's own user store and mail service. */

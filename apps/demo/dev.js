@@ -34,7 +34,7 @@ const { dataDir, devDefaults } = prepareEnvironment()
 env.NODE_ENV ||= "development"
 
 const origin = originOf(host, port)
-const { idp } = await startServices(origin, devDefaults)
+const { idp } = await startServices(origin, devDefaults, host)
 
 // SvelteKit finds svelte.config.js, src/ and .svelte-kit/ from the working directory.
 process.chdir(here)

@@ -57,7 +57,7 @@ await new Promise((resolve) => {
   server.listen(port, host, resolve)
 })
 const origin = originOf(host, server.address().port)
-const { idp } = await startServices(origin, devDefaults)
+const { idp } = await startServices(origin, devDefaults, host)
 
 try {
   ;({ handler: app } = await import("./build/handler.js"))

@@ -58,8 +58,9 @@ export function originOf(host, port) {
  * Once the app's port is known: the hosts Tessera accepts and the local OpenID provider.
  * @param {string} origin the app's origin, `http://localhost:<port>`
  * @param {boolean} devDefaults
+ * @param {string} [host] the address the app listens on (the provider calls it for back-channel logout)
  */
-export async function startServices(origin, devDefaults) {
+export async function startServices(origin, devDefaults, host = "127.0.0.1") {
   const { port } = new URL(origin)
   // Without ORIGIN, the Host header names the site: only the names this server answers to.
   if (!env.ORIGIN && !env.AUTH_URL && !env.AUTH_ALLOWED_HOSTS) {
@@ -69,7 +70,7 @@ export async function startServices(origin, devDefaults) {
   }
   // The local provider signs anyone in under any name: a development convenience only.
   const localIdpEnabled = devDefaults || env.DEMO_LOCAL_IDP === "1"
-  const idp = localIdpEnabled ? await startLocalIdp(origin, port) : undefined
+  const idp = localIdpEnabled ? await startLocalIdp(origin, port, host) : undefined
   if (idp) {
     env.DEMO_IDP_ISSUER = idp.issuer
     env.DEMO_IDP_CLIENT_ID = idp.clientId
@@ -78,22 +79,29 @@ export async function startServices(origin, devDefaults) {
   return { idp }
 }
 
-/** The local OpenID provider, with this app's callback URLs registered. */
-async function startLocalIdp(origin, port) {
+/**
+ * The local OpenID provider, with this app's callback URLs registered, and its
+ * logout URLs: where to come back after signing out there (RP-initiated logout)
+ * and where the provider ends the app's sessions (back-channel logout).
+ */
+async function startLocalIdp(origin, port, host) {
   const callbackPath = "/auth/callback/local-idp"
   const idpPort = parsePort(env.IDP_PORT, 0, "IDP_PORT")
+  // Both spellings of the loopback address: the callback URL follows the address the browser used.
+  const bases = [
+    ...new Set(
+      [origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`, env.ORIGIN].filter(Boolean),
+    ),
+  ]
+  // The provider calls the app itself to end sessions: at the address the app listens on.
+  const listening = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host
   try {
     return await startOidcProvider({
       port: idpPort,
       clientId: "tessera-demo",
-      // Both spellings of the loopback address: the callback URL follows the address the browser used.
-      redirectUris: [
-        ...new Set(
-          [origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`, env.ORIGIN].filter(
-            Boolean,
-          ),
-        ),
-      ].map((base) => `${base}${callbackPath}`),
+      redirectUris: bases.map((base) => `${base}${callbackPath}`),
+      postLogoutRedirectUris: bases.map((base) => `${base}/`),
+      backchannelLogoutUri: `${env.ORIGIN ?? `http://${listening}:${port}`}/auth/backchannel-logout/local-idp`,
     })
   } catch (error) {
     if (error?.code === "EADDRINUSE")

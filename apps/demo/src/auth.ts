@@ -67,6 +67,11 @@ function providers(settings: DemoSettings): Provider[] {
       clientId,
       clientSecret,
       checks: ["pkce", "state", "nonce"],
+      // Signing out of a session that came from here signs out at the provider too
+      // (RP-Initiated Logout); the provider ends sessions here when its own end
+      // (back-channel logout, at /auth/backchannel-logout/local-idp).
+      signOut: "provider",
+      postLogoutRedirectUri: "/",
       // The local provider listens on plain http on the loopback interface.
       dangerouslyAllowInsecureHttpRequests: true,
     })
@@ -98,4 +103,7 @@ function authConfig(settings: DemoSettings): SvelteKitAuthConfig {
   }
 }
 
-export const { handle, signIn, signOut } = SvelteKitAuth(authConfig(demoSettings()))
+/** The configuration, for server code that manages sessions (`@tessera/core/sessions`). */
+export const config = authConfig(demoSettings())
+
+export const { handle, signIn, signOut } = SvelteKitAuth(config)

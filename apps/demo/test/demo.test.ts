@@ -471,6 +471,25 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
     await page.locator("button[type=submit]").click()
   }
 
+  /** Signs out of a Local IdP session: the provider's confirmation page, then back to the demo. */
+  async function signOutAtLocalIdp(page: Page) {
+    await page.getByRole("button", { name: "Sign out" }).first().click()
+    await page.waitForURL((url) => url.hostname === "127.0.0.1" && url.pathname === "/session/end")
+    await page.getByRole("button", { name: "Yes, sign me out" }).click()
+    // Back with the provider's `state`.
+    await page.waitForURL((url) => url.origin === demo.url && url.pathname === "/")
+  }
+
+  /** Logs in at the Local IdP again; it asks for consent again unless it kept the grant. */
+  async function loginAgainAtLocalIdp(page: Page, login: string) {
+    await page.waitForURL((url) => url.hostname === "127.0.0.1")
+    await page.fill("input[name=login]", login)
+    await page.fill("input[name=password]", "any password")
+    await Promise.all([page.waitForNavigation(), page.locator("button[type=submit]").click()])
+    if (new URL(page.url()).hostname === "127.0.0.1")
+      await page.locator("button[type=submit]").click()
+  }
+
   test("Local IdP: sign in with the OpenID provider the demo started", async () => {
     await withContext(async (page) => {
       await page.goto("/signin?redirectTo=/account")
@@ -488,6 +507,28 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
     })
   }, 60_000)
 
+  test("Local IdP: signing out signs out at the provider too (RP-initiated logout)", async () => {
+    await withContext(async (page) => {
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAtLocalIdp(page, "frank")
+      await page.waitForURL(`${demo.url}/account`)
+      await page.getByRole("button", { name: "Sign out this device" }).click()
+      // The provider's own confirmation page, then back to the demo, signed out.
+      await page.waitForURL(
+        (url) => url.hostname === "127.0.0.1" && url.pathname === "/session/end",
+      )
+      await page.getByRole("button", { name: "Yes, sign me out" }).click()
+      await page.waitForURL((url) => url.origin === demo.url && url.pathname === "/")
+      await expect(signedInAs(page).count()).resolves.toBe(0)
+      // Signed out at the provider as well: it asks for the login again.
+      await page.goto("/signin?redirectTo=/account")
+      await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await page.waitForURL((url) => url.hostname === "127.0.0.1")
+      await expect(page.locator("input[name=login]").count()).resolves.toBe(1)
+    })
+  }, 60_000)
+
   test("Local IdP: a signed-in user links it from the account page", async () => {
     await withContext(async (page) => {
       await page.goto("/signin?redirectTo=/account")
@@ -502,6 +543,41 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
         "bob@example.test",
       )
+    })
+  }, 60_000)
+
+  test("sessions: the account page lists every device; sign out all other devices, then this one", async () => {
+    await withContext(async (phone) => {
+      await phone.goto("/signin?redirectTo=/account")
+      await signInWithPassword(phone, "alice@example.test", "wonderland-42")
+      await phone.waitForURL(/\/account$/)
+      await withContext(async (laptop) => {
+        await laptop.goto("/signin?redirectTo=/account")
+        await signInWithPassword(laptop, "alice@example.test", "wonderland-42")
+        await laptop.waitForURL(/\/account$/)
+        const sessions = laptop.getByTestId("sessions")
+        await expect(sessions.getByTestId("session-current").count()).resolves.toBe(1)
+        await expect(sessions.getByTestId("session-current").textContent()).resolves.toContain(
+          "(this device)",
+        )
+        const others = await sessions.getByTestId("session-other").count()
+        expect(others).toBeGreaterThanOrEqual(1)
+
+        await laptop.getByRole("button", { name: "Sign out all other devices" }).click()
+        await expect
+          .poll(() => laptop.getByTestId("session-other").count(), { timeout: 10_000 })
+          .toBe(0)
+        await expect(laptop.getByText("No other device is signed in.").isVisible()).resolves.toBe(
+          true,
+        )
+        // The phone's session ended (database sessions: on its next request).
+        await phone.goto("/account")
+        await phone.waitForURL(/\/signin\?redirectTo=%2Faccount$/)
+
+        await laptop.getByRole("button", { name: "Sign out this device" }).click()
+        await laptop.waitForURL(`${demo.url}/`)
+        await expect(signedInAs(laptop).count()).resolves.toBe(0)
+      })
     })
   }, 60_000)
 
@@ -614,13 +690,13 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.getByRole("button", { name: "Turn on" }).click()
       await page.getByText("On: signing in asks for a code").waitFor()
 
-      await page.getByRole("button", { name: "Sign out" }).first().click()
-      await page.waitForURL(`${demo.url}/`)
+      await signOutAtLocalIdp(page)
 
       // The first factor alone: the demo's code page, and no session.
       await page.goto("/signin?redirectTo=/account")
-      // The Local IdP remembers Grace (its own session): it answers at once.
+      // Signed out at the Local IdP too (RP-initiated logout): Grace logs in there again.
       await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAgainAtLocalIdp(page, "grace")
       await page.waitForURL(`${demo.url}/signin/two-factor`)
       const session = await page.request.get("/auth/session")
       expect(await session.json()).toBeNull()
@@ -636,13 +712,16 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       await page.waitForURL(`${demo.url}/account`)
       await expect(page.getByTestId("profile-name").textContent()).resolves.toBeTruthy()
       await expect(page.getByTestId("two-factor-state").textContent()).resolves.toContain("On")
+      // The session the code finished is the one this device has: listed, and current.
+      await expect(
+        page.getByTestId("sessions").getByTestId("session-current").count(),
+      ).resolves.toBe(1)
 
       // A recovery code works too, once.
-      await page.getByRole("button", { name: "Sign out" }).first().click()
-      await page.waitForURL(`${demo.url}/`)
+      await signOutAtLocalIdp(page)
       await page.goto("/signin?redirectTo=/account")
-      // The Local IdP remembers Grace (its own session): it answers at once.
       await page.getByRole("button", { name: "Sign in with Local IdP" }).click()
+      await loginAgainAtLocalIdp(page, "grace")
       await page.waitForURL(`${demo.url}/signin/two-factor`)
       await page.fill("#tessera-two-factor-code", codes[0]!)
       await page.getByRole("button", { name: "Verify" }).click()

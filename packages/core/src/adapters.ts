@@ -45,12 +45,81 @@ export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn" | "cred
 /**
  * A database session. `sessionToken` is the SHA-256 (hex) of the cookie value.
  *
+ * The other fields are a Tessera extension (session management): an adapter
+ * with the session-record methods stores them with the row, and returns them
+ * from `getSessionAndUser`; an adapter without those methods may ignore them.
+ *
  * @see [Auth.js: AdapterSession](https://authjs.dev/reference/core/adapters#adaptersession)
+ * @see {@link AdapterSessionRecord}
  */
-export interface AdapterSession {
+export interface AdapterSession extends Partial<Omit<AdapterSessionRecord, "userId" | "expires">> {
   sessionToken: string
   userId: string
   expires: Date
+}
+
+/**
+ * A session as listed and revoked (Tessera extension), whatever the strategy:
+ * with database sessions it is the session row; with JWT sessions a record the
+ * encrypted cookie points at by id (`sid`), consulted at most once per
+ * `session.revalidateAge`. A session whose record is gone (or expired) ends.
+ *
+ * @see {@link Adapter.listSessionRecords}
+ * @see [OpenID Connect Back-Channel Logout 1.0 §2.1](https://openid.net/specs/openid-connect-backchannel-1_0.html#BCRegistration) (`providerSessionId`: the IdP's `sid`)
+ */
+export interface AdapterSessionRecord {
+  /** Random (128 bits), hex; the handle users and apps revoke it by. Unique. */
+  id: string
+  userId: string
+  createdAt: Date
+  /** Moved forward at most once a minute (database) or per `revalidateAge` (JWT). */
+  lastSeenAt: Date
+  expires: Date
+  /** The `User-Agent` of the sign-in, at most 256 characters. */
+  userAgent: string | null
+  /** The network of the sign-in (IPv4 /24, IPv6 /48), when it is known (behind a trusted proxy). */
+  ipPrefix: string | null
+  /** The provider the user signed in with. */
+  provider: string | null
+  /** The user's id at that provider (`sub` for OpenID Connect). */
+  providerAccountId: string | null
+  /** The OpenID provider's session id (`sid` of the ID Token), for back-channel logout. */
+  providerSessionId: string | null
+}
+
+/**
+ * Which session records `deleteSessionRecords` deletes: those matching every
+ * field given. At least one of `id`, `userId`, `providerAccountId` or
+ * `providerSessionId` is always given.
+ *
+ * @see {@link Adapter.deleteSessionRecords}
+ */
+export interface SessionRecordFilter {
+  id?: string
+  userId?: string
+  /** Keeps this one session (sign out every other device). */
+  exceptId?: string
+  provider?: string
+  providerAccountId?: string
+  providerSessionId?: string
+}
+
+/**
+ * New tokens for a stored account (Tessera extension): after a sign-in or a
+ * refresh. `null` clears a field; a field left out is kept.
+ *
+ * @see {@link Adapter.updateAccount}
+ * @see [RFC 6749 §6, Refreshing an Access Token](https://www.rfc-editor.org/rfc/rfc6749.html#section-6)
+ */
+export interface AdapterAccountTokens {
+  provider: string
+  providerAccountId: string
+  access_token?: string | null
+  refresh_token?: string | null
+  expires_at?: number | null
+  id_token?: string | null
+  scope?: string | null
+  token_type?: string | null
 }
 
 /**
@@ -147,6 +216,47 @@ export interface Adapter {
     user: AdapterUser,
     account: AdapterAccount,
   ): Promise<{ user: AdapterUser; account: AdapterAccount; created: boolean }>
+  /**
+   * Tessera extension (session management, with the next four methods): stores
+   * the record of a JWT session. The user exists.
+   */
+  createSessionRecord?(record: AdapterSessionRecord): Awaitable<AdapterSessionRecord>
+  /**
+   * Tessera extension: moves a live session's `lastSeenAt` (and `expires`, when
+   * given) and returns it; null when there is no such session or it has expired.
+   * One statement (an `UPDATE ... RETURNING`): this is how a JWT session is revalidated.
+   */
+  touchSessionRecord?(
+    id: string,
+    patch: { lastSeenAt: Date; expires?: Date },
+  ): Awaitable<AdapterSessionRecord | null>
+  /** Tessera extension: the user's live sessions (both strategies), in any order. */
+  listSessionRecords?(userId: string): Awaitable<AdapterSessionRecord[]>
+  /**
+   * Tessera extension: deletes the sessions (both strategies: database session
+   * rows too) matching every field of `filter`, atomically; returns them.
+   */
+  deleteSessionRecords?(filter: SessionRecordFilter): Awaitable<AdapterSessionRecord[]>
+  /** Tessera extension (`getAccessToken`): the accounts linked to a user. */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * Tessera extension: stores new tokens of an account. With `leaseId`, only
+   * while that refresh lease (see `leaseAccountRefresh`) still holds the
+   * account, and releases it; returns null when it did not (or no account).
+   */
+  updateAccount?(tokens: AdapterAccountTokens, leaseId?: string): Awaitable<AdapterAccount | null>
+  /**
+   * Tessera extension: takes the account's refresh lease until `until`, unless
+   * another unexpired lease holds it: one process refreshes a token while the
+   * others wait for its result (a row-level guard, so a rotating refresh token
+   * is spent once). Returns the account as stored when it took the lease, else null.
+   */
+  leaseAccountRefresh?(params: {
+    provider: string
+    providerAccountId: string
+    leaseId: string
+    until: Date
+  }): Awaitable<AdapterAccount | null>
   getAuthenticator?(
     credentialID: AdapterAuthenticator["credentialID"],
   ): Awaitable<AdapterAuthenticator | null>

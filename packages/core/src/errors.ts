@@ -54,6 +54,7 @@ export type ErrorType =
   | "OAuthProviderError"
   | "OAuthSignInError"
   | "RateLimited"
+  | "RefreshTokenError"
   | "SessionTokenError"
   | "SignOutError"
   | "TwoFactorExpired"
@@ -359,6 +360,22 @@ export class OAuthProfileParseError extends AuthError {
  */
 export class SessionTokenError extends AuthError {
   static override type: ErrorType = "SessionTokenError"
+}
+
+/**
+ * `getAccessToken` (or `refreshTokenSet`) has no usable token to give: the
+ * provider refused the refresh token (`code: "invalid_grant"`; the stored
+ * tokens are cleared), there is none (`"no_refresh_token"`), or the user has
+ * no account at that provider (`"no_account"`). Ask the user to sign in with
+ * the provider again (re-consent). (Tessera addition.)
+ *
+ * @see [RFC 6749 §5.2, Error Response](https://www.rfc-editor.org/rfc/rfc6749.html#section-5.2) (`invalid_grant`)
+ * @see [RFC 6749 §6, Refreshing an Access Token](https://www.rfc-editor.org/rfc/rfc6749.html#section-6)
+ */
+export class RefreshTokenError extends AuthError {
+  static override type: ErrorType = "RefreshTokenError"
+  /** What went wrong: `invalid_grant`, `no_refresh_token` or `no_account`. */
+  code: "invalid_grant" | "no_refresh_token" | "no_account" = "invalid_grant"
 }
 
 /**

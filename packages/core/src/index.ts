@@ -16,5 +16,11 @@ export { getSession, type GetSessionInput } from "./session/get-session.js"
 export type { AuthConfig } from "./config/auth-config.js"
 export { setEnvDefaults, createActionURL } from "./config/env.js"
 export { isAuthAction } from "./routes.js"
+export {
+  getAccessToken,
+  refreshTokenSet,
+  type AccessToken,
+  type JWTTokenSet,
+} from "./tokens/access-token.js"
 export { skipCSRFCheck, raw, customFetch } from "./symbols.js"
 export type * from "./types.js"

@@ -10,9 +10,11 @@
  * @module
  */
 import { csrf, providers, session } from "./actions/api.js"
+import { backchannelLogout } from "./actions/backchannel-logout.js"
 import { callback, webauthnOptions } from "./actions/callback.js"
 import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./actions/pages.js"
 import { signIn } from "./actions/signin.js"
+import { listSessionsAction, revokeSessionAction } from "./actions/sessions.js"
 import { signOut } from "./actions/signout.js"
 import type { RequestContext } from "./context.js"
 import {
@@ -159,6 +161,23 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     answers: "json",
     provider: "none",
     POST: { csrf: true, handler: twoFactor("twoFactorDisable"), rateLimit: [twoFactorPolicy] },
+  },
+  // The signed-in user's sessions: list them, end one (`sessions/revoke`).
+  sessions: {
+    answers: "json",
+    provider: "none",
+    GET: { csrf: false, handler: listSessionsAction },
+  },
+  "sessions/revoke": {
+    answers: "json",
+    provider: "none",
+    POST: { csrf: true, handler: revokeSessionAction },
+  },
+  // Server to server, from the OpenID provider: the logout token is the proof, not a CSRF token.
+  "backchannel-logout": {
+    answers: "json",
+    provider: "required",
+    POST: { csrf: false, handler: backchannelLogout },
   },
 }
 

@@ -3,7 +3,7 @@
  * @module
  */
 import type { SerializeOptions } from "cookie"
-import type { Adapter, AdapterUser } from "./adapters.js"
+import type { Adapter, AdapterSessionRecord, AdapterUser } from "./adapters.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Provider, ProviderType } from "./providers/index.js"
 import type { MessageKey as LocaleMessageKey } from "./pages/i18n/localization.js"
@@ -146,15 +146,20 @@ export interface Authenticator {
 
 /**
  * The actions `Auth()` answers under `basePath`: `/auth/<action>[/<provider>]`.
+ * (`sessions`, `sessions/revoke`, `backchannel-logout` and the `two-factor` ones are
+ * Tessera additions.)
  *
  * @see [Auth.js: AuthAction](https://authjs.dev/reference/core/types#authaction)
  */
 export type AuthAction =
+  | "backchannel-logout"
   | "callback"
   | "csrf"
   | "error"
   | "providers"
   | "session"
+  | "sessions"
+  | "sessions/revoke"
   | "signin"
   | "signout"
   | "verify-request"
@@ -371,6 +376,50 @@ export interface EventCallbacks {
     profile: User | AdapterUser
   }): Awaitable<void>
   session(message: { session: Session; token: JWT }): Awaitable<void>
+  /**
+   * A session was ended by someone other than its browser signing out: the
+   * user revoked it (or signed out everywhere), your server code did
+   * (`revokeSession`, `revokeUserSessions`), the OpenID provider did
+   * (back-channel logout), or an unproven e-mail address was taken off its
+   * account. Once per session. (Tessera addition.)
+   */
+  sessionRevoked(message: { session: SessionRecord; reason: SessionRevokedReason }): Awaitable<void>
+}
+
+/**
+ * Why a session was revoked: `"user"` (from the sessions list, or `signout` with
+ * `scope`), `"server"` (`revokeSession`/`revokeUserSessions`), `"backchannel-logout"`,
+ * `"email-claim-released"`.
+ *
+ * @see {@link EventCallbacks}
+ */
+export type SessionRevokedReason = "user" | "server" | "backchannel-logout" | "email-claim-released"
+
+/**
+ * A session as server code sees it (`listSessions`, the `sessionRevoked` event):
+ * its record without the provider-side ids. (Tessera addition.)
+ *
+ * @see {@link AdapterSessionRecord}
+ */
+export interface SessionRecord extends Omit<
+  AdapterSessionRecord,
+  "providerAccountId" | "providerSessionId"
+> {}
+
+/**
+ * One entry of `GET <basePath>/sessions`: a live session of the signed-in user,
+ * dates as ISO 8601 strings. (Tessera addition.)
+ *
+ * @see {@link SessionRecord}
+ */
+export interface SessionListEntry {
+  id: string
+  /** True for the session of the request. */
+  current: boolean
+  createdAt: string
+  lastSeenAt: string
+  expires: string
+  userAgent: string | null
 }
 
 /**
@@ -410,6 +459,13 @@ export interface SessionOptions {
    * (Tessera addition; JWT sessions carry the sign-in time as `auth_time`.)
    */
   absoluteMaxAge: number
+  /**
+   * Seconds a JWT session trusts its record without asking the adapter again:
+   * a revoked or expired session stops working within this time. Default 60;
+   * 0 asks on every check. Only with an adapter that keeps session records.
+   * (Tessera addition.)
+   */
+  revalidateAge: number
   /** Generates database session tokens. Default: 32 random bytes, hex. */
   generateSessionToken: () => string
 }
@@ -466,4 +522,4 @@ export interface AppProvider extends PublicProvider {
   type: ProviderType
 }
 
-export type { Adapter, AdapterUser, JWTOptions, Provider }
+export type { Adapter, AdapterSessionRecord, AdapterUser, JWTOptions, Provider }

@@ -33,6 +33,7 @@ const expected: Record<string, "signIn" | "error"> = {
   OAuthCallbackError: "signIn",
   OAuthProfileParseError: "error",
   OAuthSignInError: "signIn",
+  RefreshTokenError: "error",
   SessionTokenError: "error",
   SignOutError: "error",
   UnknownAction: "error",

@@ -3,7 +3,7 @@
  * its API: a description, `@param` for each parameter of a function, and at least one
  * `@see` (the RFC or specification section, or the Auth.js counterpart it mirrors).
  * Checked with the TypeScript compiler on the sources of the public entry points:
- * `.`, `./jwt`, `./errors`, `./types`, `./adapters`, and each provider factory.
+ * `.`, `./jwt`, `./errors`, `./types`, `./adapters`, `./sessions`, and each provider factory.
  */
 import { readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -12,7 +12,7 @@ import { describe, expect, test } from "vitest"
 
 const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url))
 
-const entries = ["index.ts", "jwt.ts", "errors.ts", "types.ts", "adapters.ts"]
+const entries = ["index.ts", "jwt.ts", "errors.ts", "types.ts", "adapters.ts", "sessions.ts"]
 const providers = readdirSync(src("providers"))
   .filter((file) => file.endsWith(".ts") && file !== "index.ts")
   .map((file) => `providers/${file}`)

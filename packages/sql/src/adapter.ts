@@ -9,14 +9,16 @@
  * @module
  */
 import { occasionally, purgeVerificationTokens } from "./purge.js"
-import type { Kysely, Selectable, Updateable } from "kysely"
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from "kysely"
 import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterTwoFactor,
   AdapterUser,
+  SessionRecordFilter,
   VerificationToken,
 } from "@tessera/core/adapters"
 import { redactError } from "./redact.js"
@@ -24,6 +26,7 @@ import type {
   AccountsTable,
   AuthenticatorsTable,
   Database,
+  SessionsTable,
   SqlDialect,
   Timestamp,
   TwoFactorsTable,
@@ -83,6 +86,16 @@ function toUser(row: Selectable<UsersTable>): AdapterUser {
   }
 }
 
+/** What `updateAccount` may change. */
+const TOKEN_COLUMNS = [
+  "access_token",
+  "refresh_token",
+  "expires_at",
+  "id_token",
+  "scope",
+  "token_type",
+] as const
+
 const ACCOUNT_TOKENS = [
   "refresh_token",
   "access_token",
@@ -118,15 +131,55 @@ function toAuthenticator(row: Selectable<AuthenticatorsTable>): AdapterAuthentic
   }
 }
 
-const toSession = (row: {
-  session_token: string
-  user_id: string
-  expires: Timestamp
-}): AdapterSession => ({
-  sessionToken: row.session_token,
+/** A session row: the token, user and expiry, and the columns that make it a record (0003). */
+type SessionRow = Pick<
+  Selectable<SessionsTable>,
+  | "session_token"
+  | "user_id"
+  | "expires"
+  | "id"
+  | "created_at"
+  | "last_seen_at"
+  | "user_agent"
+  | "ip_prefix"
+  | "provider"
+  | "provider_account_id"
+  | "provider_session_id"
+>
+
+/** A session row; the record fields are left out where the row has none (rows from before 0003). */
+const toSession = (row: SessionRow): AdapterSession => {
+  const session: AdapterSession = {
+    sessionToken: row.session_token,
+    userId: row.user_id,
+    expires: toDate(row.expires),
+  }
+  if (row.id != null) Object.assign(session, recordFields(row))
+  return session
+}
+
+function recordFields(row: SessionRow) {
+  const created = toDate(row.created_at ?? row.expires)
+  return {
+    id: row.id!,
+    createdAt: created,
+    lastSeenAt: row.last_seen_at == null ? created : toDate(row.last_seen_at),
+    userAgent: row.user_agent,
+    ipPrefix: row.ip_prefix,
+    provider: row.provider,
+    providerAccountId: row.provider_account_id,
+    providerSessionId: row.provider_session_id,
+  }
+}
+
+const toRecord = (row: SessionRow): AdapterSessionRecord => ({
+  ...recordFields(row),
   userId: row.user_id,
   expires: toDate(row.expires),
 })
+
+/** The `session_token` of a JWT session's row: no SHA-256 (hex) of a cookie is ever this. */
+export const recordToken = (id: string) => `record:${id}`
 
 const toToken = (row: {
   identifier: string
@@ -188,6 +241,30 @@ export function createAdapterMethods(
     id_token: account.id_token ?? null,
     session_state: typeof account.session_state === "string" ? account.session_state : null,
   })
+
+  const recordRow = (record: Partial<AdapterSessionRecord>) => ({
+    id: record.id ?? null,
+    created_at: optionalDate(record.createdAt),
+    last_seen_at: optionalDate(record.lastSeenAt ?? record.createdAt),
+    user_agent: record.userAgent ?? null,
+    ip_prefix: record.ipPrefix ?? null,
+    provider: record.provider ?? null,
+    provider_account_id: record.providerAccountId ?? null,
+    provider_session_id: record.providerSessionId ?? null,
+  })
+
+  function recordFilter(eb: ExpressionBuilder<Database, "sessions">, filter: SessionRecordFilter) {
+    const conditions = []
+    if (filter.id !== undefined) conditions.push(eb("id", "=", filter.id))
+    if (filter.userId !== undefined) conditions.push(eb("user_id", "=", filter.userId))
+    if (filter.exceptId !== undefined) conditions.push(eb("id", "!=", filter.exceptId))
+    if (filter.provider !== undefined) conditions.push(eb("provider", "=", filter.provider))
+    if (filter.providerAccountId !== undefined)
+      conditions.push(eb("provider_account_id", "=", filter.providerAccountId))
+    if (filter.providerSessionId !== undefined)
+      conditions.push(eb("provider_session_id", "=", filter.providerSessionId))
+    return eb.and(conditions)
+  }
 
   async function userByAccount(provider: string, providerAccountId: string) {
     const row = await db
@@ -330,6 +407,7 @@ export function createAdapterMethods(
       const row = await db
         .insertInto("sessions")
         .values({
+          ...recordRow(session),
           session_token: session.sessionToken,
           user_id: session.userId,
           expires: date(session.expires),
@@ -347,6 +425,14 @@ export function createAdapterMethods(
           "sessions.session_token",
           "sessions.user_id",
           "sessions.expires",
+          "sessions.id as session_id",
+          "sessions.created_at",
+          "sessions.last_seen_at",
+          "sessions.user_agent",
+          "sessions.ip_prefix",
+          "sessions.provider",
+          "sessions.provider_account_id",
+          "sessions.provider_session_id",
           "users.id",
           "users.name",
           "users.email",
@@ -356,7 +442,7 @@ export function createAdapterMethods(
         .where("sessions.session_token", "=", sessionToken)
         .executeTakeFirst()
       if (!row) return null
-      const session = toSession(row)
+      const session = toSession({ ...row, id: row.session_id })
       const now = new Date()
       if (session.expires <= now) {
         // Only if still expired: a concurrent request may just have extended it.
@@ -371,9 +457,10 @@ export function createAdapterMethods(
     },
 
     async updateSession(session) {
-      const set: { expires?: Timestamp; user_id?: string } = {}
+      const set: { expires?: Timestamp; user_id?: string; last_seen_at?: Timestamp } = {}
       if (session.expires !== undefined) set.expires = date(session.expires)
       if (session.userId !== undefined) set.user_id = session.userId
+      if (session.lastSeenAt !== undefined) set.last_seen_at = date(session.lastSeenAt)
       const row = Object.keys(set).length
         ? await db
             .updateTable("sessions")
@@ -396,6 +483,103 @@ export function createAdapterMethods(
         .returningAll()
         .executeTakeFirst()
       return row ? toSession(row) : null
+    },
+
+    async createSessionRecord(record) {
+      const row = await db
+        .insertInto("sessions")
+        .values({
+          ...recordRow(record),
+          session_token: recordToken(record.id),
+          user_id: record.userId,
+          expires: date(record.expires),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toRecord(row)
+    },
+
+    async touchSessionRecord(id, patch) {
+      // One statement: the check (live?) and the write, so revalidation is one round trip.
+      const row = await db
+        .updateTable("sessions")
+        .set({
+          last_seen_at: date(patch.lastSeenAt),
+          ...(patch.expires ? { expires: date(patch.expires) } : {}),
+        })
+        .where("id", "=", id)
+        .where("expires", ">", date(new Date()))
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toRecord(row) : null
+    },
+
+    async listSessionRecords(userId) {
+      const rows = await db
+        .selectFrom("sessions")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .where("id", "is not", null)
+        .where("expires", ">", date(new Date()))
+        .execute()
+      return rows.map(toRecord)
+    },
+
+    async deleteSessionRecords(filter) {
+      if (!filter.id && !filter.userId && !filter.providerAccountId && !filter.providerSessionId)
+        throw new Error("deleteSessionRecords: the filter names no session or user")
+      const rows = await db
+        .deleteFrom("sessions")
+        .where((eb) => recordFilter(eb, filter))
+        .returningAll()
+        .execute()
+      return rows.filter((row) => row.id != null).map(toRecord)
+    },
+
+    async listAccountsByUserId(userId) {
+      const rows = await db
+        .selectFrom("accounts")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .execute()
+      return rows.map(toAccount)
+    },
+
+    async updateAccount(tokens, leaseId) {
+      const set: Updateable<AccountsTable> = {}
+      for (const field of TOKEN_COLUMNS)
+        if (tokens[field] !== undefined) (set as Record<string, unknown>)[field] = tokens[field]
+      if (leaseId !== undefined) {
+        set.refresh_lease_id = null
+        set.refresh_lease_until = null
+      }
+      let query = db
+        .updateTable("accounts")
+        .set(set)
+        .where("provider", "=", tokens.provider)
+        .where("provider_account_id", "=", tokens.providerAccountId)
+      if (leaseId !== undefined) query = query.where("refresh_lease_id", "=", leaseId)
+      if (!Object.keys(set).length) return account(tokens.provider, tokens.providerAccountId)
+      const row = await query.returningAll().executeTakeFirst()
+      return row ? toAccount(row) : null
+    },
+
+    async leaseAccountRefresh({ provider, providerAccountId, leaseId, until }) {
+      // The row-level guard: one UPDATE takes the lease only if no unexpired one holds it.
+      const row = await db
+        .updateTable("accounts")
+        .set({ refresh_lease_id: leaseId, refresh_lease_until: date(until) })
+        .where("provider", "=", provider)
+        .where("provider_account_id", "=", providerAccountId)
+        .where((eb) =>
+          eb.or([
+            eb("refresh_lease_until", "is", null),
+            eb("refresh_lease_until", "<=", date(new Date())),
+          ]),
+        )
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toAccount(row) : null
     },
 
     async createVerificationToken(token) {

@@ -143,6 +143,112 @@ function rateLimits(dialect: SqlDialect): Migration {
   }
 }
 
+/** The columns `table` has now (to add only the missing ones: SQLite has no `add column if not exists`). */
+async function columnsOf(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  table: string,
+): Promise<Set<string>> {
+  // Not Kysely's introspection: it lists every schema's tables, and only this schema's count.
+  const { rows } =
+    dialect === "postgres"
+      ? await sql<{ name: string }>`select column_name as name from information_schema.columns
+          where table_schema = current_schema() and table_name = ${table}`.execute(db)
+      : await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)
+  return new Set(rows.map((row) => row.name))
+}
+
+/**
+ * 0003: session records and token refresh. Every session row becomes a record
+ * (id, when and where it started, when last seen, provider and the provider's
+ * session id); existing rows get a random id and "now" as their times. JWT
+ * sessions keep theirs in the same table. Accounts get a refresh lease.
+ * Idempotent: only missing columns and indexes are added.
+ */
+function sessionRecords(dialect: SqlDialect): Migration {
+  const t = types(dialect)
+  const pg = dialect === "postgres"
+  return {
+    async up(db: Kysely<any>) {
+      const sessionColumns = await columnsOf(db, dialect, "sessions")
+      const added: [string, string][] = [
+        ["id", "text"],
+        ["created_at", t.timestamp],
+        ["last_seen_at", t.timestamp],
+        ["user_agent", "text"],
+        ["ip_prefix", "text"],
+        ["provider", "text"],
+        ["provider_account_id", "text"],
+        ["provider_session_id", "text"],
+      ]
+      for (const [name, type] of added) {
+        if (!sessionColumns.has(name))
+          await db.schema.alterTable("sessions").addColumn(name, sql.raw(type)).execute()
+      }
+      const randomId = pg
+        ? sql`md5(random()::text || clock_timestamp()::text || session_token)`
+        : sql`lower(hex(randomblob(16)))`
+      const now = pg ? sql`now()` : sql`cast(strftime('%s', 'now') as integer) * 1000`
+      await sql`update sessions set id = ${randomId} where id is null`.execute(db)
+      await sql`update sessions set created_at = ${now} where created_at is null`.execute(db)
+      await sql`update sessions set last_seen_at = created_at where last_seen_at is null`.execute(
+        db,
+      )
+      await db.schema
+        .createIndex("sessions_id_key")
+        .ifNotExists()
+        .unique()
+        .on("sessions")
+        .column("id")
+        .execute()
+      await db.schema
+        .createIndex("sessions_provider_session_idx")
+        .ifNotExists()
+        .on("sessions")
+        .columns(["provider", "provider_session_id"])
+        .execute()
+      await db.schema
+        .createIndex("sessions_provider_account_idx")
+        .ifNotExists()
+        .on("sessions")
+        .columns(["provider", "provider_account_id"])
+        .execute()
+
+      const accountColumns = await columnsOf(db, dialect, "accounts")
+      if (!accountColumns.has("refresh_lease_id"))
+        await db.schema.alterTable("accounts").addColumn("refresh_lease_id", "text").execute()
+      if (!accountColumns.has("refresh_lease_until"))
+        await db.schema
+          .alterTable("accounts")
+          .addColumn("refresh_lease_until", sql.raw(t.timestamp))
+          .execute()
+    },
+    async down(db: Kysely<any>) {
+      for (const index of [
+        "sessions_id_key",
+        "sessions_provider_session_idx",
+        "sessions_provider_account_idx",
+      ])
+        await db.schema.dropIndex(index).ifExists().execute()
+      // Rows of JWT sessions have no meaning without the new columns.
+      await sql`delete from sessions where session_token like 'record:%'`.execute(db)
+      for (const column of [
+        "id",
+        "created_at",
+        "last_seen_at",
+        "user_agent",
+        "ip_prefix",
+        "provider",
+        "provider_account_id",
+        "provider_session_id",
+      ])
+        await db.schema.alterTable("sessions").dropColumn(column).execute()
+      await db.schema.alterTable("accounts").dropColumn("refresh_lease_id").execute()
+      await db.schema.alterTable("accounts").dropColumn("refresh_lease_until").execute()
+    },
+  }
+}
+
 /**
  * 0004: second factors (TOTP keys, encrypted by Tessera) and the hashes of
  * their recovery codes. `user_id` has no foreign key: credentials users with
@@ -181,6 +287,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
   return {
     "0001_init": init(dialect),
     "0002_rate_limits": rateLimits(dialect),
+    "0003_session_records": sessionRecords(dialect),
     "0004_two_factor": twoFactor(dialect),
   }
 }

@@ -38,13 +38,31 @@ export interface AccountsTable {
   scope: string | null
   id_token: string | null
   session_state: string | null
+  /** A token refresh in progress (`leaseAccountRefresh`): its id and until when it holds (0003). */
+  refresh_lease_id: string | null
+  refresh_lease_until: Timestamp | null
 }
 
-/** `session_token` is the SHA-256 (hex) of the cookie value, never the value. */
+/**
+ * `session_token` is the SHA-256 (hex) of the cookie value, never the value.
+ * Every row is also a session record (0003): database sessions, and JWT
+ * sessions, whose rows have `session_token` `record:<id>` (no cookie hashes to that).
+ */
 export interface SessionsTable {
   session_token: string
   user_id: string
   expires: Timestamp
+  /** The record's id (random, unique); the handle sessions are revoked by. */
+  id: string | null
+  created_at: Timestamp | null
+  last_seen_at: Timestamp | null
+  user_agent: string | null
+  /** IPv4 /24 or IPv6 /48 of the sign-in, when known. */
+  ip_prefix: string | null
+  provider: string | null
+  provider_account_id: string | null
+  /** The OpenID provider's `sid`, for back-channel logout. */
+  provider_session_id: string | null
 }
 
 /** Primary key (identifier, token); `token` is a keyed hash of the mailed value. */

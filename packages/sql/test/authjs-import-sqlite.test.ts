@@ -126,6 +126,13 @@ describe.each(["kysely", "prisma", "drizzle"] as const)("in place: %s layout", (
       // passkey challenge the sign-in above recorded as used).
       const sessions = await adapter.db.selectFrom("sessions").select("user_id").execute()
       expect(sessions.filter((s) => s.user_id === seed.ids.bob)).toHaveLength(1)
+      // Imported sessions are records Bob can list (and end).
+      expect(await adapter.listSessionRecords(seed.ids.bob)).toEqual([
+        expect.objectContaining({
+          userId: seed.ids.bob,
+          id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        }),
+      ])
       const tokens = await adapter.db
         .selectFrom("verification_tokens")
         .select("identifier")

@@ -83,6 +83,24 @@ describe("SqlAdapter on PostgreSQL", () => {
     expect(await migrate(logged)).toEqual({ applied: [] })
   })
 
+  test("0003 and 0004 are idempotent: their columns and tables exist, their records are lost, they migrate again", async () => {
+    expect(Object.keys(migrations("postgres"))).toEqual([
+      "0001_init",
+      "0002_rate_limits",
+      "0003_session_records",
+      "0004_two_factor",
+    ])
+    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor')`.execute(
+      pgAdapter.db,
+    )
+    expect(await pgAdapter.migrate()).toEqual({
+      applied: ["0003_session_records", "0004_two_factor"],
+    })
+    await sql`delete from tessera_migrations where name = '0004_two_factor'`.execute(pgAdapter.db)
+    expect(await pgAdapter.migrate()).toEqual({ applied: ["0004_two_factor"] })
+    expect(await pgAdapter.migrate()).toEqual({ applied: [] })
+  })
+
   test("dates are timestamptz, with unique and cascading constraints", async () => {
     const columns = await sql<{ table_name: string; column_name: string; data_type: string }>`
       select table_name, column_name, data_type from information_schema.columns

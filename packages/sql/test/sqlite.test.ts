@@ -192,3 +192,48 @@ describe("SqlAdapter on an existing Kysely instance (SQLite)", () => {
     expect(await own.getUser("nobody")).toBeNull()
   })
 })
+
+test("0003 and 0004 are idempotent: a database whose columns and tables exist but whose record of them is lost migrates again", async () => {
+  const path = join(dir, "idempotent.db")
+  const again = SqlAdapter.sqlite(path)
+  try {
+    // A new database gets every migration, session records (0003) and second factors (0004).
+    expect(await again.migrate()).toEqual({
+      applied: ["0001_init", "0002_rate_limits", "0003_session_records", "0004_two_factor"],
+    })
+    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor')`.execute(
+      again.db,
+    )
+    expect(await again.migrate()).toEqual({
+      applied: ["0003_session_records", "0004_two_factor"],
+    })
+    await sql`delete from tessera_migrations where name = '0004_two_factor'`.execute(again.db)
+    expect(await again.migrate()).toEqual({ applied: ["0004_two_factor"] })
+    expect(await again.migrate()).toEqual({ applied: [] })
+  } finally {
+    await again.close()
+  }
+})
+
+test("0003 gives database sessions made before it an id, times, and a place in the list", async () => {
+  const path = join(dir, "before-0003.db")
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Sqlite(path) }) })
+  const all = migrations("sqlite")
+  await db.transaction().execute(async (trx) => {
+    await all["0001_init"]!.up(trx)
+    await all["0002_rate_limits"]!.up(trx)
+  })
+  const user = testUser()
+  await db.insertInto("users").values({ id: user.id, name: null, email: user.email }).execute()
+  await db
+    .insertInto("sessions")
+    .values({ session_token: "a".repeat(64), user_id: user.id, expires: Date.now() + 60_000 })
+    .execute()
+  await all["0003_session_records"]!.up(db)
+  const own = SqlAdapter(db)
+  const [record] = await own.listSessionRecords(user.id)
+  expect(record).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), userId: user.id })
+  expect(record!.createdAt).toBeInstanceOf(Date)
+  expect((await own.getSessionAndUser("a".repeat(64)))?.session.id).toBe(record!.id)
+  await db.destroy()
+})

@@ -31,6 +31,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterTwoFactor,
   AdapterUser,
   VerificationToken,
@@ -86,8 +87,9 @@ const inOneHour = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 3_600_00
 
 /**
  * Registers the conformance tests (vitest `describe`/`test`). Every method of
- * the `Adapter` interface is exercised, including `createUserAndAccount`; skip
- * tests by name for methods an adapter does not implement.
+ * the `Adapter` interface is exercised, including Tessera's extensions
+ * (`createUserAndAccount`, the session records, account tokens and refresh
+ * leases); skip tests by name for methods an adapter does not implement.
  */
 export function runAdapterTests(options: AdapterTestOptions): void {
   const { adapter, db, skipTests = [], name = "adapter conformance", raceSize = 20 } = options
@@ -371,6 +373,262 @@ export function runAdapterTests(options: AdapterTestOptions): void {
             method("createSession")({ sessionToken, userId: user.id, expires: inOneHour() }),
           ),
         ).rejects.toBeDefined()
+      })
+    })
+
+    describe("session records", () => {
+      const record = (userId: string, overrides: Partial<AdapterSessionRecord> = {}) => {
+        const now = new Date(Math.floor(Date.now() / 1000) * 1000)
+        return {
+          id: uid().replaceAll("-", ""),
+          userId,
+          createdAt: now,
+          lastSeenAt: now,
+          expires: inOneHour(),
+          userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+          ipPrefix: "203.0.113.0/24",
+          provider: "local",
+          providerAccountId: uid(),
+          providerSessionId: uid(),
+          ...overrides,
+        } satisfies AdapterSessionRecord
+      }
+
+      it("createSession keeps the record fields; getSessionAndUser and listSessionRecords return them", async () => {
+        const user = await createUser()
+        const fields = record(user.id)
+        const sessionToken = uid()
+        await method("createSession")({ ...fields, sessionToken })
+        const found = await method("getSessionAndUser")(sessionToken)
+        expect(found?.session).toMatchObject({ ...fields, sessionToken })
+        expect(found?.session.createdAt).toBeInstanceOf(Date)
+        expect(await method("listSessionRecords")(user.id)).toEqual([fields])
+      })
+
+      it("createSessionRecord, and listSessionRecords lists both kinds, live ones only", async () => {
+        const user = await createUser()
+        const jwt = record(user.id)
+        expect(await method("createSessionRecord")(jwt)).toEqual(jwt)
+        const database = record(user.id, { provider: null, providerAccountId: null })
+        await method("createSession")({ ...database, sessionToken: uid() })
+        await method("createSessionRecord")(
+          record(user.id, { expires: new Date(Date.now() - 1000) }),
+        )
+        await method("createSessionRecord")(record((await createUser()).id))
+        const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id)
+        expect((await method("listSessionRecords")(user.id)).sort(byId)).toEqual(
+          [jwt, database].sort(byId),
+        )
+        expect(await method("listSessionRecords")(uid())).toEqual([])
+      })
+
+      it("session ids are unique", async () => {
+        const user = await createUser()
+        const first = record(user.id)
+        await method("createSessionRecord")(first)
+        await expect(
+          Promise.resolve().then(() =>
+            method("createSessionRecord")(record(user.id, { id: first.id })),
+          ),
+        ).rejects.toBeDefined()
+      })
+
+      it("touchSessionRecord moves lastSeenAt (and expires); null for unknown or expired", async () => {
+        const user = await createUser()
+        const live = record(user.id)
+        await method("createSessionRecord")(live)
+        const lastSeenAt = new Date(live.lastSeenAt.valueOf() + 90_000)
+        const expires = new Date(live.expires.valueOf() + 86_400_000)
+        expect(await method("touchSessionRecord")(live.id, { lastSeenAt })).toEqual({
+          ...live,
+          lastSeenAt,
+        })
+        expect(await method("touchSessionRecord")(live.id, { lastSeenAt, expires })).toEqual({
+          ...live,
+          lastSeenAt,
+          expires,
+        })
+        expect(await method("listSessionRecords")(user.id)).toEqual([
+          { ...live, lastSeenAt, expires },
+        ])
+        const dead = record(user.id, { expires: new Date(Date.now() - 1000) })
+        await method("createSessionRecord")(dead)
+        expect(await method("touchSessionRecord")(dead.id, { lastSeenAt })).toBeNull()
+        expect(await method("touchSessionRecord")(uid(), { lastSeenAt })).toBeNull()
+      })
+
+      it("updateSession moves a database session's lastSeenAt", async () => {
+        const user = await createUser()
+        const fields = record(user.id)
+        const sessionToken = uid()
+        await method("createSession")({ ...fields, sessionToken })
+        const lastSeenAt = new Date(fields.lastSeenAt.valueOf() + 120_000)
+        await method("updateSession")({ sessionToken, lastSeenAt })
+        expect((await method("getSessionAndUser")(sessionToken))?.session.lastSeenAt).toEqual(
+          lastSeenAt,
+        )
+      })
+
+      it("deleteSessionRecords by id, by user (except one), by provider session and by provider account", async () => {
+        const user = await createUser()
+        const other = await createUser()
+        const [a, b, c] = [record(user.id), record(user.id), record(user.id)]
+        const sessionToken = uid()
+        await method("createSessionRecord")(a)
+        await method("createSessionRecord")(b)
+        await method("createSession")({ ...c, sessionToken })
+        const theirs = record(other.id, {
+          providerAccountId: a.providerAccountId,
+          providerSessionId: a.providerSessionId,
+          provider: "elsewhere",
+        })
+        await method("createSessionRecord")(theirs)
+
+        // Another user's id with this user's session: nothing.
+        expect(await method("deleteSessionRecords")({ id: a.id, userId: other.id })).toEqual([])
+        expect(await method("deleteSessionRecords")({ id: a.id, userId: user.id })).toEqual([a])
+        expect(await method("deleteSessionRecords")({ id: a.id })).toEqual([])
+        // By the provider's sid, at that provider only.
+        expect(
+          await method("deleteSessionRecords")({
+            provider: "local",
+            providerSessionId: b.providerSessionId!,
+          }),
+        ).toEqual([b])
+        await method("createSessionRecord")(b)
+        expect(
+          await method("deleteSessionRecords")({
+            provider: "local",
+            providerAccountId: b.providerAccountId!,
+          }),
+        ).toEqual([b])
+        await method("createSessionRecord")(b)
+        // Every other session of the user: the database session's row goes too.
+        expect(await method("deleteSessionRecords")({ userId: user.id, exceptId: b.id })).toEqual([
+          { ...c },
+        ])
+        expect(await method("getSessionAndUser")(sessionToken)).toBeNull()
+        expect(await method("deleteSessionRecords")({ userId: user.id })).toEqual([b])
+        expect(await method("listSessionRecords")(user.id)).toEqual([])
+        expect(await method("listSessionRecords")(other.id)).toEqual([theirs])
+      })
+
+      it("deleteUser deletes the user's session records", async () => {
+        const user = await createUser()
+        await method("createSessionRecord")(record(user.id))
+        await method("deleteUser")(user.id)
+        expect(await method("listSessionRecords")(user.id)).toEqual([])
+      })
+    })
+
+    describe("account tokens", () => {
+      it("listAccountsByUserId", async () => {
+        const user = await createUser()
+        const first = await linkAccount(user.id)
+        const second = await linkAccount(user.id, { provider: "gitlab" })
+        await linkAccount((await createUser()).id)
+        const list = await method("listAccountsByUserId")(user.id)
+        const byProvider = (a: AdapterAccount, b: AdapterAccount) =>
+          a.provider.localeCompare(b.provider)
+        expect([...list].sort(byProvider)).toMatchObject([first, second].sort(byProvider))
+        expect(await method("listAccountsByUserId")(uid())).toEqual([])
+      })
+
+      it("updateAccount stores new tokens, clears the null ones, keeps the rest", async () => {
+        const user = await createUser()
+        const account = await linkAccount(user.id)
+        const { provider, providerAccountId } = account
+        const updated = await method("updateAccount")({
+          provider,
+          providerAccountId,
+          access_token: "new-access",
+          expires_at: 2_000_000_000,
+          refresh_token: null,
+        })
+        expect(updated).toMatchObject({ access_token: "new-access", expires_at: 2_000_000_000 })
+        const stored = await method("getAccount")(providerAccountId, provider)
+        expect(stored).toMatchObject({
+          access_token: "new-access",
+          expires_at: 2_000_000_000,
+          scope: account.scope,
+          userId: user.id,
+        })
+        expect(stored?.refresh_token ?? null).toBeNull()
+        expect(
+          await method("updateAccount")({ provider, providerAccountId: uid(), access_token: "x" }),
+        ).toBeFalsy()
+      })
+
+      it("leaseAccountRefresh: one lease at a time, released by updateAccount with its id", async () => {
+        const user = await createUser()
+        const { provider, providerAccountId } = await linkAccount(user.id)
+        const until = new Date(Date.now() + 30_000)
+        const leases = await Promise.all(
+          Array.from({ length: 10 }, async () =>
+            method("leaseAccountRefresh")({ provider, providerAccountId, leaseId: uid(), until }),
+          ),
+        )
+        expect(leases.filter(Boolean)).toHaveLength(1)
+        expect(leases.find(Boolean)).toMatchObject({ provider, providerAccountId })
+        const wrong = await method("updateAccount")(
+          { provider, providerAccountId, access_token: "not mine" },
+          uid(),
+        )
+        expect(wrong).toBeFalsy()
+        expect((await method("getAccount")(providerAccountId, provider))?.access_token).not.toBe(
+          "not mine",
+        )
+        const leaseId = uid()
+        // Still held: a new lease is refused.
+        expect(
+          await method("leaseAccountRefresh")({ provider, providerAccountId, leaseId, until }),
+        ).toBeFalsy()
+        expect(
+          await method("leaseAccountRefresh")({
+            provider,
+            providerAccountId: uid(),
+            leaseId,
+            until,
+          }),
+        ).toBeFalsy()
+      })
+
+      it("leaseAccountRefresh: an expired lease can be taken; updateAccount with the lease releases it", async () => {
+        const user = await createUser()
+        const { provider, providerAccountId } = await linkAccount(user.id)
+        const past = new Date(Date.now() - 1000)
+        expect(
+          await method("leaseAccountRefresh")({
+            provider,
+            providerAccountId,
+            leaseId: uid(),
+            until: past,
+          }),
+        ).toBeTruthy()
+        const leaseId = uid()
+        const until = new Date(Date.now() + 30_000)
+        expect(
+          await method("leaseAccountRefresh")({ provider, providerAccountId, leaseId, until }),
+        ).toBeTruthy()
+        const stored = await method("updateAccount")(
+          {
+            provider,
+            providerAccountId,
+            access_token: "rotated",
+            refresh_token: "rotated-refresh",
+          },
+          leaseId,
+        )
+        expect(stored).toMatchObject({ access_token: "rotated", refresh_token: "rotated-refresh" })
+        // Released: the next refresh can lease it at once.
+        expect(
+          await method("leaseAccountRefresh")({
+            provider,
+            providerAccountId,
+            leaseId: uid(),
+            until,
+          }),
+        ).toBeTruthy()
       })
     })
 

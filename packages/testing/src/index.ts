@@ -10,6 +10,7 @@ export {
   MemoryAdapter,
   createMemoryStore,
   accountKey,
+  recordKey,
   tokenKey,
   UniqueConstraintError,
 } from "./memory-adapter.js"
@@ -19,7 +20,12 @@ export { startPostgres } from "./postgres.js"
 export type { PostgresServer, StartPostgresOptions } from "./postgres.js"
 export { startMailSink, parseMail } from "./mail-sink.js"
 export type { MailSink, MailSinkOptions, ReceivedMail } from "./mail-sink.js"
-export { startOidcProvider, completeOidcLogin, localOidcProvider } from "./oidc-provider.js"
+export {
+  startOidcProvider,
+  completeOidcLogin,
+  completeOidcLogout,
+  localOidcProvider,
+} from "./oidc-provider.js"
 export type {
   StartOidcProviderOptions,
   OidcProviderServer,

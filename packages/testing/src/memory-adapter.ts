@@ -6,7 +6,9 @@
  * the same in production: e-mail and (provider, providerAccountId) are unique,
  * deleting a user cascades, verification tokens, TOTP steps and recovery codes
  * are single use, expired sessions are deleted when read, and every method
- * returns copies, never stored objects.
+ * returns copies, never stored objects. Session records (Tessera's session
+ * management) live in `store.sessions` too: a database session's row is its
+ * record; a JWT session's record is kept under `recordKey(id)`.
  *
  * @example
  * ```ts
@@ -19,9 +21,12 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterAccountTokens,
   AdapterSession,
+  AdapterSessionRecord,
   AdapterTwoFactor,
   AdapterUser,
+  SessionRecordFilter,
   VerificationToken,
 } from "@tessera/core/adapters"
 
@@ -93,17 +98,79 @@ const ACCOUNT_FIELDS = [
   "session_state",
 ] as const
 
+const TOKEN_FIELDS = [
+  "access_token",
+  "refresh_token",
+  "expires_at",
+  "id_token",
+  "scope",
+  "token_type",
+] as const satisfies readonly (keyof AdapterAccountTokens)[]
+
 function copyAccount(a: AdapterAccount): AdapterAccount {
   const out: Record<string, unknown> = {}
   for (const field of ACCOUNT_FIELDS) if (a[field] != null) out[field] = a[field]
   return out as unknown as AdapterAccount
 }
 
-const copySession = (s: AdapterSession): AdapterSession => ({
-  sessionToken: s.sessionToken,
-  userId: s.userId,
-  expires: new Date(s.expires.valueOf()),
-})
+const copySession = (s: AdapterSession): AdapterSession => {
+  const copy: AdapterSession = {
+    sessionToken: s.sessionToken,
+    userId: s.userId,
+    expires: new Date(s.expires.valueOf()),
+  }
+  for (const field of RECORD_FIELDS) {
+    const value = s[field]
+    if (value !== undefined)
+      (copy as unknown as Record<string, unknown>)[field] =
+        value instanceof Date ? new Date(value.valueOf()) : value
+  }
+  return copy
+}
+
+const RECORD_FIELDS = [
+  "id",
+  "createdAt",
+  "lastSeenAt",
+  "userAgent",
+  "ipPrefix",
+  "provider",
+  "providerAccountId",
+  "providerSessionId",
+] as const
+
+/** A session row as a record: the record fields of a row made with them. */
+function toRecord(s: AdapterSession): AdapterSessionRecord | null {
+  if (!s.id) return null
+  return {
+    id: s.id,
+    userId: s.userId,
+    createdAt: new Date((s.createdAt ?? s.expires).valueOf()),
+    lastSeenAt: new Date((s.lastSeenAt ?? s.createdAt ?? s.expires).valueOf()),
+    expires: new Date(s.expires.valueOf()),
+    userAgent: s.userAgent ?? null,
+    ipPrefix: s.ipPrefix ?? null,
+    provider: s.provider ?? null,
+    providerAccountId: s.providerAccountId ?? null,
+    providerSessionId: s.providerSessionId ?? null,
+  }
+}
+
+/** The key a JWT session's record is kept under in `MemoryStore.sessions` (no cookie hashes to it). */
+export const recordKey = (id: string) => `record:${id}`
+
+function matches(record: AdapterSessionRecord, filter: SessionRecordFilter): boolean {
+  return (
+    (filter.id === undefined || record.id === filter.id) &&
+    (filter.userId === undefined || record.userId === filter.userId) &&
+    (filter.exceptId === undefined || record.id !== filter.exceptId) &&
+    (filter.provider === undefined || record.provider === filter.provider) &&
+    (filter.providerAccountId === undefined ||
+      record.providerAccountId === filter.providerAccountId) &&
+    (filter.providerSessionId === undefined ||
+      record.providerSessionId === filter.providerSessionId)
+  )
+}
 
 const copyToken = (t: VerificationToken): VerificationToken => ({
   identifier: t.identifier,
@@ -137,6 +204,8 @@ export function MemoryAdapter(
   store: MemoryStore = createMemoryStore(),
 ): Adapter & { store: MemoryStore } {
   const { users, accounts, sessions, verificationTokens, authenticators } = store
+  /** Refresh leases (`leaseAccountRefresh`), by account key. */
+  const leases = new Map<string, { id: string; until: number }>()
   // Stores made before second factors existed get their maps on first use.
   const twoFactors = (store.twoFactors ??= new Map())
   const recoveryCodes = (store.recoveryCodes ??= new Map())
@@ -287,6 +356,83 @@ export function MemoryAdapter(
       if (!session) return null
       sessions.delete(sessionToken)
       return copySession(session)
+    },
+
+    async createSessionRecord(record) {
+      requireUser(record.userId)
+      const key = recordKey(record.id)
+      for (const session of sessions.values())
+        if (session.id === record.id)
+          throw new UniqueConstraintError("This session id already exists")
+      sessions.set(key, copySession({ ...record, sessionToken: key }))
+      return toRecord(sessions.get(key)!)!
+    },
+
+    async touchSessionRecord(id, patch) {
+      for (const [key, session] of sessions) {
+        if (session.id !== id) continue
+        if (session.expires.valueOf() <= Date.now()) return null
+        const next = copySession({ ...session, ...stripUndefined(patch) })
+        sessions.set(key, next)
+        return toRecord(next)
+      }
+      return null
+    },
+
+    async listSessionRecords(userId) {
+      const now = Date.now()
+      const out: AdapterSessionRecord[] = []
+      for (const session of sessions.values()) {
+        const record = session.userId === userId ? toRecord(session) : null
+        if (record && record.expires.valueOf() > now) out.push(record)
+      }
+      return out
+    },
+
+    async deleteSessionRecords(filter) {
+      const out: AdapterSessionRecord[] = []
+      for (const [key, session] of sessions) {
+        const record = toRecord(session)
+        if (record && matches(record, filter)) {
+          sessions.delete(key)
+          out.push(record)
+        }
+      }
+      return out
+    },
+
+    async listAccountsByUserId(userId) {
+      const out: AdapterAccount[] = []
+      for (const account of accounts.values())
+        if (account.userId === userId) out.push(copyAccount(account))
+      return out
+    },
+
+    async updateAccount(tokens, leaseId) {
+      const key = accountKey(tokens.provider, tokens.providerAccountId)
+      const account = accounts.get(key)
+      if (!account) return null
+      const lease = leases.get(key)
+      if (leaseId !== undefined && lease?.id !== leaseId) return null
+      const next: Record<string, unknown> = { ...account }
+      for (const field of TOKEN_FIELDS) {
+        const value = tokens[field]
+        if (value === null) delete next[field]
+        else if (value !== undefined) next[field] = value
+      }
+      accounts.set(key, copyAccount(next as unknown as AdapterAccount))
+      if (leaseId !== undefined) leases.delete(key)
+      return copyAccount(accounts.get(key)!)
+    },
+
+    async leaseAccountRefresh({ provider, providerAccountId, leaseId, until }) {
+      const key = accountKey(provider, providerAccountId)
+      const account = accounts.get(key)
+      if (!account) return null
+      const lease = leases.get(key)
+      if (lease && lease.until > Date.now()) return null
+      leases.set(key, { id: leaseId, until: until.valueOf() })
+      return copyAccount(account)
     },
 
     async createVerificationToken(token) {

@@ -3,7 +3,9 @@
  * on a port the OS picks, with one static confidential client and
  * oidc-provider's development interactions (a login form that accepts any
  * account id with any password, then a consent form). Nothing leaves the
- * machine, so sign-in through OIDC works with no internet.
+ * machine, so sign-in through OIDC works with no internet. Refresh tokens
+ * (scope `offline_access`, rotated by default), RP-Initiated Logout and
+ * Back-Channel Logout (with `backchannelLogoutUri`) are on.
  *
  * `completeOidcLogin` plays the browser over plain HTTP: it follows the
  * authorization URL with a cookie jar, submits the login and consent forms,
@@ -26,7 +28,7 @@
  * ```
  * @module
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto"
+import { generateKeyPairSync, randomBytes, sign as cryptoSign } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { cookieHeader, storeCookies } from "./cookie-jar.js"
@@ -53,6 +55,21 @@ export interface StartOidcProviderOptions {
   claimsInIdToken?: boolean
   /** Refuse authorization requests without PKCE (default true). */
   requirePkce?: boolean
+  /**
+   * Access token lifetime in seconds (default 3600): short ones exercise
+   * token refresh. Refresh tokens are issued for the `offline_access` scope.
+   */
+  accessTokenTtl?: number
+  /** Issue a new refresh token on every refresh, spending the old one (default true). */
+  rotateRefreshTokens?: boolean
+  /**
+   * The client's `backchannel_logout_uri` (OpenID Connect Back-Channel Logout
+   * 1.0): the provider POSTs a logout token there when a session ends at the
+   * provider. ID Tokens then carry `sid`. Default: none.
+   */
+  backchannelLogoutUri?: string
+  /** The client's `post_logout_redirect_uris` (RP-Initiated Logout 1.0). Default: none. */
+  postLogoutRedirectUris?: string[]
   /** Default 0: a free port. */
   port?: number
 }
@@ -67,6 +84,12 @@ export interface OidcProviderServer {
   redirectUris: string[]
   /** The oidc-provider instance, for tests that need more (events, adapters). */
   provider: unknown
+  /**
+   * Signs `claims` as a JWT with the provider's own key (RS256, its `kid`):
+   * for tests that need a token only this provider could make, wrong on purpose
+   * (a logout token with another audience, an old `iat`, ...).
+   */
+  sign(claims: Record<string, unknown>, header?: Record<string, unknown>): string
   /** Stops the server and closes its connections. */
   stop(): Promise<void>
 }
@@ -101,9 +124,10 @@ export async function startOidcProvider(
   const issuer = `http://127.0.0.1:${port}`
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  const kid = randomBytes(8).toString("hex")
   const jwk = {
     ...privateKey.export({ format: "jwk" }),
-    kid: randomBytes(8).toString("hex"),
+    kid,
     alg: "RS256",
     use: "sig",
   }
@@ -119,13 +143,33 @@ export async function startOidcProvider(
             ...(authMethod === "none" ? {} : { client_secret: clientSecret }),
             redirect_uris: options.redirectUris,
             response_types: ["code"],
-            grant_types: ["authorization_code"],
+            grant_types: ["authorization_code", "refresh_token"],
             token_endpoint_auth_method: authMethod,
+            ...(options.backchannelLogoutUri
+              ? {
+                  backchannel_logout_uri: options.backchannelLogoutUri,
+                  backchannel_logout_session_required: true,
+                }
+              : {}),
+            ...(options.postLogoutRedirectUris
+              ? { post_logout_redirect_uris: options.postLogoutRedirectUris }
+              : {}),
           },
         ],
         jwks: { keys: [jwk] },
         cookies: { keys: [randomBytes(32).toString("base64url")] },
-        features: { devInteractions: { enabled: true } },
+        features: {
+          devInteractions: { enabled: true },
+          backchannelLogout: { enabled: true },
+          rpInitiatedLogout: { enabled: true },
+        },
+        rotateRefreshToken: options.rotateRefreshTokens !== false,
+        // oidc-provider refuses to call special-use addresses (SSRF protection); the
+        // apps of this loopback-only provider live on 127.0.0.1 (back-channel logout).
+        fetch: (url: string | URL, init: RequestInit & { dispatcher?: unknown }) => {
+          const { dispatcher: _ssrfGuard, ...rest } = init
+          return fetch(url, rest)
+        },
         claims: {
           openid: ["sub"],
           email: ["email", "email_verified"],
@@ -135,7 +179,8 @@ export async function startOidcProvider(
         pkce: { required: () => options.requirePkce !== false },
         // Explicit lifetimes (seconds), so oidc-provider does not warn about its defaults.
         ttl: {
-          AccessToken: 3600,
+          AccessToken: options.accessTokenTtl ?? 3600,
+          RefreshToken: 14 * 24 * 3600,
           AuthorizationCode: 60,
           IdToken: 3600,
           Interaction: 3600,
@@ -168,6 +213,11 @@ export async function startOidcProvider(
     clientSecret,
     redirectUris: [...options.redirectUris],
     provider,
+    sign(claims, header = {}) {
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
+      const input = `${encode({ alg: "RS256", kid, ...header })}.${encode(claims)}`
+      return `${input}.${cryptoSign("sha256", Buffer.from(input), privateKey).toString("base64url")}`
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -270,6 +320,58 @@ export async function completeOidcLogin(
     request = nextStep(html, request.url, options)
   }
   throw new Error(`No callback after ${MAX_STEPS} steps at the provider`)
+}
+
+/**
+ * Plays the browser through the provider's RP-Initiated Logout: opens
+ * `endSessionUrl` with the cookie jar of the login (`completeOidcLogin`'s
+ * `jar`), confirms "Yes, sign me out", and returns where the provider sends
+ * the browser afterwards (the `post_logout_redirect_uri`, with `state`), or its
+ * own "signed out" page. Clients with a `backchannel_logout_uri` get their
+ * logout tokens before this resolves.
+ */
+export async function completeOidcLogout(
+  endSessionUrl: string | URL,
+  options: { jar?: Map<string, string>; fetch?: typeof fetch } = {},
+): Promise<URL> {
+  const doFetch = options.fetch ?? fetch
+  const jar = options.jar ?? new Map<string, string>()
+  let url = new URL(endSessionUrl)
+  const origin = url.origin
+  let body: URLSearchParams | undefined
+  for (let step = 0; step < MAX_STEPS; step++) {
+    if (url.origin !== origin) return url
+    const headers: Record<string, string> = {}
+    const cookie = cookieHeader(jar)
+    if (cookie) headers.cookie = cookie
+    if (body) headers["content-type"] = "application/x-www-form-urlencoded"
+    const response = await doFetch(url, {
+      method: body ? "POST" : "GET",
+      headers,
+      body: body?.toString(),
+      redirect: "manual",
+    })
+    storeCookies(jar, response.headers)
+    const location = response.headers.get("location")
+    if (response.status >= 300 && response.status < 400 && location) {
+      url = new URL(location, url)
+      body = undefined
+      continue
+    }
+    const html = await response.text()
+    const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(html)
+    if (!form) return url
+    const fields = new URLSearchParams()
+    for (const input of form[2]!.matchAll(/<input\b([^>]*)>/gi)) {
+      const name = attribute(input[1]!, "name")
+      if (name) fields.set(name, decodeEntities(attribute(input[1]!, "value") ?? ""))
+    }
+    // The confirmation page's "Yes, sign me out" button sits outside its form.
+    if (/name="logout"/.test(html) && !fields.has("logout")) fields.set("logout", "yes")
+    url = new URL(decodeEntities(attribute(form[1]!, "action") ?? url.href), url)
+    body = fields
+  }
+  throw new Error(`No end of the logout after ${MAX_STEPS} steps at the provider`)
 }
 
 function nextStep(

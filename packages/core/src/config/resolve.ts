@@ -53,6 +53,13 @@ export interface ResolvedConfig {
   readonly flows: ReadonlyMap<string, ProviderFlow>
   readonly adapter: Adapter | undefined
   readonly session: Readonly<SessionOptions>
+  /**
+   * Sessions have records (both strategies) that can be listed and revoked: the
+   * adapter has the session-record methods. See `session/records.ts`.
+   */
+  readonly sessionRecords: boolean
+  /** Token refreshes in flight, by account: one refresh per account at a time in this process. */
+  readonly tokenRefreshes: Map<string, Promise<unknown>>
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<CallbacksOptions>
   readonly events: Readonly<Partial<EventCallbacks>>
@@ -206,6 +213,12 @@ function resolveSession(config: AuthConfig, adapter: Adapter | undefined): Sessi
       throw new MissingAdapter(`Database sessions need adapter methods: ${missing.join(", ")}`)
     }
   }
+  const revalidateAge = config.session?.revalidateAge ?? 60
+  if (typeof revalidateAge !== "number" || !Number.isFinite(revalidateAge) || revalidateAge < 0) {
+    throw new InvalidConfiguration(
+      "session.revalidateAge must be 0 or a positive number of seconds",
+    )
+  }
   const maxAge = config.session?.maxAge ?? 30 * DAY
   const absoluteMaxAge = config.session?.absoluteMaxAge ?? Math.max(30 * DAY, maxAge)
   if (!Number.isFinite(absoluteMaxAge) || absoluteMaxAge <= 0) {
@@ -215,9 +228,23 @@ function resolveSession(config: AuthConfig, adapter: Adapter | undefined): Sessi
     strategy,
     maxAge,
     absoluteMaxAge,
+    revalidateAge,
     updateAge: config.session?.updateAge ?? DAY,
     generateSessionToken: config.session?.generateSessionToken ?? defaultSessionToken,
   }
+}
+
+/**
+ * Whether sessions get records that can be listed and revoked: the adapter has
+ * the methods the strategy needs (JWT sessions also create and revalidate theirs).
+ */
+function hasSessionRecords(adapter: Adapter | undefined, strategy: SessionOptions["strategy"]) {
+  if (!adapter) return false
+  const needed = ["listSessionRecords", "deleteSessionRecords"] as const
+  const jwt = ["createSessionRecord", "touchSessionRecord"] as const
+  return [...needed, ...(strategy === "jwt" ? jwt : [])].every(
+    (method) => typeof adapter[method] === "function",
+  )
 }
 
 /**
@@ -294,6 +321,8 @@ async function resolve(
     flows,
     adapter,
     session,
+    sessionRecords: hasSessionRecords(adapter, session.strategy),
+    tokenRefreshes: new Map(),
     jwt: resolveJwt(config, session, keys),
     callbacks: { ...defaultCallbacks, ...config.callbacks },
     events: config.events ?? {},

@@ -56,6 +56,8 @@ export default function Facebook<P extends FacebookProfile = FacebookProfile>(
     type: "oauth",
     authorization: { url: "https://www.facebook.com/dialog/oauth", params: { scope: "email" } },
     token: "https://graph.facebook.com/oauth/access_token",
+    // Facebook issues no refresh tokens (long-lived tokens come from its own exchange).
+    tokenRefresh: false,
     userinfo: { url: "https://graph.facebook.com/me", params: { fields: "id,name,email,picture" } },
     client: { token_endpoint_auth_method: "client_secret_post" },
     checks: ["state"],

@@ -168,10 +168,37 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
    * only for providers that support none of the checks. Logs a warning.
    */
   dangerouslyAllowNoChecks?: boolean
+  /**
+   * How `getAccessToken` and `refreshTokenSet` renew an expiring access token
+   * with the stored refresh token (RFC 6749 §6). Default `true`: the standard
+   * refresh grant at the token endpoint, through oauth4webapi, keeping the old
+   * refresh token when the provider sends no new one. `false`: never refresh
+   * (the stored token is returned as it is). An object keeps a provider's quirks:
+   * extra `params` for the request, or a `request` of its own.
+   * (Tessera addition.)
+   */
+  tokenRefresh?: boolean | TokenRefreshHandler
   /** Routes this provider's HTTP calls through your own `fetch` (proxies, tests). */
   [customFetch]?: typeof fetch
   /** The options the user passed to the factory; merged over the defaults. */
   options?: OAuthUserConfig<P>
+}
+
+/** What a custom refresh `request` receives. */
+export interface TokenRefreshContext {
+  refreshToken: string
+  provider: OAuthConfigInternal<any>
+  /** `fetch` routed through the provider's `customFetch`; refuses `http:` unless allowed. */
+  fetch: typeof fetch
+}
+
+/**
+ * A provider's own way of refreshing tokens: extra body `params`, or a
+ * `request` that returns the token response (validated like any other).
+ */
+export interface TokenRefreshHandler {
+  params?: Record<string, string>
+  request?: (context: TokenRefreshContext) => Awaitable<TokenSet>
 }
 
 export interface OIDCConfig<P> extends Omit<OAuth2Config<P>, "type" | "checks" | "options"> {
@@ -180,6 +207,28 @@ export interface OIDCConfig<P> extends Omit<OAuth2Config<P>, "type" | "checks" |
   checks?: OAuthChecks
   /** When false, the profile is read from the userinfo endpoint instead of the ID Token. Default true. */
   idToken?: boolean
+  /**
+   * `"provider"`: signing out (`POST <basePath>/signout`) of a session that
+   * signed in through this provider also ends the user's session at the
+   * provider: after the local session ends, the browser goes to the provider's
+   * `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0) with
+   * `id_token_hint` (when an adapter stores it), `client_id`,
+   * `post_logout_redirect_uri` and `state`. Default `"local"`. (Tessera addition.)
+   */
+  signOut?: "local" | "provider"
+  /**
+   * Where the provider sends the browser after its logout: a path or URL of
+   * this app (register it at the provider). Default: the sign-out's callback URL.
+   * Either way it passes the `redirect` callback.
+   */
+  postLogoutRedirectUri?: string
+  /**
+   * Accept OpenID Connect Back-Channel Logout 1.0 logout tokens from this
+   * provider at `POST <basePath>/backchannel-logout/<id>` (register that URL
+   * as the client's `backchannel_logout_uri`). Default true; it needs an
+   * adapter that keeps session records. (Tessera addition.)
+   */
+  backchannelLogout?: boolean
   options?: OIDCUserConfig<P>
 }
 

@@ -36,7 +36,9 @@ import {
   requestUserinfo,
   type OAuthConfig,
   type OAuthUserConfig,
+  type TokenRefreshContext,
   type TokenRequestContext,
+  type TokenSet,
   type UserinfoRequestContext,
 } from "./oauth.js"
 
@@ -76,6 +78,30 @@ function requestToken(context: TokenRequestContext) {
   })
 }
 
+/**
+ * TikTok's refresh: the client's `client_key` (not `client_id`) and secret in the
+ * body, like its code exchange; it rotates the refresh token.
+ */
+async function refreshTikTokToken(context: TokenRefreshContext): Promise<TokenSet> {
+  const { provider, refreshToken } = context
+  const response = await context.fetch(provider.token?.url ?? "", {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      client_key: provider.clientId ?? "",
+      client_secret: provider.clientSecret ?? "",
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+    }),
+  })
+  const tokens = (await response.json().catch(() => ({}))) as TokenSet
+  // `invalid_grant` is TikTok's refusal: the refresh token is no good any more.
+  if (tokens.error === "invalid_grant") return tokens
+  if (!response.ok || tokens.error !== undefined)
+    throw new Error(`TikTok: the token refresh answered ${response.status}`)
+  return tokens
+}
+
 /** The fields asked for, then `error.code`: anything but `ok` is an error, whatever the status. */
 async function requestUser(context: UserinfoRequestContext): Promise<Profile> {
   const { userinfo } = context.provider
@@ -108,6 +134,7 @@ export default function TikTok<P extends TikTokProfile = TikTokProfile>(
       params: { client_key: options.clientId, scope: "user.info.basic" },
     },
     token: { url: "https://open.tiktokapis.com/v2/oauth/token/", request: requestToken },
+    tokenRefresh: { request: refreshTikTokToken },
     userinfo: {
       url: "https://open.tiktokapis.com/v2/user/info/",
       params: { fields: "open_id,avatar_url,display_name" },

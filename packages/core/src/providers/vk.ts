@@ -389,6 +389,8 @@ export default function VK<P extends VkProfile = VkProfile>(
       url: `https://oauth.vk.com/authorize?response_type=code&v=${VK_API_VERSION}`,
       params: { scope: "email" },
     },
+    // oauth.vk.com issues no refresh tokens (its tokens expire, or with `offline` never do).
+    tokenRefresh: false,
     token: {
       url: `https://oauth.vk.com/access_token?v=${VK_API_VERSION}`,
       // VK sends no `token_type`; its tokens are bearer tokens.

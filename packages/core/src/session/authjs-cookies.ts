@@ -4,7 +4,9 @@
  * `__Secure-` form, chunked or not) has it adopted before the session is read.
  *
  * - JWT sessions: the token is decrypted with Auth.js's key derivation (the
- *   same secrets), and re-issued as a Tessera token with the expiry it had.
+ *   same secrets), and re-issued as a Tessera token with the expiry it had
+ *   (and, with session records, a new record: the session can be listed and
+ *   revoked from then on).
  * - Database sessions: the cookie holds the raw session token, which
  *   `tessera migrate --from authjs` stored hashed; it moves to the Tessera
  *   cookie as is, and the session strategy looks it up as usual.
@@ -19,6 +21,7 @@ import { JWTSessionError } from "../errors.js"
 import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
 import type { CookieOption } from "../types.js"
+import { adoptedSessionClaims } from "./jwt.js"
 
 const AUTHJS_NAMES = ["__Secure-authjs.session-token", "authjs.session-token"] as const
 
@@ -85,13 +88,18 @@ async function adopt(
       return
     }
     const now = Math.floor(Date.now() / 1000)
-    const { iat, exp, jti, ...claims } = token
+    const { iat, exp, jti, sid: _sid, revalidated_at: _checked, ...claims } = token
     maxAge = Math.max(0, Math.min(config.jwt.maxAge, (exp ?? now + maxAge) - now))
+    // With session records, the adopted session gets one: listed, revocable, and accepted.
+    const record = config.sessionRecords
+      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge)
+      : {}
     // The sign-in time carries over, so `absoluteMaxAge` counts from the Auth.js sign-in.
     value = await config.jwt.encode({
       token: {
         ...claims,
         auth_time: typeof claims.auth_time === "number" ? claims.auth_time : iat,
+        ...record,
       },
       secret: config.secrets,
       salt: current.name,

@@ -2,7 +2,9 @@
  * Database sessions: the cookie holds a random token (256 bits); the adapter
  * stores only its SHA-256, so a leaked database does not leak live sessions.
  * A check is one `getSessionAndUser` (one indexed join). The expiry slides
- * forward at most once per `updateAge`.
+ * forward at most once per `updateAge`. With session records (see
+ * `records.ts`) the row is the record: created with its id, device and
+ * provider, its `lastSeenAt` moved at most once a minute.
  * @module
  */
 import type { Adapter } from "../adapters.js"
@@ -14,6 +16,7 @@ import { sha256Hex } from "../lib/crypto.js"
 import { fireEvent } from "../lib/events.js"
 import type { Session } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
+import { LAST_SEEN_INTERVAL, newRecord } from "./records.js"
 
 /**
  * What a session token can look like: printable ASCII without spaces, 16 to 512
@@ -69,10 +72,21 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     let expires = current.session.expires
     // The session was last extended at `expires - maxAge`; extend again once updateAge has passed.
     const lastExtended = expires.valueOf() - maxAge * 1000
-    if (Date.now() - lastExtended >= updateAge * 1000) {
-      expires = new Date(Date.now() + maxAge * 1000)
-      await callAdapter(config, "updateSession", { sessionToken: current.hashed, expires })
-      setCookie(ctx, current.token, expires)
+    const extend = Date.now() - lastExtended >= updateAge * 1000
+    // With records, "last seen" moves too, at most once a minute (in the same write).
+    const { lastSeenAt } = current.session
+    const seen =
+      config.sessionRecords &&
+      lastSeenAt instanceof Date &&
+      Date.now() - lastSeenAt.valueOf() >= LAST_SEEN_INTERVAL * 1000
+    if (extend || seen) {
+      if (extend) expires = new Date(Date.now() + maxAge * 1000)
+      await callAdapter(config, "updateSession", {
+        sessionToken: current.hashed,
+        ...(extend ? { expires } : {}),
+        ...(seen ? { lastSeenAt: new Date() } : {}),
+      })
+      if (extend) setCookie(ctx, current.token, expires)
     }
     const { user } = current
     // As Auth.js passes it: the adapter's session (its stored, hashed token; `expires` a Date)
@@ -96,7 +110,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     return result
   },
 
-  async create(ctx, { user }) {
+  async create(ctx, { user, account }) {
     const { config } = ctx
     if (!user.id) throw new SessionTokenError("A database session needs a stored user with an id")
     const token = config.session.generateSessionToken()
@@ -110,8 +124,12 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     // usable by whoever else holds its token (session fixation, shared devices).
     const previous = cookieToken(ctx)
     if (previous) await callAdapter(config, "deleteSession", await sha256Hex(previous))
+    const sessionToken = await sha256Hex(token)
+    // With records, the row is the record: its id, when and from where it started.
+    const record = config.sessionRecords ? newRecord(ctx, user.id, account, expires) : undefined
     await callAdapter(config, "createSession", {
-      sessionToken: await sha256Hex(token),
+      ...record,
+      sessionToken,
       userId: user.id,
       expires,
     })
@@ -135,5 +153,15 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
 
   async currentUserId(ctx) {
     return (await load(ctx))?.user.id ?? null
+  },
+
+  async current(ctx) {
+    const found = await load(ctx)
+    if (!found) return null
+    const { session, user } = found
+    const provider = session.provider
+      ? { id: session.provider, accountId: session.providerAccountId ?? null }
+      : undefined
+    return { userId: user.id, sessionId: session.id, provider }
   },
 }

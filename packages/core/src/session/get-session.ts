@@ -5,8 +5,9 @@
  * @module
  */
 import type { AuthConfig } from "../config/auth-config.js"
-import { resolveConfig } from "../config/resolve.js"
-import { createContext } from "../context.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { resolvedOrThrow } from "../config/resolved.js"
+import { createContext, type RequestContext } from "../context.js"
 import { parseCookieHeader } from "../http/cookies.js"
 import { trustedUrl } from "../config/origin.js"
 import type { Cookie, Session } from "../types.js"
@@ -39,10 +40,15 @@ export async function getSession(
   input: GetSessionInput,
   config: AuthConfig,
 ): Promise<{ session: Session | null; cookies: Cookie[] }> {
-  const pending = resolveConfig(config)
-  const resolution = pending instanceof Promise ? await pending : pending
-  // Logged once, when the configuration was resolved.
-  if (!resolution.ok) throw resolution.error
+  const ctx = sessionContext(input, await resolvedOrThrow(config))
+  const adoption = adoptAuthjsSession(ctx)
+  if (adoption) await adoption
+  const session = await sessionStrategy(ctx).read(ctx)
+  return { session, cookies: ctx.cookies }
+}
+
+/** A context for reading the session of `input`, as `Auth()` would see the request. */
+export function sessionContext(input: GetSessionInput, config: ResolvedConfig): RequestContext {
   const cookies =
     typeof input.cookies === "string" || input.cookies === null
       ? parseCookieHeader(input.cookies)
@@ -51,10 +57,10 @@ export async function getSession(
   // the same (secure or plain) cookie names. A host Auth() would refuse is ignored here: a
   // session read builds no URL and has nothing to refuse.
   const given = typeof input.url === "string" ? new URL(input.url) : input.url
-  const trusted = trustedUrl(resolution.config.origin, given, input.headers ?? new Headers())
+  const trusted = trustedUrl(config.origin, given, input.headers ?? new Headers())
   const url = trusted instanceof URL ? trusted : given
-  const ctx = createContext(
-    resolution.config,
+  return createContext(
+    config,
     {
       url,
       method: "GET",
@@ -66,8 +72,4 @@ export async function getSession(
     },
     undefined,
   )
-  const adoption = adoptAuthjsSession(ctx)
-  if (adoption) await adoption
-  const session = await sessionStrategy(ctx).read(ctx)
-  return { session, cookies: ctx.cookies }
 }

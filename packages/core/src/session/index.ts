@@ -17,6 +17,15 @@ export interface NewSessionParams {
   isNewUser: boolean
 }
 
+/** The session of the request, checked against its record when sessions have records. */
+export interface CurrentSession {
+  userId: string
+  /** The session record's id, when sessions have records. */
+  sessionId: string | undefined
+  /** The provider the user signed in with and their id there, when the session knows it. */
+  provider?: { id: string; accountId: string | null }
+}
+
 export interface SessionStrategyHandler {
   /** The current session, after the `jwt`/`session` callbacks; refreshes or clears cookies as needed. */
   read(ctx: RequestContext, update?: { data: unknown }): Promise<Session | null>
@@ -26,6 +35,8 @@ export interface SessionStrategyHandler {
   destroy(ctx: RequestContext): Promise<void>
   /** The id of the signed-in user, without running callbacks (account linking, passkey registration). */
   currentUserId(ctx: RequestContext): Promise<string | null>
+  /** The session of the request and its record, without running callbacks; null when there is none. */
+  current(ctx: RequestContext): Promise<CurrentSession | null>
 }
 
 export function sessionStrategy(ctx: Pick<RequestContext, "config">): SessionStrategyHandler {

@@ -3,8 +3,17 @@
  *
  * A plain session check does one decrypt and no encrypt: the cookie is re-issued
  * only when the `jwt` callback changed the token, on `update`, once `updateAge`
- * has passed since it was issued (sliding expiry, as with database sessions),
- * or when an older secret of a rotation made it (so it moves to the current one).
+ * has passed since it was issued (sliding expiry, as with database sessions:
+ * only then, or on `update`, does the expiry move), when an older secret of a
+ * rotation made it (so it moves to the current one), or when its session record
+ * was consulted.
+ *
+ * Session records (an adapter that keeps them): the token carries its record's
+ * id (`sid`) and when the record was last consulted (`revalidated_at`). Once
+ * `session.revalidateAge` has passed, the next check asks the record (one
+ * `touchSessionRecord`) and caches the answer in the re-issued cookie, so a
+ * revoked or expired session stops working within `revalidateAge` while most
+ * checks stay one decrypt.
  *
  * Sliding expiry never goes past `session.absoluteMaxAge` after the sign-in:
  * the token carries the time of the sign-in (`auth_time`), so a copied cookie
@@ -15,15 +24,18 @@
  * log never holds the token's claims.
  * @module
  */
+import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { JWTSessionError } from "../errors.js"
 import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
 import { defaultCallbacks } from "../config/callbacks.js"
+import { callAdapter } from "../lib/adapter.js"
 import { fireEvent } from "../lib/events.js"
 import { isCurrentKey } from "../jwt/codec.js"
-import type { Session } from "../types.js"
+import type { Account, Session, User } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
+import { newRecord } from "./records.js"
 
 /** The session cookie's token and its claims; `undefined` without a cookie, `null` for one that does not decode. */
 async function decodeSessionCookie(
@@ -57,23 +69,50 @@ function signedInAt(token: JWT): number {
   return typeof token.auth_time === "number" ? token.auth_time : (token.iat ?? now())
 }
 
+/** The expiry a token (re-)issued now gets: `maxAge` on, never past the absolute lifetime. */
+function freshExpiry(ctx: RequestContext, authTime: number): number {
+  const { config } = ctx
+  return now() + Math.min(config.jwt.maxAge, authTime + config.session.absoluteMaxAge - now())
+}
+
 /**
- * Writes `token` (keeping the sign-in time of `authTime`) with an expiry no
- * later than the absolute lifetime allows; returns that expiry (seconds).
+ * The session's record, as the token names it: `sid` is the record's id,
+ * `null` for a session that has none on purpose (a user the adapter does not
+ * store, such as one `authorize` returns with JWT sessions), and
+ * `revalidated_at` when the record was last consulted (seconds).
  */
-async function writeToken(ctx: RequestContext, token: JWT, authTime: number): Promise<number> {
+interface Tracking {
+  sid: string | null
+  revalidatedAt: number
+}
+
+/**
+ * Writes `token` (keeping the sign-in time of `authTime` and the record it
+ * points at) expiring at `exp` (seconds); returns `exp`.
+ */
+async function writeToken(
+  ctx: RequestContext,
+  token: JWT,
+  authTime: number,
+  exp: number,
+  tracking: Tracking | undefined,
+): Promise<number> {
   const { config } = ctx
   const { sessionToken } = ctx.cookieOptions
-  const { iat, exp, jti, ...claims } = token
-  const maxAge = Math.min(config.jwt.maxAge, authTime + config.session.absoluteMaxAge - now())
+  const { iat, exp: _exp, jti, ...claims } = token
+  const maxAge = Math.max(0, exp - now())
   const encoded = await config.jwt.encode({
-    token: { ...claims, auth_time: authTime },
+    token: {
+      ...claims,
+      auth_time: authTime,
+      ...(tracking ? { sid: tracking.sid, revalidated_at: tracking.revalidatedAt } : {}),
+    },
     secret: config.secrets,
     salt: sessionToken.name,
     maxAge,
   })
   ctx.cookies.push(...chunkedCookies(sessionToken, encoded, ctx.request.cookies, maxAge))
-  return now() + maxAge
+  return exp
 }
 
 /** True when the default codec decoded `value` with an older secret of a rotation. */
@@ -86,6 +125,87 @@ function clear(ctx: RequestContext): void {
   ctx.cookies.push(...clearChunkedCookies(ctx.cookieOptions.sessionToken, ctx.request.cookies))
 }
 
+/**
+ * Whether the token's session still stands, with session records on: asks the
+ * record (moving its `lastSeenAt`, and its expiry to `expires`) when `force`d or
+ * once `revalidateAge` has passed since the token last did; otherwise trusts
+ * the token's cached answer. A token without `sid` was issued before records
+ * were kept: nothing can revoke it, so it is not accepted.
+ * Adapter failures propagate: a server fault, not a reason to drop the cookie.
+ */
+async function revalidate(
+  ctx: RequestContext,
+  token: JWT,
+  force: boolean,
+  expires: number,
+): Promise<Tracking | "ended"> {
+  const { sid, revalidated_at: checked } = token
+  if (sid === null) return { sid: null, revalidatedAt: 0 }
+  if (typeof sid !== "string") return "ended"
+  const revalidatedAt = typeof checked === "number" ? checked : 0
+  if (!force && now() - revalidatedAt < ctx.config.session.revalidateAge) {
+    return { sid, revalidatedAt }
+  }
+  const record = await callAdapter(ctx.config, "touchSessionRecord", sid, {
+    lastSeenAt: new Date(),
+    expires: new Date(expires * 1000),
+  })
+  return record ? { sid, revalidatedAt: now() } : "ended"
+}
+
+/** The sign-in's provider, kept in the token when it signs out at the provider too (RP-initiated logout). */
+function providerClaim(ctx: RequestContext, account: Account | null) {
+  if (!account) return undefined
+  const provider = ctx.config.flows.get(account.provider)?.provider
+  if (!provider || provider.type !== "oidc" || provider.signOut !== "provider") return undefined
+  return { provider: account.provider, account: account.providerAccountId }
+}
+
+/** The record a sign-in starts, or `null` for a user the adapter does not store. */
+async function startRecord(
+  ctx: RequestContext,
+  user: User | AdapterUser,
+  account: Account | null,
+  exp: number,
+): Promise<string | null> {
+  const { config } = ctx
+  if (!user.id) return null
+  // `authorize` owns its users with JWT sessions: they may not be in the database.
+  if (account?.type === "credentials" && !(await callAdapter(config, "getUser", user.id))) {
+    return null
+  }
+  const record = newRecord(ctx, user.id, account, new Date(exp * 1000))
+  await callAdapter(config, "createSessionRecord", record)
+  return record.id
+}
+
+/**
+ * The record claims for a session adopted from Auth.js (`authjs-cookies.ts`),
+ * which has no record: a new one for a user the adapter stores, so that the
+ * session can be listed and revoked like any other; `sid: null` for a user it
+ * does not (one `authorize` returned), as at a sign-in.
+ */
+export async function adoptedSessionClaims(
+  ctx: RequestContext,
+  sub: unknown,
+  exp: number,
+): Promise<{ sid: string | null; revalidated_at: number }> {
+  const { config } = ctx
+  const stored =
+    typeof sub === "string" && sub !== "" ? await callAdapter(config, "getUser", sub) : null
+  if (!stored) return { sid: null, revalidated_at: now() }
+  const record = newRecord(ctx, stored.id, null, new Date(exp * 1000))
+  await callAdapter(config, "createSessionRecord", record)
+  return { sid: record.id, revalidated_at: now() }
+}
+
+/** The token of the session cookie, if it decodes, without consulting anything. */
+async function previousSid(ctx: RequestContext): Promise<string | undefined> {
+  const decoded = await decodeSessionCookie(ctx)
+  const sid = decoded?.token.sid
+  return typeof sid === "string" ? sid : undefined
+}
+
 export const jwtSessionStrategy: SessionStrategyHandler = {
   async read(ctx, update) {
     const decoded = await decodeSessionCookie(ctx)
@@ -96,6 +216,25 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     }
     const { value, token } = decoded
     const { config } = ctx
+    const authTime = signedInAt(token)
+    if (now() >= authTime + config.session.absoluteMaxAge) {
+      clear(ctx)
+      return null
+    }
+    // The expiry slides (a new one is issued) once updateAge has passed, or on update.
+    const slides = !!update || now() - (token.iat ?? 0) >= config.session.updateAge
+    const exp = slides || typeof token.exp !== "number" ? freshExpiry(ctx, authTime) : token.exp
+    let tracking: Tracking | undefined
+    let revalidated = false
+    if (config.sessionRecords) {
+      const verdict = await revalidate(ctx, token, slides, exp)
+      if (verdict === "ended") {
+        clear(ctx)
+        return null
+      }
+      revalidated = verdict.revalidatedAt !== token.revalidated_at && verdict.sid !== null
+      tracking = verdict
+    }
     try {
       // A callback may change the token in place or return a copy: compare contents,
       // not identity, so a copy with the same claims does not re-issue the cookie.
@@ -109,18 +248,13 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
         clear(ctx)
         return null
       }
-      const authTime = signedInAt(token)
-      if (now() >= authTime + config.session.absoluteMaxAge) {
-        clear(ctx)
-        return null
-      }
-      const stale = now() - (token.iat ?? 0) >= config.session.updateAge
       const changed = before !== undefined && JSON.stringify(next) !== before
       const rotated = await madeWithOlderSecret(ctx, value)
-      const exp =
-        update || changed || stale || rotated
-          ? await writeToken(ctx, next, authTime)
-          : (token.exp ?? now())
+      // The time of the check only needs keeping when checks are spaced out.
+      const recheck = revalidated && config.session.revalidateAge > 0
+      if (slides || changed || rotated || recheck) {
+        await writeToken(ctx, next, authTime, exp, tracking)
+      }
       const session: Session = {
         user: { name: next.name, email: next.email, image: next.picture },
         expires: new Date(exp * 1000).toISOString(),
@@ -142,13 +276,18 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   },
 
   async create(ctx, { user, account, profile, isNewUser }) {
+    const { config } = ctx
+    const authTime = now()
+    const exp = freshExpiry(ctx, authTime)
+    const idp = providerClaim(ctx, account)
     const defaults: JWT = {
       name: user.name ?? null,
       email: user.email ?? null,
       picture: user.image ?? null,
       sub: user.id?.toString() ?? crypto.randomUUID(),
+      ...(idp ? { idp } : {}),
     }
-    const token = await ctx.config.callbacks.jwt({
+    const token = await config.callbacks.jwt({
       token: defaults,
       user,
       account,
@@ -160,17 +299,51 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       clear(ctx)
       return
     }
-    await writeToken(ctx, token, now())
+    let tracking: Tracking | undefined
+    if (config.sessionRecords) {
+      // A sign-in replaces the browser's session: its record must not stay usable
+      // by whoever else holds a copy of the old cookie.
+      const previous = await previousSid(ctx)
+      if (previous) await callAdapter(config, "deleteSessionRecords", { id: previous })
+      tracking = { sid: await startRecord(ctx, user, account, exp), revalidatedAt: now() }
+    }
+    await writeToken(ctx, token, authTime, exp, tracking)
   },
 
   async destroy(ctx) {
     const decoded = await decodeSessionCookie(ctx)
     clear(ctx)
+    const sid = decoded?.token.sid
+    if (ctx.config.sessionRecords && typeof sid === "string") {
+      try {
+        await callAdapter(ctx.config, "deleteSessionRecords", { id: sid })
+      } catch (error) {
+        // The browser forgets the cookie either way; the record expires on its own.
+        ctx.config.logger.error(error as Error)
+      }
+    }
     await fireEvent(ctx, "signOut", { token: decoded?.token ?? null })
   },
 
-  async currentUserId(ctx) {
+  async current(ctx) {
     const decoded = await decodeSessionCookie(ctx)
-    return decoded?.token.sub ?? null
+    const userId = decoded?.token.sub
+    if (!decoded || !userId) return null
+    const { token } = decoded
+    if (now() >= signedInAt(token) + ctx.config.session.absoluteMaxAge) return null
+    const idp = token.idp as { provider?: unknown; account?: unknown } | undefined
+    const provider =
+      idp && typeof idp.provider === "string"
+        ? { id: idp.provider, accountId: typeof idp.account === "string" ? idp.account : null }
+        : undefined
+    if (!ctx.config.sessionRecords) return { userId, sessionId: undefined, provider }
+    // Not the hot path: always ask the record.
+    const verdict = await revalidate(ctx, token, true, token.exp ?? now())
+    if (verdict === "ended") return null
+    return { userId, sessionId: verdict.sid ?? undefined, provider }
+  },
+
+  async currentUserId(ctx) {
+    return (await jwtSessionStrategy.current(ctx))?.userId ?? null
   },
 }

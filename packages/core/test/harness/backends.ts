@@ -101,6 +101,18 @@ function sqlBackend(
         sessionToken: r.session_token,
         userId: r.user_id,
         expires: toDate(r.expires),
+        ...(r.id == null
+          ? {}
+          : {
+              id: r.id,
+              createdAt: toDate(r.created_at),
+              lastSeenAt: toDate(r.last_seen_at),
+              userAgent: r.user_agent,
+              ipPrefix: r.ip_prefix,
+              provider: r.provider,
+              providerAccountId: r.provider_account_id,
+              providerSessionId: r.provider_session_id,
+            }),
       }))
     },
     async tokens() {

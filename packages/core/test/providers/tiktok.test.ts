@@ -1,9 +1,9 @@
 /** TikTok Login Kit: `client_key`, the secret in the body, `{ data: { user }, error }` profiles. */
 import { expect, test } from "vitest"
-import { AppBrowser } from "@tessera/testing"
+import { AppBrowser, json, readForm, StandIn } from "@tessera/testing"
 import { runProviderTests } from "@tessera/testing/suites"
 import TikTok from "@tessera/core/providers/tiktok"
-import { customFetch, setEnvDefaults } from "@tessera/core"
+import { customFetch, refreshTokenSet, setEnvDefaults } from "@tessera/core"
 import { ORIGIN, SECRET, type ProfileIdentity } from "./helpers.js"
 
 const user = (openId: string, name: string) => ({
@@ -116,4 +116,51 @@ test("the bare factory with AUTH_TIKTOK_ID sends client_key", async () => {
   const start = await new AppBrowser(config, ORIGIN).startSignIn("tiktok")
   const location = new URL(start.headers.get("location")!)
   expect(location.searchParams.get("client_key")).toBe("env-client-key")
+})
+
+test("refreshing a token: client_key and the secret in the body; rotation; invalid_grant", async () => {
+  const standIn = await StandIn.start()
+  try {
+    const TOKEN = "https://open.tiktokapis.com/v2/oauth/token/"
+    standIn.on("POST", TOKEN, async (request) => {
+      const form = await readForm(request)
+      if (form.get("refresh_token") !== "refresh-1") return json({ error: "invalid_grant" }, 400)
+      return json({
+        access_token: "access-2",
+        refresh_token: "refresh-2",
+        expires_in: 86400,
+        scope: "user.info.basic",
+        token_type: "Bearer",
+      })
+    })
+    const config = {
+      secret: SECRET,
+      trustHost: true,
+      providers: [
+        TikTok({
+          clientId: "tessera-test-client",
+          clientSecret: "tessera-test-secret",
+          [customFetch]: standIn.fetch,
+        }),
+      ],
+    }
+    const tokens = { access_token: "access-1", refresh_token: "refresh-1", expires_at: 0 }
+    const refreshed = await refreshTokenSet(config, { provider: "tiktok", tokens })
+    expect(refreshed).toMatchObject({ access_token: "access-2", refresh_token: "refresh-2" })
+    const form = await readForm(standIn.requestsTo(TOKEN)[0]!)
+    expect(Object.fromEntries(form)).toEqual({
+      client_key: "tessera-test-client",
+      client_secret: "tessera-test-secret",
+      grant_type: "refresh_token",
+      refresh_token: "refresh-1",
+    })
+    await expect(
+      refreshTokenSet(config, {
+        provider: "tiktok",
+        tokens: { ...tokens, refresh_token: "spent" },
+      }),
+    ).rejects.toMatchObject({ type: "RefreshTokenError", code: "invalid_grant" })
+  } finally {
+    await standIn.stop()
+  }
 })

@@ -70,8 +70,16 @@ describe.each([
     expect(Math.abs(expires - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(5000)
 
     const sessions = await backend.sessions()
+    // The row is also the session's record: an id, when it started, no provider-side ids.
     expect(sessions).toEqual([
-      { sessionToken: sha256(cookie.value), userId: ADA.id, expires: expect.any(Date) },
+      expect.objectContaining({
+        sessionToken: sha256(cookie.value),
+        userId: ADA.id,
+        expires: expect.any(Date),
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        createdAt: expect.any(Date),
+        provider: "credentials",
+      }),
     ])
     expect(JSON.stringify(sessions)).not.toContain(cookie.value)
     expect(await backend.users()).toEqual([
@@ -127,11 +135,20 @@ describe.each([
     await readSession(c, jar)
     expect(seen).toHaveLength(1)
     const { session, user } = seen[0]
+    // Auth.js's fields, and the session record's (Tessera's session management).
     expect(session).toEqual({
       sessionToken: sha256(raw),
       userId: ADA.id,
       expires: expect.any(Date),
       user: expect.objectContaining({ id: ADA.id, email: ADA.email, emailVerified: null }),
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      createdAt: expect.any(Date),
+      lastSeenAt: expect.any(Date),
+      userAgent: null,
+      ipPrefix: null,
+      provider: "credentials",
+      providerAccountId: ADA.id,
+      providerSessionId: null,
     })
     expect(session.user).toEqual(user)
     // The raw cookie value never reaches app code.

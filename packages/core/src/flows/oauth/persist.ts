@@ -20,6 +20,7 @@
  * Without an adapter the provider's user is the user.
  * @module
  */
+import type { AdapterAccountTokens } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { OAuthAccountNotLinked } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
@@ -60,6 +61,7 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
     if (linkingId && linkingId !== linked.id) {
       throw new OAuthAccountNotLinked("The account is already linked to another user")
     }
+    await storeNewTokens(ctx, identity)
     return { user: linked, isNewUser: false }
   }
   if (linkingId) {
@@ -86,4 +88,33 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
     stored && identity.emailVerified ? new Date() : null,
   )
   return createUserWithAccount(ctx, user, identity)
+}
+
+/**
+ * A sign-in with an account already linked brings new tokens: store them
+ * (when the adapter can), so `getAccessToken` works again after a refused
+ * refresh token, and the ID Token hint of RP-initiated logout is the latest.
+ * A refresh token the provider did not send again is kept.
+ */
+async function storeNewTokens(ctx: RequestContext, identity: OAuthIdentity): Promise<void> {
+  if (!ctx.config.adapter?.updateAccount) return
+  const { account } = identity
+  const tokens: AdapterAccountTokens = {
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+  }
+  for (const field of [
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "scope",
+    "token_type",
+  ] as const) {
+    const value = account[field]
+    if (typeof value === "string") tokens[field] = value
+  }
+  if (typeof account.access_token === "string") {
+    tokens.expires_at = typeof account.expires_at === "number" ? account.expires_at : null
+  }
+  if (Object.keys(tokens).length > 2) await callAdapter(ctx.config, "updateAccount", tokens)
 }

@@ -13,7 +13,7 @@
  * is released (that account's e-mail becomes `null`) and the one who proved it
  * gets an account of their own: they inherit none of the credentials (passkeys,
  * linked accounts, sessions) added to the claiming account before anyone
- * proved the address. Only when the claiming account itself is the one signed
+ * proved the address, and the claiming account's sessions end. Only when the claiming account itself is the one signed
  * in does the proof verify its address in place.
  * @module
  */
@@ -21,6 +21,7 @@ import type { AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { fireEvent } from "../../lib/events.js"
+import { revokeSessions } from "../../session/records.js"
 
 /** The holder of `email`, and whether the address is verified on them. */
 export async function holderOf(
@@ -42,8 +43,10 @@ export async function userByVerifiedEmail(
 
 /**
  * Takes the unverified address off `holder`, so that the one who just proved
- * it can have it (the e-mail column is unique). Logged for the operator: an
- * account lost an address it claimed without proof.
+ * it can have it (the e-mail column is unique), and ends the holder's
+ * sessions: a JWT session carries the address and would go on showing it, and
+ * whoever claimed it must not stay signed in as its owner. Logged for the
+ * operator: an account lost an address it claimed without proof.
  */
 export async function releaseClaim(ctx: RequestContext, holder: AdapterUser): Promise<void> {
   const user = await callAdapter(ctx.config, "updateUser", {
@@ -54,6 +57,9 @@ export async function releaseClaim(ctx: RequestContext, holder: AdapterUser): Pr
     userId: holder.id,
   })
   await fireEvent(ctx, "updateUser", { user })
+  if (ctx.config.sessionRecords) {
+    await revokeSessions(ctx, { userId: holder.id }, "email-claim-released")
+  }
 }
 
 /** Marks the address of `user` verified now (they proved it while signed in as themselves). */

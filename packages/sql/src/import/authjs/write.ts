@@ -57,6 +57,7 @@ export async function writePlan(
 ): Promise<void> {
   const sqlite = dialect === "sqlite"
   const date = (d: Date): Timestamp => (sqlite ? d.valueOf() : d)
+  const importedAt = new Date()
   const bool = (b: boolean) => (sqlite ? (b ? 1 : 0) : b)
 
   await insertBatches(
@@ -89,7 +90,15 @@ export async function writePlan(
   )
   await insertBatches(
     plan.sessions,
-    (s) => ({ session_token: s.sessionToken, user_id: s.userId, expires: date(s.expires) }),
+    // Each session becomes a record users can list and end (0003): an id, and "now" as its times.
+    (s) => ({
+      session_token: s.sessionToken,
+      user_id: s.userId,
+      expires: date(s.expires),
+      id: crypto.randomUUID().replaceAll("-", ""),
+      created_at: date(importedAt),
+      last_seen_at: date(importedAt),
+    }),
     (batch) => db.insertInto("sessions").values(batch).execute(),
   )
   await insertBatches(

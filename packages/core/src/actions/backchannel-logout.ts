@@ -1,0 +1,70 @@
+/**
+ * POST backchannel-logout/<provider>: an OpenID provider ends sessions
+ * (OpenID Connect Back-Channel Logout 1.0). Server to server: no CSRF token,
+ * no cookies. The logout token is verified (`flows/oauth/backchannel-logout.ts`),
+ * then the sessions it names end: the one the provider's `sid` was stored with
+ * at sign-in, or, for `sub` alone, every session of that provider account.
+ *
+ * 200 on success; 400 `{ error: "invalid_request" }` otherwise; both with
+ * `Cache-Control: no-store`, as the spec requires.
+ * @module
+ */
+import type { RequestContext } from "../context.js"
+import { InvalidRequest } from "../errors.js"
+import { InvalidLogoutToken, verifyLogoutToken } from "../flows/oauth/backchannel-logout.js"
+import { revokeSessions } from "../session/records.js"
+import type { ResponseInternal } from "../types.js"
+import { notImplemented } from "./sessions.js"
+
+const headers = { "Cache-Control": "no-store" }
+
+function refuse(ctx: RequestContext, description: string): ResponseInternal {
+  const failure = new InvalidRequest(`Back-channel logout refused: ${description}`)
+  ctx.config.logger.debug(`${failure.type}: ${failure.message}`, {
+    type: failure.type,
+    error: failure,
+  })
+  return {
+    status: 400,
+    headers,
+    body: { error: "invalid_request", error_description: description },
+  }
+}
+
+export async function backchannelLogout(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = ctx.flow!.provider
+  if (provider.type !== "oidc" || provider.backchannelLogout === false) {
+    return refuse(ctx, "This provider does not use back-channel logout here")
+  }
+  const missing = notImplemented(ctx)
+  if (missing) return { ...missing, headers }
+  const token: unknown = ctx.request.body?.logout_token
+  if (typeof token !== "string" || token.length === 0 || token.length > 16_384) {
+    return refuse(ctx, "logout_token is missing")
+  }
+  let subject
+  try {
+    subject = await verifyLogoutToken(ctx, provider, token)
+  } catch (error) {
+    if (error instanceof InvalidLogoutToken) return refuse(ctx, error.message)
+    ctx.config.logger.error(error as Error)
+    return {
+      status: 400,
+      headers,
+      body: {
+        error: "invalid_request",
+        error_description: "The logout token could not be checked",
+      },
+    }
+  }
+  await revokeSessions(
+    ctx,
+    {
+      provider: provider.id,
+      ...(subject.sid ? { providerSessionId: subject.sid } : {}),
+      ...(subject.sub ? { providerAccountId: subject.sub } : {}),
+    },
+    "backchannel-logout",
+  )
+  return { status: 200, headers }
+}

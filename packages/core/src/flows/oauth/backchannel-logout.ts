@@ -1,0 +1,157 @@
+/**
+ * OpenID Connect Back-Channel Logout 1.0, the relying party's side: the
+ * provider POSTs a `logout_token` (a signed JWT) to
+ * `<basePath>/backchannel-logout/<provider>` when a user's session there ends.
+ *
+ * The token is checked as the spec's §2.6 says: signature against the
+ * provider's JWKS (or, for `HS*`, the client secret), `iss`, `aud` (this
+ * client), `iat` (and `exp` when present; never older than ten minutes),
+ * `jti` used once, the `events` member for back-channel logout, `sid` and/or
+ * `sub`, and no `nonce` (so an ID Token cannot pass for a logout token).
+ * `jti`s are remembered through the adapter's verification tokens: inserting
+ * one twice fails, so a replay is refused even across processes.
+ *
+ * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
+ * @module
+ */
+import {
+  createRemoteJWKSet,
+  customFetch as joseCustomFetch,
+  decodeProtectedHeader,
+  jwtVerify,
+  type JWTPayload,
+} from "jose"
+import type { RequestContext } from "../../context.js"
+import { callAdapter } from "../../lib/adapter.js"
+import { sha256Hex } from "../../lib/crypto.js"
+import type { ResolvedOAuthProvider } from "../types.js"
+import { authorizationServer } from "./discovery.js"
+import { providerFetch } from "./http.js"
+
+export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
+
+/** The oldest logout token accepted, by `iat` (seconds). */
+const MAX_TOKEN_AGE = 600
+const CLOCK_TOLERANCE = 15
+
+/** A logout token that failed a check; its message is fit for `error_description`. */
+export class InvalidLogoutToken extends Error {
+  override name = "InvalidLogoutToken"
+}
+
+/** Who the provider logged out: its session (`sid`), or every session of its user (`sub`). */
+export interface LogoutSubject {
+  sub?: string
+  sid?: string
+}
+
+type KeySet = ReturnType<typeof createRemoteJWKSet>
+/** jose's remote key set per provider: keys cached, refetched (with a cooldown) for a new `kid`. */
+const keySets = new WeakMap<ResolvedOAuthProvider, { url: string; keys: KeySet }>()
+
+function keySetOf(provider: ResolvedOAuthProvider, jwksUri: string): KeySet {
+  const cached = keySets.get(provider)
+  if (cached?.url === jwksUri) return cached.keys
+  const keys = createRemoteJWKSet(new URL(jwksUri), {
+    [joseCustomFetch]: providerFetch(provider),
+  })
+  keySets.set(provider, { url: jwksUri, keys })
+  return keys
+}
+
+/** The algorithms the provider signs ID Tokens (and so logout tokens) with. */
+function algorithmsOf(provider: ResolvedOAuthProvider, supported: string[] | undefined): string[] {
+  const configured = provider.client?.id_token_signed_response_alg
+  const list = configured ? [configured] : (supported ?? ["RS256"])
+  return list.filter((alg) => alg !== "none" && (!alg.startsWith("HS") || !!provider.clientSecret))
+}
+
+/** Verifies `token` for `provider`; throws `InvalidLogoutToken` (or a server fault). */
+export async function verifyLogoutToken(
+  ctx: RequestContext,
+  provider: ResolvedOAuthProvider,
+  token: string,
+): Promise<LogoutSubject> {
+  const as = await authorizationServer(provider)
+  let alg: unknown
+  try {
+    alg = decodeProtectedHeader(token).alg
+  } catch {
+    throw new InvalidLogoutToken("The logout token is not a JWT")
+  }
+  const algorithms = algorithmsOf(provider, as.id_token_signing_alg_values_supported)
+  if (typeof alg !== "string" || !algorithms.includes(alg)) {
+    throw new InvalidLogoutToken("The logout token is not signed with an expected algorithm")
+  }
+  let payload: JWTPayload
+  try {
+    const options = {
+      issuer: as.issuer,
+      audience: provider.clientId!,
+      algorithms,
+      clockTolerance: CLOCK_TOLERANCE,
+      maxTokenAge: MAX_TOKEN_AGE,
+      requiredClaims: ["iat", "jti"],
+    }
+    if (alg.startsWith("HS")) {
+      const secret = new TextEncoder().encode(provider.clientSecret)
+      payload = (await jwtVerify(token, secret, options)).payload
+    } else {
+      if (!as.jwks_uri) throw new TypeError(`Provider "${provider.id}" has no jwks_uri`)
+      payload = (await jwtVerify(token, keySetOf(provider, as.jwks_uri), options)).payload
+    }
+  } catch (error) {
+    // A JWKS that cannot be fetched is a server fault; everything else is the token's.
+    if (error instanceof TypeError || (error as { code?: string }).code === "ERR_JWKS_TIMEOUT")
+      throw error
+    throw new InvalidLogoutToken("The logout token failed verification")
+  }
+  const { events, sub, sid, jti, nonce } = payload as JWTPayload & Record<string, unknown>
+  if (
+    !events ||
+    typeof events !== "object" ||
+    Array.isArray(events) ||
+    !Object.hasOwn(events, BACKCHANNEL_LOGOUT_EVENT) ||
+    typeof (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] !== "object"
+  ) {
+    throw new InvalidLogoutToken("The logout token has no back-channel logout event")
+  }
+  if (nonce !== undefined) throw new InvalidLogoutToken("A logout token must not have a nonce")
+  const subject: LogoutSubject = {}
+  if (typeof sub === "string" && sub) subject.sub = sub
+  if (typeof sid === "string" && sid) subject.sid = sid
+  if (!subject.sub && !subject.sid)
+    throw new InvalidLogoutToken("The logout token has no sub or sid")
+  if (typeof jti !== "string" || !jti) throw new InvalidLogoutToken("The logout token has no jti")
+  await useJti(ctx, provider, as.issuer, jti, payload)
+  return subject
+}
+
+/**
+ * Records `jti` as used, through the adapter's verification tokens (hashed,
+ * kept until the token could no longer be accepted anyway). The insert fails
+ * for a `jti` seen before: that is a replay.
+ */
+async function useJti(
+  ctx: RequestContext,
+  provider: ResolvedOAuthProvider,
+  issuer: string,
+  jti: string,
+  payload: JWTPayload,
+): Promise<void> {
+  const until = Math.max(
+    (payload.iat ?? 0) + MAX_TOKEN_AGE,
+    typeof payload.exp === "number" ? payload.exp : 0,
+  )
+  const identifier = `tessera:backchannel-logout:${provider.id}`
+  const token = await sha256Hex(`${issuer} ${jti}`)
+  try {
+    await callAdapter(ctx.config, "createVerificationToken", {
+      identifier,
+      token,
+      expires: new Date((until + CLOCK_TOLERANCE) * 1000),
+    })
+  } catch {
+    throw new InvalidLogoutToken("The logout token was used before")
+  }
+}

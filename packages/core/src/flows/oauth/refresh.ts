@@ -1,0 +1,82 @@
+/**
+ * One refresh of an access token (RFC 6749 §6): the refresh grant at the
+ * provider's token endpoint through oauth4webapi (or the provider's own
+ * `tokenRefresh.request`), validated like any token response. A provider
+ * that sends no new refresh token keeps the old one (most do not rotate);
+ * `expires_in` becomes `expires_at`. A refused refresh token (`invalid_grant`)
+ * is a `RefreshTokenError`; any other failure (the provider unreachable, a
+ * malformed answer) an `OAuthProviderError`, leaving the stored tokens alone.
+ * @module
+ */
+import * as o from "oauth4webapi"
+import { OAuthProviderError, RefreshTokenError } from "../../errors.js"
+import type { TokenSet } from "../../types.js"
+import type { ResolvedOAuthProvider } from "../types.js"
+import { oauthClient } from "./client.js"
+import { authorizationServer } from "./discovery.js"
+import { httpOptions, providerFetch } from "./http.js"
+
+/** The tokens a refresh yields: what an account stores. */
+export interface RefreshedTokens {
+  access_token: string
+  refresh_token: string
+  expires_at: number | null
+  scope: string | null
+  token_type: string | null
+  id_token: string | null
+}
+
+/** True unless the provider opted out of refreshing (`tokenRefresh: false`). */
+export function refreshes(provider: ResolvedOAuthProvider): boolean {
+  return provider.tokenRefresh !== false
+}
+
+export async function refreshTokens(
+  provider: ResolvedOAuthProvider,
+  refreshToken: string,
+): Promise<RefreshedTokens> {
+  let tokens: TokenSet
+  try {
+    tokens = await request(provider, refreshToken)
+  } catch (error) {
+    if (error instanceof o.ResponseBodyError && error.error === "invalid_grant") {
+      throw new RefreshTokenError(`Provider "${provider.id}" refused the refresh token`)
+    }
+    if (error instanceof RefreshTokenError) throw error
+    throw new OAuthProviderError(`Provider "${provider.id}": the token refresh failed`, {
+      cause: { err: error },
+    })
+  }
+  if (typeof tokens.access_token !== "string" || !tokens.access_token) {
+    throw new OAuthProviderError(`Provider "${provider.id}": the refresh returned no access token`)
+  }
+  const expiresIn = Number(tokens.expires_in)
+  return {
+    access_token: tokens.access_token,
+    // No new refresh token: the provider does not rotate them, and the old one stays good.
+    refresh_token: typeof tokens.refresh_token === "string" ? tokens.refresh_token : refreshToken,
+    expires_at: Number.isFinite(expiresIn)
+      ? Math.floor(Date.now() / 1000) + Math.floor(expiresIn)
+      : null,
+    scope: typeof tokens.scope === "string" ? tokens.scope : null,
+    token_type: typeof tokens.token_type === "string" ? tokens.token_type.toLowerCase() : null,
+    id_token: typeof tokens.id_token === "string" ? tokens.id_token : null,
+  }
+}
+
+async function request(provider: ResolvedOAuthProvider, refreshToken: string): Promise<TokenSet> {
+  const handler = typeof provider.tokenRefresh === "object" ? provider.tokenRefresh : undefined
+  if (handler?.request) {
+    const tokens = await handler.request({ refreshToken, provider, fetch: providerFetch(provider) })
+    if ((tokens as { error?: unknown }).error === "invalid_grant")
+      throw new RefreshTokenError(`Provider "${provider.id}" refused the refresh token`)
+    return tokens
+  }
+  const as = await authorizationServer(provider)
+  const { client, clientAuth } = oauthClient(provider)
+  const response = await o.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, {
+    ...httpOptions(provider),
+    additionalParameters: handler?.params ?? {},
+  })
+  return await o.processRefreshTokenResponse(as, client, response)
+}

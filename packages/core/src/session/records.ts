@@ -1,0 +1,120 @@
+/**
+ * Session records: every sign-in gets one when the adapter keeps them
+ * (`config.sessionRecords`), whatever the strategy. With database sessions the
+ * record is the session row; with JWT sessions the cookie carries the record's
+ * id (`sid`) and the record is consulted at most once per `revalidateAge`.
+ * Deleting a record ends its session: that is what revoking is.
+ *
+ * This module makes new records and ends them (firing `sessionRevoked`); the
+ * strategies decide when to consult them.
+ * @module
+ */
+import { decodeJwt } from "jose"
+import type { AdapterSessionRecord, SessionRecordFilter } from "../adapters.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import type { RequestContext } from "../context.js"
+import { MissingAdapter, MissingAdapterMethods } from "../errors.js"
+import { callAdapter } from "../lib/adapter.js"
+import { randomHex } from "../lib/crypto.js"
+import { fireEvent } from "../lib/events.js"
+import type { Account, SessionRecord, SessionRevokedReason } from "../types.js"
+import { ipPrefixOf, userAgentOf } from "./client-info.js"
+
+/** How often a database session's `lastSeenAt` moves forward at most (seconds). */
+export const LAST_SEEN_INTERVAL = 60
+
+/** A new session id: 128 bits from the CSPRNG, hex. */
+export function newSessionId(): string {
+  return randomHex(16)
+}
+
+/** The OpenID provider's session id (`sid` of the validated ID Token), when there is one. */
+function providerSessionIdOf(account: Account | null): string | null {
+  if (!account?.id_token || account.type !== "oidc") return null
+  try {
+    const { sid } = decodeJwt(account.id_token)
+    return typeof sid === "string" && sid ? sid : null
+  } catch {
+    return null
+  }
+}
+
+/** The record of a sign-in of `userId` through `account`, made now, ending at `expires`. */
+export function newRecord(
+  ctx: RequestContext,
+  userId: string,
+  account: Account | null,
+  expires: Date,
+): AdapterSessionRecord {
+  const now = new Date()
+  return {
+    id: newSessionId(),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expires,
+    userAgent: userAgentOf(ctx),
+    ipPrefix: ipPrefixOf(ctx),
+    provider: account?.provider ?? null,
+    providerAccountId: account?.providerAccountId ?? null,
+    providerSessionId: providerSessionIdOf(account),
+  }
+}
+
+/** What server code and events see of a record (a copy; no provider-side ids). */
+export function toSessionRecord(record: AdapterSessionRecord): SessionRecord {
+  return {
+    id: record.id,
+    userId: record.userId,
+    createdAt: new Date(record.createdAt.valueOf()),
+    lastSeenAt: new Date(record.lastSeenAt.valueOf()),
+    expires: new Date(record.expires.valueOf()),
+    userAgent: record.userAgent ?? null,
+    ipPrefix: record.ipPrefix ?? null,
+    provider: record.provider ?? null,
+  }
+}
+
+/** Throws unless sessions have records here: no adapter, or one without the methods. */
+export function requireSessionRecords(config: ResolvedConfig): void {
+  if (config.sessionRecords) return
+  if (!config.adapter) {
+    throw new MissingAdapter("Session management needs a database adapter (`adapter`)")
+  }
+  const methods =
+    config.session.strategy === "jwt"
+      ? "createSessionRecord, touchSessionRecord, listSessionRecords, deleteSessionRecords"
+      : "listSessionRecords, deleteSessionRecords"
+  throw new MissingAdapterMethods(`Session management needs the adapter methods ${methods}`)
+}
+
+/** The user's live sessions, newest first. */
+export async function liveSessions(
+  config: ResolvedConfig,
+  userId: string,
+): Promise<AdapterSessionRecord[]> {
+  const records = await callAdapter(config, "listSessionRecords", userId)
+  const now = Date.now()
+  return records
+    .filter((record) => record.expires.valueOf() > now)
+    .sort((a, b) => b.createdAt.valueOf() - a.createdAt.valueOf() || (a.id < b.id ? -1 : 1))
+}
+
+/**
+ * Ends the sessions matching `filter` and fires `sessionRevoked` for each,
+ * except `quiet` (the request's own session ending by sign-out, which fires
+ * `signOut` instead). Returns what was deleted.
+ */
+export async function revokeSessions(
+  ctx: Pick<RequestContext, "config">,
+  filter: SessionRecordFilter,
+  reason: SessionRevokedReason,
+  quiet?: string,
+): Promise<AdapterSessionRecord[]> {
+  const deleted = await callAdapter(ctx.config, "deleteSessionRecords", filter)
+  for (const record of deleted) {
+    if (record.id === quiet) continue
+    await fireEvent(ctx, "sessionRevoked", { session: toSessionRecord(record), reason })
+  }
+  return deleted
+}

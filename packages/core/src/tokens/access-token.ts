@@ -1,0 +1,310 @@
+/**
+ * Provider access tokens that stay fresh: `getAccessToken` for tokens stored
+ * on the user's linked account (an adapter), `refreshTokenSet` for tokens an
+ * app keeps in its JWT (the `jwt` callback recipe in the README).
+ *
+ * A token that expires within 60 s is refreshed with the refresh token
+ * (`flows/oauth/refresh.ts`). Concurrent calls for one account make one
+ * refresh request: per process by single flight (on the resolved
+ * configuration), and across processes by the adapter's refresh lease (one
+ * `UPDATE` that only one process wins; the others wait for its result), so a
+ * rotating refresh token is spent once. A refused refresh clears the stored
+ * tokens and throws `RefreshTokenError` (`code: "invalid_grant"`): ask the
+ * user to sign in with the provider again.
+ * @module
+ */
+import type { AdapterAccount } from "../adapters.js"
+import type { AuthConfig } from "../config/auth-config.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { resolvedOrThrow } from "../config/resolved.js"
+import {
+  InvalidConfiguration,
+  MissingAdapter,
+  MissingAdapterMethods,
+  OAuthProviderError,
+  RefreshTokenError,
+} from "../errors.js"
+import { refreshTokens, refreshes, type RefreshedTokens } from "../flows/oauth/refresh.js"
+import type { ResolvedOAuthProvider } from "../flows/types.js"
+import { callAdapter } from "../lib/adapter.js"
+import { randomHex } from "../lib/crypto.js"
+import { singleFlight } from "../lib/single-flight.js"
+import type { JWT } from "../jwt.js"
+
+/** Seconds before its expiry when a token counts as expired already. */
+const EXPIRY_MARGIN = 60
+/** How long a refresh lease holds an account (ms): longer than any refresh should take. */
+const LEASE_MS = 30_000
+/** How often a process that found the lease taken looks for the result (ms). */
+const POLL_MS = 100
+/** How long a JWT refresh's result serves requests still carrying the old refresh token (ms). */
+const JWT_RESULT_KEPT_MS = 30_000
+
+/**
+ * What `getAccessToken` returns: a usable access token, when it expires
+ * (seconds since the epoch; `null` when the provider did not say) and its scope.
+ *
+ * @see [RFC 6749 §5.1, Successful Response](https://www.rfc-editor.org/rfc/rfc6749.html#section-5.1)
+ */
+export interface AccessToken {
+  accessToken: string
+  expiresAt: number | null
+  scope: string | null
+}
+
+/**
+ * The tokens an app keeps in its JWT for `refreshTokenSet`: the fields of an
+ * `Account` at sign-in.
+ *
+ * @see {@link refreshTokenSet}
+ */
+export interface JWTTokenSet {
+  access_token?: string
+  refresh_token?: string
+  /** Seconds since the epoch. */
+  expires_at?: number
+  scope?: string
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+function fresh(tokens: { access_token?: string | null; expires_at?: number | null }): boolean {
+  if (!tokens.access_token) return false
+  return typeof tokens.expires_at !== "number" || tokens.expires_at - nowSeconds() > EXPIRY_MARGIN
+}
+
+function refusal(code: RefreshTokenError["code"], message: string): RefreshTokenError {
+  const error = new RefreshTokenError(message)
+  error.code = code
+  return error
+}
+
+function oauthProvider(config: ResolvedConfig, id: string): ResolvedOAuthProvider {
+  const provider = config.flows.get(id)?.provider
+  if (!provider || (provider.type !== "oauth" && provider.type !== "oidc")) {
+    throw new InvalidConfiguration(`No OAuth or OpenID Connect provider "${id}" is configured`)
+  }
+  return provider
+}
+
+function accessTokenOf(account: {
+  access_token?: string | null
+  expires_at?: number | null
+  scope?: string | null
+}): AccessToken {
+  if (!account.access_token) {
+    throw refusal("no_refresh_token", "The account has no access token: sign in again")
+  }
+  return {
+    accessToken: account.access_token,
+    expiresAt: typeof account.expires_at === "number" ? account.expires_at : null,
+    scope: account.scope ?? null,
+  }
+}
+
+/**
+ * The user's access token at `provider`, refreshed first (and the rotated
+ * tokens stored) when it expires within 60 seconds.
+ *
+ * @param config The same configuration object `Auth()` gets; its adapter needs
+ *   `listAccountsByUserId` and `updateAccount` (and `leaseAccountRefresh`, to
+ *   guard refreshes across processes).
+ * @param params `userId` and the `provider` id of the linked account.
+ * @returns The token, its expiry (seconds) and scope.
+ * @throws `RefreshTokenError` when there is no usable token: the provider refused
+ *   the refresh token (the stored tokens are cleared), or there is none.
+ * @example
+ * ```ts
+ * const { accessToken } = await getAccessToken(authConfig, { userId, provider: "google" })
+ * await fetch("https://www.googleapis.com/calendar/v3/users/me/calendarList", {
+ *   headers: { authorization: `Bearer ${accessToken}` },
+ * })
+ * ```
+ * @see [RFC 6749 §6, Refreshing an Access Token](https://www.rfc-editor.org/rfc/rfc6749.html#section-6)
+ * @see [RFC 9700 §4.14.2, Refresh Token Rotation](https://www.rfc-editor.org/rfc/rfc9700.html#section-4.14.2)
+ */
+export async function getAccessToken(
+  config: AuthConfig,
+  params: { userId: string; provider: string },
+): Promise<AccessToken> {
+  const resolvedConfig = await resolvedOrThrow(config)
+  const provider = oauthProvider(resolvedConfig, params.provider)
+  const { adapter } = resolvedConfig
+  if (!adapter) throw new MissingAdapter("getAccessToken needs a database adapter")
+  const missing = (["listAccountsByUserId", "updateAccount"] as const).filter(
+    (method) => typeof adapter[method] !== "function",
+  )
+  if (missing.length) {
+    throw new MissingAdapterMethods(
+      `getAccessToken needs the adapter methods ${missing.join(", ")}`,
+    )
+  }
+  const accounts = await callAdapter(resolvedConfig, "listAccountsByUserId", params.userId)
+  const account = accounts.find((a) => a.provider === provider.id)
+  if (!account) {
+    throw refusal("no_account", `The user has no account at provider "${provider.id}"`)
+  }
+  if (fresh(account) || !refreshes(provider)) return accessTokenOf(account)
+  const key = `account\0${provider.id}\0${account.providerAccountId}`
+  return singleFlight(resolvedConfig.tokenRefreshes, key, () =>
+    refreshStored(resolvedConfig, provider, account),
+  )
+}
+
+/** Refreshes the stored account's tokens, under the refresh lease when the adapter has one. */
+async function refreshStored(
+  config: ResolvedConfig,
+  provider: ResolvedOAuthProvider,
+  account: AdapterAccount,
+): Promise<AccessToken> {
+  const ids = { provider: provider.id, providerAccountId: account.providerAccountId }
+  const leaseId = config.adapter?.leaseAccountRefresh ? randomHex(16) : undefined
+  let current = account
+  if (leaseId) {
+    const leased = await lease(config, ids, leaseId)
+    // Another process refreshed it meanwhile: its result is stored.
+    if (leased.kind === "refreshed") return leased.token
+    current = leased.account
+  }
+  let released = false
+  const store = async (tokens: Parameters<typeof storeTokens>[2]) => {
+    released = true
+    return storeTokens(config, ids, tokens, leaseId)
+  }
+  try {
+    // Someone refreshed between our read and our lease.
+    if (fresh(current)) return accessTokenOf(current)
+    if (!current.refresh_token) {
+      throw refusal("no_refresh_token", "The account has no refresh token: sign in again")
+    }
+    let tokens: RefreshedTokens
+    try {
+      tokens = await refreshTokens(provider, current.refresh_token)
+    } catch (error) {
+      if (error instanceof RefreshTokenError) {
+        // Refused for good: these tokens will never work again; forget them.
+        await store({ access_token: null, refresh_token: null, expires_at: null })
+      }
+      throw error
+    }
+    const stored = await store({
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token,
+      expires_at: tokens.expires_at,
+      ...(tokens.scope ? { scope: tokens.scope } : {}),
+      ...(tokens.token_type ? { token_type: tokens.token_type } : {}),
+      ...(tokens.id_token ? { id_token: tokens.id_token } : {}),
+    })
+    if (!stored) {
+      // Our lease ran out and another process took over: our tokens are still good.
+      config.logger.error(
+        new OAuthProviderError(
+          `Provider "${provider.id}": a token refresh outlived its lease; its tokens were not stored`,
+        ),
+      )
+    }
+    return accessTokenOf({ ...tokens, scope: tokens.scope ?? current.scope ?? null })
+  } finally {
+    if (leaseId && !released) await storeTokens(config, ids, {}, leaseId).catch(() => null)
+  }
+}
+
+/** Takes the refresh lease, or waits until its holder stored a fresh token (then returns that). */
+async function lease(
+  config: ResolvedConfig,
+  ids: { provider: string; providerAccountId: string },
+  leaseId: string,
+): Promise<
+  { kind: "leased"; account: AdapterAccount } | { kind: "refreshed"; token: AccessToken }
+> {
+  const start = Date.now()
+  for (;;) {
+    const until = new Date(Date.now() + LEASE_MS)
+    const leased = await callAdapter(config, "leaseAccountRefresh", { ...ids, leaseId, until })
+    if (leased) return { kind: "leased", account: leased }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    const again = await callAdapter(config, "getAccount", ids.providerAccountId, ids.provider)
+    if (!again) throw refusal("no_account", "The account was unlinked")
+    if (fresh(again)) return { kind: "refreshed", token: accessTokenOf(again) }
+    if (Date.now() - start > 2 * LEASE_MS) {
+      throw new OAuthProviderError(`Provider "${ids.provider}": another token refresh never ended`)
+    }
+  }
+}
+
+async function storeTokens(
+  config: ResolvedConfig,
+  ids: { provider: string; providerAccountId: string },
+  tokens: {
+    access_token?: string | null
+    refresh_token?: string | null
+    expires_at?: number | null
+    scope?: string
+    token_type?: string
+    id_token?: string
+  },
+  leaseId: string | undefined,
+): Promise<AdapterAccount | null> {
+  return (await callAdapter(config, "updateAccount", { ...ids, ...tokens }, leaseId)) ?? null
+}
+
+/**
+ * For tokens kept in the JWT (no adapter): returns `tokens` as they are while
+ * the access token is good for more than 60 seconds, else the refreshed ones
+ * (a new `refresh_token` when the provider rotates them) for the `jwt` callback
+ * to store. Concurrent calls with one refresh token make one refresh request,
+ * and for 30 seconds after it a call with that (now replaced) refresh token
+ * gets the same result: a browser's parallel requests share one rotation.
+ *
+ * @param config The same configuration object `Auth()` gets.
+ * @param params The `provider` id and the `tokens` the JWT holds (the token itself will do: only
+ *   `access_token`, `refresh_token`, `expires_at` and `scope` are read).
+ * @throws `RefreshTokenError` when the provider refused the refresh token, or there is none.
+ * @example
+ * ```ts
+ * callbacks: {
+ *   async jwt({ token, account }) {
+ *     if (account) return { ...token, access_token: account.access_token, refresh_token: account.refresh_token, expires_at: account.expires_at }
+ *     try {
+ *       return { ...token, ...(await refreshTokenSet(authConfig, { provider: "google", tokens: token })), error: undefined }
+ *     } catch (error) {
+ *       return { ...token, error: "RefreshTokenError" }
+ *     }
+ *   },
+ * }
+ * ```
+ * @see [RFC 6749 §6, Refreshing an Access Token](https://www.rfc-editor.org/rfc/rfc6749.html#section-6)
+ */
+export async function refreshTokenSet(
+  config: AuthConfig,
+  params: { provider: string; tokens: JWTTokenSet | JWT },
+): Promise<JWTTokenSet> {
+  const resolvedConfig = await resolvedOrThrow(config)
+  const provider = oauthProvider(resolvedConfig, params.provider)
+  const given = params.tokens
+  // A JWT's claims are whatever the app stored: only well-typed fields count.
+  const tokens: JWTTokenSet = {
+    ...(typeof given.access_token === "string" ? { access_token: given.access_token } : {}),
+    ...(typeof given.refresh_token === "string" ? { refresh_token: given.refresh_token } : {}),
+    ...(typeof given.expires_at === "number" ? { expires_at: given.expires_at } : {}),
+    ...(typeof given.scope === "string" ? { scope: given.scope } : {}),
+  }
+  if (fresh(tokens) || !refreshes(provider)) return tokens
+  const refreshToken = tokens.refresh_token
+  if (typeof refreshToken !== "string" || !refreshToken) {
+    throw refusal("no_refresh_token", "The token set has no refresh token: sign in again")
+  }
+  const key = `jwt\0${provider.id}\0${refreshToken}`
+  const refreshed = await singleFlight(
+    resolvedConfig.tokenRefreshes,
+    key,
+    () => refreshTokens(provider, refreshToken),
+    JWT_RESULT_KEPT_MS,
+  )
+  return {
+    access_token: refreshed.access_token,
+    refresh_token: refreshed.refresh_token,
+    ...(refreshed.expires_at !== null ? { expires_at: refreshed.expires_at } : {}),
+    ...(refreshed.scope ? { scope: refreshed.scope } : tokens.scope ? { scope: tokens.scope } : {}),
+  }
+}
