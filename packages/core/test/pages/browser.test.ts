@@ -17,13 +17,8 @@ import type { AuthConfig } from "@tessera/core"
 import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
 import { MemoryAdapter } from "@tessera/testing"
-import {
-  CHROMIUM,
-  hasChromium,
-  launchChromium,
-  serveAuth,
-  type AuthServer,
-} from "../harness/chromium.js"
+import { CHROMIUM, hasChromium, launchChromium } from "../harness/chromium.js"
+import { serveAuth, type AuthServer } from "../harness/http-server.js"
 import {
   ADA,
   credentialsProvider,
@@ -81,14 +76,14 @@ let browser: Browser
 
 beforeAll(async () => {
   if (!hasChromium) return
-  server = await serveAuth(() => current)
+  server = await serveAuth(() => current, { localhost: true, home: true })
   origin = server.origin
   browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  await server?.close()
+  await server?.stop()
 })
 
 interface Violation {

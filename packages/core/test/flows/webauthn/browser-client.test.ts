@@ -10,13 +10,8 @@ import type { AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/testing"
 import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
-import {
-  CHROMIUM,
-  hasChromium,
-  launchChromium,
-  serveAuth,
-  type AuthServer,
-} from "../../harness/chromium.js"
+import { CHROMIUM, hasChromium, launchChromium } from "../../harness/chromium.js"
+import { serveAuth, type AuthServer } from "../../harness/http-server.js"
 import { SECRET } from "../../harness/index.js"
 
 if (!hasChromium)
@@ -56,17 +51,18 @@ let browser: Browser
 beforeAll(async () => {
   if (!hasChromium) return
   // WebAuthn needs a domain as rp id (not an IP) and a secure context: http://localhost is both.
-  server = await serveAuth(
-    () => config,
-    (error) => logged.push(`server: ${String(error)}`),
-  )
+  server = await serveAuth(() => config, {
+    localhost: true,
+    home: true,
+    onError: (error) => logged.push(`server: ${String(error)}`),
+  })
   origin = server.origin
   browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  await server?.close()
+  await server?.stop()
 })
 
 interface Device {
