@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer, type AddressInfo } from "node:net"
+import { createRequire } from "node:module"
 import { join } from "node:path"
 import { decodeBase32IgnorePadding } from "@oslojs/encoding"
 import { generateHOTP } from "@oslojs/otp"
@@ -277,7 +278,11 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
 
   async function withContext<T>(
     run: (page: Page, context: BrowserContext) => Promise<T>,
-    options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
+    options: {
+      javaScriptEnabled?: boolean
+      viewport?: { width: number; height: number }
+      colorScheme?: "light" | "dark"
+    } = {},
   ): Promise<T> {
     const context = await browser.newContext({ baseURL: demo.url, ...options })
     // Fail fast with the step that hung, well inside the test's own timeout.
@@ -594,6 +599,58 @@ describe.skipIf(!hasChromium)("the demo in Chromium", () => {
       { viewport: { width: 390, height: 844 } },
     )
   })
+
+  test("axe-core finds no serious or critical WCAG 2.2 A/AA violation, light and dark, desktop and 390 px", async () => {
+    const axeSource = readFileSync(
+      createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+      "utf8",
+    )
+    const found: string[] = []
+    const check = async (page: Page, name: string) => {
+      await page.evaluate(axeSource)
+      const violations: { id: string; impact: string; nodes: { target: string[] }[] }[] =
+        await page.evaluate(async () => {
+          const result = await (window as any).axe.run(document, {
+            runOnly: {
+              type: "tag",
+              values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"],
+            },
+          })
+          return result.violations.map((v: any) => ({
+            id: v.id,
+            impact: v.impact,
+            nodes: v.nodes.map((n: any) => ({ target: n.target })),
+          }))
+        })
+      for (const v of violations)
+        if (v.impact === "serious" || v.impact === "critical")
+          found.push(`${name}: ${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`)
+    }
+    const signedOut = ["/", "/about", "/signin", "/signin?error=CredentialsSignin", "/auth/signin"]
+    const signedIn = ["/account", "/admin", "/admin/users", "/signout"]
+    for (const [scheme, width] of [
+      ["light", 1280],
+      ["dark", 390],
+    ] as const) {
+      await withContext(
+        async (page) => {
+          for (const path of signedOut) {
+            await page.goto(path)
+            await check(page, `${path} (${scheme}, ${width} px)`)
+          }
+          await page.goto("/signin?redirectTo=/account")
+          await signInWithPassword(page, "alice@example.test", "wonderland-42")
+          await page.waitForURL(/\/account$/)
+          for (const path of signedIn) {
+            await page.goto(path)
+            await check(page, `${path}, signed in (${scheme}, ${width} px)`)
+          }
+        },
+        { viewport: { width, height: 844 }, colorScheme: scheme },
+      )
+    }
+    expect(found).toEqual([])
+  }, 120_000)
 
   test("two-factor: set up on the account page (QR code), then every sign-in asks for the code", async () => {
     // What an authenticator app shows: `steps` 30-second steps from now (the server

@@ -72,6 +72,12 @@ function chunkOf(id) {
   if (path === "flows/webauthn/client-script.generated.ts") return "webauthn-client"
   // The flow itself: a chunk of its own, which only the factory's import() loads.
   if (path.startsWith("flows/webauthn/")) return undefined
+  // The pages' languages: each catalog loads when a page is shown in it (pages/i18n/catalogs.ts),
+  // English (the fallback, imported statically) with the core; the checks of
+  // theme.locale/locales/messages when a configuration sets them.
+  const locale = /^pages\/i18n\/locales\/([\w-]+)\.ts$/.exec(path)
+  if (locale && locale[1] !== "en") return `locale-${locale[1]}`
+  if (path === "pages/i18n/settings.ts") return "i18n-settings"
   // Back-channel logout verifies logout tokens (jose, the OAuth modules): loaded on first use,
   // apart from the sign-in steps, which need no jose.
   if (path === "actions/backchannel-logout.ts" || path === "flows/oauth/backchannel-logout.ts")

@@ -132,6 +132,13 @@ function normalizeArguments(
  */
 export class SignInError extends AuthError {
   static override kind: ErrorKind = "signIn"
+  /**
+   * A detail the user's page may act on, sent with the `error` value as `code`
+   * (Auth.js sends one for `CredentialsSignin` only; Tessera also for an OAuth
+   * provider's `access_denied` and for a passkey registration refused because
+   * an account uses the address, `passkey`). Never secret, never user input.
+   */
+  declare code?: string
 }
 
 /**
@@ -201,7 +208,7 @@ export class InvalidCallbackUrl extends AuthError {
 export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin"
   /** Appears in the redirect URL as `code`. */
-  code = "credentials"
+  override code = "credentials"
 }
 
 /**
@@ -618,15 +625,19 @@ const clientErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
 ])
 
 /**
- * Where an error sends the user and with which `error` value.
+ * Where an error sends the user, with which `error` value and, for a sign-in
+ * error that has one, which `code` (see {@link SignInError.code}).
  *
  * @param error Anything thrown.
  * @see {@link ErrorType}
  */
-export function publicErrorOf(error: unknown): { page: ErrorKind; value: string } {
+export function publicErrorOf(error: unknown): { page: ErrorKind; value: string; code?: string } {
   if (error instanceof AuthError) {
     const known = publicErrorValues[error.type]
-    if (known) return known
+    if (known) {
+      const code = error instanceof SignInError ? error.code : undefined
+      return typeof code === "string" ? { ...known, code } : known
+    }
   }
   return { page: "error", value: "Configuration" }
 }

@@ -17,7 +17,6 @@ import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
 import {
   AuthError,
-  CredentialsSignin,
   MissingCSRF,
   RateLimited,
   UnknownAction,
@@ -39,6 +38,7 @@ import {
   type RouteMatch,
 } from "./routes.js"
 import { adoptAuthjsSession, hasAuthjsSessionToAdopt } from "./session/authjs-cookies.js"
+import { fallbackPageContext, pageContextOf } from "./pages/page-context.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
@@ -78,7 +78,7 @@ export async function Auth(
   if (!resolution.ok) {
     // Logged once, when the configuration was resolved.
     if (isRaw) throw resolution.error
-    return finish(configurationErrorResult(request, config))
+    return finish(await configurationErrorResult(request, config))
   }
   const resolved = resolution.config
   let match: RouteMatch | undefined
@@ -104,7 +104,7 @@ export async function Auth(
       logFailure(resolved.logger, error.error, error.status < 500)
       // A server-side refusal on a page a browser shows: the error page, not JSON.
       if (error.status >= 500 && !answersJson(request, resolved.basePath)) {
-        return finish(configurationErrorResult(request, resolved.source))
+        return finish(await configurationErrorResult(request, resolved.source))
       }
       return finish({
         status: error.status,
@@ -124,7 +124,7 @@ export async function Auth(
     // A failed flow still clears what it meant to clear (used PKCE/state/challenge cookies),
     // but nothing it was about to set (a session) survives the failure.
     const clears = ctx.cookies.filter((cookie) => cookie.options.maxAge === 0)
-    return finish({ ...errorResult(ctx, match, error), cookies: clears })
+    return finish({ ...(await errorResult(ctx, match, error)), cookies: clears })
   }
 }
 
@@ -206,10 +206,17 @@ function logFailure(logger: LoggerInstance, error: Error, client: boolean): void
   logger.debug(`${type}: ${error.message}`, { type, error })
 }
 
-/** Where a failed action sends the user: the sign-in or error page with a documented `error` value. */
-function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): ResponseInternal {
+/**
+ * Where a failed action sends the user: the sign-in or error page with a
+ * documented `error` value, and its `code` when it has one.
+ */
+async function errorResult(
+  ctx: RequestContext,
+  match: RouteMatch,
+  error: unknown,
+): Promise<ResponseInternal> {
   const { config, request } = ctx
-  const { page, value } = publicErrorOf(error)
+  const { page, value, code } = publicErrorOf(error)
   const retry =
     error instanceof RateLimited ? { "Retry-After": String(error.retryAfter) } : undefined
   if (match.route.answers === "json") {
@@ -232,10 +239,10 @@ function errorResult(ctx: RequestContext, match: RouteMatch, error: unknown): Re
   }
   if (request.action === "error") {
     // The error page itself failed: render the built-in one rather than loop.
-    return renderErrorPage(config.theme, undefined, value)
+    return renderErrorPage(await pageContextOf(ctx), { home: `${ctx.origin}/` }, value)
   }
   const params: Record<string, string> = { error: value }
-  if (error instanceof CredentialsSignin) params.code = error.code
+  if (code !== undefined) params.code = code
   // A flow may keep its own failures on its own page (a code form, the two-factor page).
   const own = ctx.flow?.failurePage?.(ctx, error, value)
   if (own) return { redirect: own, ...(retry ? { headers: retry } : {}) }
@@ -269,12 +276,14 @@ function configuredOrigin(config: AuthConfig | undefined): string | undefined {
 
 /**
  * The configuration is broken: 500 JSON for API actions; for pages, the custom
- * error page when there is one, otherwise the built-in error page.
+ * error page when there is one, otherwise the built-in error page (in the
+ * language `Accept-Language` asks for, with a link to the configured origin's
+ * home page, or to `/` on whatever origin the browser is at).
  */
-function configurationErrorResult(
+async function configurationErrorResult(
   request: Request,
   config: AuthConfig | undefined,
-): ResponseInternal {
+): Promise<ResponseInternal> {
   if (answersJson(request, config?.basePath)) {
     return { status: 500, body: { message: configurationMessage } }
   }
@@ -286,7 +295,8 @@ function configurationErrorResult(
     url.searchParams.set("error", "Configuration")
     return { redirect: url.href, headers: noStoreHeaders }
   }
-  const page = renderErrorPage({ colorScheme: "auto" }, undefined, "Configuration")
+  const home = `${configuredOrigin(config) ?? ""}/`
+  const page = renderErrorPage(await fallbackPageContext(request), { home }, "Configuration")
   return { ...page, status: 500 }
 }
 

@@ -5,6 +5,7 @@
 import type { Adapter, AdapterSessionRecord, AdapterUser } from "./adapters.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Provider, ProviderType } from "./providers/index.js"
+import type { MessageKey as LocaleMessageKey } from "./pages/i18n/localization.js"
 
 export type { ProviderType } from "./providers/index.js"
 export type { JWT } from "./jwt.js"
@@ -192,15 +193,54 @@ export interface PagesOptions {
 }
 
 /**
- * The look of the built-in pages.
+ * The name of a string of the built-in pages and the sign-in e-mail, such as
+ * `"signIn.title"` or `"signIn.error.CredentialsSignin"`: the keys of
+ * {@link Theme.messages}. (Tessera addition.)
+ *
+ * @see docs/pages.md, "Strings" (every key with its English text)
+ */
+export type MessageKey = LocaleMessageKey
+
+/**
+ * The look and language of the built-in pages and of the sign-in e-mail.
  *
  * @see [Auth.js: Theme](https://authjs.dev/reference/core/types#theme)
+ * @see docs/pages.md
  */
 export interface Theme {
+  /** `"auto"` (default) follows the visitor's system setting. */
   colorScheme?: "auto" | "dark" | "light"
+  /** The URL of a logo shown above every page. */
   logo?: string
+  /** The colour of the buttons (a CSS colour: `#rrggbb`, `rgb()`, `hsl()` or a name). */
   brandColor?: string
+  /**
+   * The colour of the buttons' text. Default: black or white, whichever
+   * contrasts more with `brandColor` (so a light brand colour stays readable).
+   */
   buttonText?: string
+  /**
+   * Every page and e-mail in this locale (a BCP 47 tag: `"de"`, `"pt-BR"`).
+   * Default: negotiated per request from `Accept-Language` among `locales`.
+   * It needs strings: a built-in catalog (en, de, fr, es, pt, ru, ja, zh) for
+   * the tag or its language, or `messages` for it. (Tessera addition.)
+   */
+  locale?: string
+  /**
+   * The locales `Accept-Language` is matched against (RFC 4647 lookup:
+   * `de-CH` finds `de`); the first is used when none matches. Default: the
+   * built-in locales and those in `messages`, falling back to English.
+   * (Tessera addition.)
+   */
+  locales?: string[]
+  /**
+   * Your own strings, by locale and key, merged over the built-in ones:
+   * `{ en: { "signIn.title": "Log in" }, ar: { ... } }`. A locale Tessera does
+   * not ship (Arabic, say) takes what it lacks from English; right-to-left
+   * languages get `dir="rtl"`. Unknown keys and placeholders are refused when
+   * the configuration is resolved. (Tessera addition.)
+   */
+  messages?: Record<string, Partial<Record<MessageKey, string>>>
 }
 
 /**

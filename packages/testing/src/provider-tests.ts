@@ -527,11 +527,13 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
     if (verified !== null) expect(session.user.email).toBe(verified)
   }
 
-  function expectRefused(result: ProviderSignIn): void {
+  /** Back on the sign-in page with `error=OAuthCallbackError` (and `code=access_denied` when the user said no). */
+  function expectRefused(result: ProviderSignIn, code: string | null = null): void {
     expect(result.done.status).toBe(302)
-    expect(result.done.headers.get("location")).toBe(
-      `${PROVIDER_TEST_ORIGIN}/auth/signin?error=OAuthCallbackError`,
-    )
+    const location = new URL(result.done.headers.get("location")!)
+    expect(`${location.origin}${location.pathname}`).toBe(`${PROVIDER_TEST_ORIGIN}/auth/signin`)
+    expect(location.searchParams.get("error")).toBe("OAuthCallbackError")
+    expect(location.searchParams.get("code")).toBe(code)
     expect(setsSession(result.done)).toBe(false)
     expect(result.session).toBeNull()
     expect(result.errors.length).toBeGreaterThan(0)
@@ -583,7 +585,7 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
     })
 
     maybe("an error from the provider at the callback", async () => {
-      expectRefused(await signIn(spec.identities.verified, { outcome: "denied" }))
+      expectRefused(await signIn(spec.identities.verified, { outcome: "denied" }), "access_denied")
     })
 
     maybe("an error from the token endpoint", async () => {

@@ -9,9 +9,11 @@ import { ensureCsrfToken } from "../http/csrf.js"
 import { actionUrl, appPageUrl, signInPageUrl } from "../http/urls.js"
 import { resolveCallbackUrl, rememberCallbackUrl } from "../lib/callback-url.js"
 import { renderErrorPage } from "../pages/error.js"
+import { pageContextOf } from "../pages/page-context.js"
 import { renderSignInPage } from "../pages/signin.js"
 import { renderSignOutPage } from "../pages/signout.js"
 import { renderVerifyRequestPage } from "../pages/verify-request.js"
+import { sessionStrategy } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
 
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -21,7 +23,17 @@ export async function signInPage(ctx: RequestContext): Promise<ResponseInternal>
   if (custom) return { redirect: appPageUrl(ctx, custom, { callbackUrl, error, code }) }
   rememberCallbackUrl(ctx, callbackUrl)
   const csrfToken = await ensureCsrfToken(ctx)
-  return renderSignInPage(ctx, { csrfToken, callbackUrl, error, email })
+  const page = await pageContextOf(ctx)
+  return renderSignInPage(ctx, page, { csrfToken, callbackUrl, error, code, email })
+}
+
+/** Whether someone is signed in; when the session cannot be read, assume so (the form is harmless). */
+async function isSignedIn(ctx: RequestContext): Promise<boolean> {
+  try {
+    return (await sessionStrategy(ctx).currentUserId(ctx)) !== null
+  } catch {
+    return true
+  }
 }
 
 export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -29,14 +41,18 @@ export async function signOutPage(ctx: RequestContext): Promise<ResponseInternal
   const custom = ctx.config.pages.signOut
   if (custom) return { redirect: appPageUrl(ctx, custom, { callbackUrl }) }
   const csrfToken = await ensureCsrfToken(ctx)
-  return renderSignOutPage(ctx, { csrfToken, callbackUrl })
+  const signedIn = await isSignedIn(ctx)
+  const signInUrl = appPageUrl(ctx, signInPageUrl(ctx), { callbackUrl })
+  const page = await pageContextOf(ctx)
+  return renderSignOutPage(ctx, page, { csrfToken, callbackUrl, signedIn, signInUrl })
 }
 
 export async function errorPage(ctx: RequestContext): Promise<ResponseInternal> {
   const { error } = ctx.request.query
   const custom = ctx.config.pages.error
   if (custom) return { redirect: appPageUrl(ctx, custom, { error }) }
-  return renderErrorPage(ctx.config.theme, signInPageUrl(ctx), error)
+  const page = await pageContextOf(ctx)
+  return renderErrorPage(page, { signIn: signInPageUrl(ctx), home: `${ctx.origin}/` }, error)
 }
 
 export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseInternal> {
@@ -45,11 +61,13 @@ export async function verifyRequestPage(ctx: RequestContext): Promise<ResponseIn
   if (custom) {
     return { redirect: appPageUrl(ctx, custom, { provider: providerId, type, email, error }) }
   }
+  const page = await pageContextOf(ctx)
   // A provider that mails codes gets the form to enter one.
   const provider = providerId ? ctx.config.flows.get(providerId)?.provider : undefined
-  if (provider?.type !== "email" || provider.method === "link") return renderVerifyRequestPage(ctx)
+  if (provider?.type !== "email" || provider.method === "link")
+    return renderVerifyRequestPage(ctx, page)
   const csrfToken = await ensureCsrfToken(ctx)
-  return renderVerifyRequestPage(ctx, {
+  return renderVerifyRequestPage(ctx, page, {
     action: actionUrl(ctx, "callback", provider.id),
     csrfToken,
     email,

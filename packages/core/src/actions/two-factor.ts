@@ -21,6 +21,7 @@ import { RequestError } from "../http/request.js"
 import { noStoreHeaders } from "../http/response.js"
 import { actionUrl, appPageUrl, signInPageUrl } from "../http/urls.js"
 import { callAdapter } from "../lib/adapter.js"
+import { pageContextOf } from "../pages/page-context.js"
 import { renderTwoFactorPage } from "../pages/two-factor.js"
 import { sessionStrategy } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
@@ -58,7 +59,7 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
     return { redirect: appPageUrl(ctx, signInPageUrl(ctx), { error: "TwoFactorExpired" }) }
   }
   const csrfToken = await ensureCsrfToken(ctx)
-  return renderTwoFactorPage(ctx, {
+  return renderTwoFactorPage(ctx, await pageContextOf(ctx), {
     action: actionUrl(ctx, "callback", TWO_FACTOR_ID),
     csrfToken,
     signInUrl: signInPageUrl(ctx),

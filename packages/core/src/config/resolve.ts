@@ -21,6 +21,7 @@ import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
 import type { JWTOptions } from "../jwt.js"
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
+import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
 import { resolveRateLimits, type ResolvedRateLimits } from "../rate-limit/config.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import { resolveTwoFactor, TWO_FACTOR_ID, type ResolvedTwoFactor } from "../two-factor/config.js"
@@ -64,6 +65,8 @@ export interface ResolvedConfig {
   readonly events: Readonly<Partial<EventCallbacks>>
   readonly pages: Readonly<Partial<PagesOptions>>
   readonly theme: Readonly<Theme>
+  /** The language of the built-in pages and e-mails (`theme.locale`, `locales`, `messages`), checked. */
+  readonly localization: Localization
   readonly logger: LoggerInstance
   readonly debug: boolean
   /** Which origin URLs are built on, and which request hosts are accepted. */
@@ -291,6 +294,7 @@ async function resolve(
     redirectProxyUrl,
     sessionStrategy: session.strategy,
   })
+  const localization = await resolveLocalization(config.theme)
   const twoFactor = resolveTwoFactor(config.twoFactor, adapter)
   if (twoFactor) {
     if (flows.has(TWO_FACTOR_ID)) {
@@ -322,6 +326,7 @@ async function resolve(
     events: config.events ?? {},
     pages: config.pages ?? {},
     theme: { colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...config.theme },
+    localization,
     logger,
     debug: !!config.debug,
     origin,

@@ -14,6 +14,7 @@
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import type { SafeHtml } from "../pages/html.js"
+import type { Translator } from "../pages/i18n/localization.js"
 import type { CredentialsConfig } from "../providers/credentials.js"
 import type { EmailConfig } from "../providers/email.js"
 import type { KeyRing } from "../jwt/keys.js"
@@ -100,9 +101,18 @@ export interface SignInPageParams {
   csrfToken: string
   callbackUrl: string
   error?: string
+  /** A detail of `error` (`CredentialsSignin`'s code, an OAuth provider's `access_denied`). */
+  code?: string
   email?: string
   /** The page's CSP nonce, for a section's own `<style>`. */
   nonce: string
+  /** The request's strings (locale negotiated or configured). */
+  t: Translator
+  /**
+   * Set when an e-mail provider and a passkey provider share one e-mail field:
+   * the id the e-mail section gives its form, and the form the passkey button joins.
+   */
+  emailForm?: string
 }
 
 export type Method = "GET" | "POST"

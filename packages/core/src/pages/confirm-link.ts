@@ -6,9 +6,8 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
-import { html } from "./html.js"
-import { renderDocument, type RenderedPage } from "./layout.js"
-import { pageText } from "./messages.js"
+import { html, type SafeHtml } from "./html.js"
+import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
 
 export interface ConfirmLinkParams {
   /** Where the form posts: the provider's callback. */
@@ -20,14 +19,34 @@ export interface ConfirmLinkParams {
   fields: { token: string } | { code: string }
 }
 
+/** `template` with `{email}` as the address in bold (the string decides where it goes). */
+function withAddress(template: string, email: string): SafeHtml {
+  const [before = "", ...after] = template.split("{email}")
+  if (!after.length) return html`${template} <strong>${email}</strong>`
+  return html`${before}<strong>${email}</strong>${after.join(email)}`
+}
+
 export function renderConfirmLinkPage(
   ctx: RequestContext,
+  page: PageContext,
   params: ConfirmLinkParams,
 ): RenderedPage {
-  const text = pageText.confirmLink
+  const { t } = page
+  const title = t.t("confirmLink.title")
   const proof = Object.entries(params.fields).map(
-    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+    ([name, value]) => html`
+      <input type="hidden" name="${name}" value="${value}">`,
   )
-  const body = html`<h1>${text.heading}</h1><form action="${params.action}" method="POST"><input type="hidden" name="csrfToken" value="${params.csrfToken}"><input type="hidden" name="callbackUrl" value="${params.callbackUrl}"><input type="hidden" name="email" value="${params.email}">${proof}<p>${text.prompt} <strong>${params.email}</strong></p><button type="submit">${text.submit}</button></form><p>${text.note}</p>`
-  return renderDocument(ctx.config.theme, text.title, () => body)
+  const content = () => html`
+    <h1>${title}</h1>
+    <form action="${params.action}" method="POST">
+      <input type="hidden" name="csrfToken" value="${params.csrfToken}">
+      <input type="hidden" name="callbackUrl" value="${params.callbackUrl}">
+      <input type="hidden" name="email" value="${params.email}">
+      ${proof}
+      <p>${withAddress(t.t("confirmLink.prompt"), params.email)}</p>
+      <button type="submit" data-pending="${t.t("signIn.pending")}">${t.t("confirmLink.submit")}</button>
+    </form>
+    <p>${t.t("confirmLink.note")}</p>`
+  return renderDocument(page, title, content)
 }

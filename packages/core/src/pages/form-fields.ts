@@ -12,7 +12,9 @@ import { html, type SafeHtml } from "./html.js"
 export function hiddenFields(
   params: Pick<SignInPageParams, "csrfToken" | "callbackUrl">,
 ): SafeHtml {
-  return html`<input type="hidden" name="csrfToken" value="${params.csrfToken}"><input type="hidden" name="callbackUrl" value="${params.callbackUrl}">`
+  return html`
+    <input type="hidden" name="csrfToken" value="${params.csrfToken}">
+    <input type="hidden" name="callbackUrl" value="${params.callbackUrl}">`
 }
 
 /** Attribute names let through from a field's extra keys: plain names only, no event handlers' quotes. */
@@ -36,7 +38,16 @@ export function formField(
         ATTRIBUTE.test(key) && (typeof v === "string" || typeof v === "number" || v === true),
     )
     .map(([key, v]) => (v === true ? html` ${key}` : html` ${key}="${String(v)}"`))
-  return html`<label for="${id}">${label ?? name}</label><input id="${id}" name="${name}" type="${type}"${shown !== undefined ? html` value="${shown}"` : ""}${placeholder ? html` placeholder="${placeholder}"` : ""}${required ? html` required` : ""}${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${attributes}>`
+  const optional = [
+    shown !== undefined ? html` value="${shown}"` : "",
+    placeholder ? html` placeholder="${placeholder}"` : "",
+    required ? html` required` : "",
+    autocomplete ? html` autocomplete="${autocomplete}"` : "",
+    attributes,
+  ]
+  return html`
+    <label for="${id}">${label ?? name}</label>
+    <input id="${id}" name="${name}" type="${type}"${optional}>`
 }
 
 /** The id of a provider's input, as Auth.js names it (tests and app CSS rely on it). */

@@ -1,90 +1,98 @@
-/** What the user reads for each documented `error` value. Kept free of detail on purpose. */
-export const signInErrorMessages: Record<string, string> = {
-  Signin: "Try signing in with a different account.",
-  OAuthSignin: "Try signing in with a different account.",
-  OAuthCallbackError: "Try signing in with a different account.",
-  OAuthCreateAccount: "Try signing in with a different account.",
-  EmailCreateAccount: "Try signing in with a different account.",
-  Callback: "Try signing in with a different account.",
-  OAuthAccountNotLinked:
-    "To confirm your identity, sign in with the same account you used originally.",
-  EmailSignin: "The e-mail could not be sent. Check the address and try again.",
-  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
-  SessionRequired: "Please sign in to access this page.",
-  RateLimited: "Too many attempts. Wait a few minutes, then try again.",
-  TwoFactorExpired: "The sign-in took too long. Please sign in again.",
-  TwoFactor: "The second-factor code did not work. Please sign in again.",
-  default: "Unable to sign in.",
-}
+/**
+ * Which string the user reads for each documented `error` value (and `code`,
+ * where one says more), and on which page. Kept free of detail on purpose:
+ * the values come from the URL, so only own keys of these tables count
+ * (`?error=toString` finds nothing) and anything unknown gets the generic text.
+ * @module
+ */
+import type { MessageKey } from "./i18n/localization.js"
 
-export const errorPageMessages: Record<
-  string,
-  { status: number; heading: string; message: string; signInLink?: boolean }
-> = {
-  Configuration: {
-    status: 500,
-    heading: "Server error",
-    message:
-      "There is a problem with the server configuration. Check the server logs for more information.",
-  },
-  AccessDenied: {
-    status: 403,
-    heading: "Access denied",
-    message: "You do not have permission to sign in.",
-    signInLink: true,
-  },
-  Verification: {
-    status: 403,
-    heading: "Unable to sign in",
-    message:
-      "The sign in link is no longer valid. It may have been used already or it may have expired.",
-    signInLink: true,
-  },
-  // No error, or one this page does not know: the page itself worked (200, as in Auth.js).
-  default: {
-    status: 200,
-    heading: "Error",
-    message: "Something went wrong while signing in.",
-    signInLink: true,
-  },
+/** The sign-in page's message for each `error` value Auth.js documents. */
+const signInErrors: Record<string, MessageKey> = {
+  Signin: "signIn.error.Signin",
+  OAuthSignin: "signIn.error.OAuthSignin",
+  OAuthCallbackError: "signIn.error.OAuthCallbackError",
+  OAuthCreateAccount: "signIn.error.OAuthCreateAccount",
+  EmailCreateAccount: "signIn.error.EmailCreateAccount",
+  Callback: "signIn.error.Callback",
+  OAuthAccountNotLinked: "signIn.error.OAuthAccountNotLinked",
+  EmailSignin: "signIn.error.EmailSignin",
+  CredentialsSignin: "signIn.error.CredentialsSignin",
+  SessionRequired: "signIn.error.SessionRequired",
+  // Tessera's own: a rate limit, and a second-factor step that failed or took too long.
+  RateLimited: "signIn.error.RateLimited",
+  TwoFactor: "signIn.error.TwoFactor",
+  TwoFactorExpired: "signIn.error.TwoFactorExpired",
 }
 
 /**
- * The strings of the pages added for abuse protection and second factors, in
- * one place so a translation can replace them together.
+ * `error` + `code` pairs with a message of their own (Tessera addition): the
+ * provider's `access_denied` (the user cancelled at the IdP, or it refused),
+ * and a passkey registration for an address an account already uses.
  */
-export const pageText = {
-  verifyRequest: {
-    title: "Verify Request",
-    heading: "Check your email",
-    link: "A sign in link has been sent to your email address.",
-    code: "We sent a sign-in code to your email address. Enter it below.",
-    emailLabel: "Email",
-    codeLabel: "Sign-in code",
-    submit: "Sign in",
-  },
-  confirmLink: {
-    title: "Sign In",
-    heading: "Sign in",
-    /** Followed by the address, in bold. */
-    prompt: "Sign in as",
-    submit: "Sign in",
-    note: "This link works once. If you did not ask to sign in, close this page.",
-  },
-  twoFactor: {
-    title: "Two-Factor Authentication",
-    heading: "Two-factor authentication",
-    prompt: "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
-    codeLabel: "Code",
-    submit: "Verify",
-    startOver: "Sign in again",
-  },
-} as const
+const detailedSignInErrors: Record<string, MessageKey> = {
+  "OAuthCallbackError:access_denied": "signIn.error.OAuthCallbackError.access_denied",
+  "OAuthAccountNotLinked:passkey": "signIn.error.OAuthAccountNotLinked.passkey",
+}
 
-/** What a code form shows for each `error` value. */
-export const codeErrorMessages: Record<string, string> = {
-  Verification: "That code did not work. Check it, or request a new one.",
-  TwoFactor: "That code did not work. Try again.",
-  RateLimited: "Too many attempts. Wait a few minutes, then try again.",
-  default: "That did not work. Try again.",
+/** The sign-in page's message for `error` (and `code`), or the generic one. */
+export function signInErrorKey(error: string, code: string | undefined): MessageKey {
+  const detailed = `${error}:${code}`
+  if (code !== undefined && Object.hasOwn(detailedSignInErrors, detailed))
+    return detailedSignInErrors[detailed]!
+  return Object.hasOwn(signInErrors, error) ? signInErrors[error]! : "signIn.error.default"
+}
+
+export interface ErrorPageEntry {
+  status: number
+  heading: MessageKey
+  message: MessageKey
+  /** Where the page's button leads: back to sign-in, or out to the app's home page. */
+  next: "signIn" | "home"
+}
+
+const errorPages: Record<string, ErrorPageEntry> = {
+  Configuration: {
+    status: 500,
+    heading: "error.Configuration.heading",
+    message: "error.Configuration.message",
+    next: "home",
+  },
+  AccessDenied: {
+    status: 403,
+    heading: "error.AccessDenied.heading",
+    message: "error.AccessDenied.message",
+    next: "signIn",
+  },
+  Verification: {
+    status: 403,
+    heading: "error.Verification.heading",
+    message: "error.Verification.message",
+    next: "signIn",
+  },
+}
+
+// No error, or one this page does not know: the page itself worked (200, as in Auth.js).
+const unknownError: ErrorPageEntry = {
+  status: 200,
+  heading: "error.default.heading",
+  message: "error.default.message",
+  next: "signIn",
+}
+
+/** The error page for `error`: status, strings and where it leads. */
+export function errorPageEntry(error: string | undefined): ErrorPageEntry {
+  return error && Object.hasOwn(errorPages, error) ? errorPages[error]! : unknownError
+}
+
+/** What a code form (the e-mail code, the two-factor code) shows for each `error` value. */
+const codeErrors: Record<string, MessageKey> = {
+  Verification: "code.error.Verification",
+  TwoFactor: "code.error.TwoFactor",
+  RateLimited: "code.error.RateLimited",
+}
+
+/** A code form's message for `error`, or the generic one. */
+export function codeErrorKey(error: string): MessageKey {
+  return Object.hasOwn(codeErrors, error) ? codeErrors[error]! : "code.error.default"
 }

@@ -6,8 +6,8 @@
  */
 import type { RequestContext } from "../context.js"
 import { html } from "./html.js"
-import { renderDocument, type RenderedPage } from "./layout.js"
-import { codeErrorMessages, pageText } from "./messages.js"
+import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
+import { codeErrorKey } from "./messages.js"
 
 export interface TwoFactorPageParams {
   action: string
@@ -17,14 +17,25 @@ export interface TwoFactorPageParams {
 }
 
 export function renderTwoFactorPage(
-  ctx: RequestContext,
+  _ctx: RequestContext,
+  page: PageContext,
   { action, csrfToken, signInUrl, error }: TwoFactorPageParams,
 ): RenderedPage {
-  const text = pageText.twoFactor
-  const message = error
-    ? ((Object.hasOwn(codeErrorMessages, error) ? codeErrorMessages[error] : undefined) ??
-      codeErrorMessages.default)
-    : undefined
-  const body = html`<h1>${text.heading}</h1><p>${text.prompt}</p>${message ? html`<div class="error" role="alert">${message}</div>` : ""}<form action="${action}" method="POST"><input type="hidden" name="csrfToken" value="${csrfToken}"><label for="two-factor-code">${text.codeLabel}</label><input id="two-factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus><button type="submit">${text.submit}</button></form><p><a href="${signInUrl}">${text.startOver}</a></p>`
-  return renderDocument(ctx.config.theme, text.title, () => body)
+  const { t } = page
+  const title = t.t("twoFactor.title")
+  const alert = error ? html`<div class="error" role="alert">${t.t(codeErrorKey(error))}</div>` : ""
+  const content = () => html`
+    <h1>${title}</h1>
+    <p>${t.t("twoFactor.prompt")}</p>
+    ${alert}
+    <form action="${action}" method="POST">
+      <input type="hidden" name="csrfToken" value="${csrfToken}">
+      <label for="two-factor-code">${t.t("twoFactor.codeLabel")}</label>
+      <input id="two-factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus>
+      <button type="submit" data-pending="${t.t("twoFactor.pending")}">${t.t("twoFactor.submit")}</button>
+    </form>
+    <div class="links">
+      <a href="${signInUrl}">${t.t("twoFactor.startOver")}</a>
+    </div>`
+  return renderDocument(page, title, content)
 }

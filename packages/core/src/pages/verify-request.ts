@@ -1,13 +1,14 @@
 /**
- * "Check your email": after a link was mailed, a note; after a one-time code
- * was mailed (`method: "code"` or `"both"`), the form to enter it, posted with
- * the address and the CSRF token to the provider's callback.
+ * "Check your email": after a link was mailed, a note with a way back to the
+ * app; after a one-time code was mailed (`method: "code"` or `"both"`), the
+ * form to enter it, posted with the address and the CSRF token to the
+ * provider's callback.
  * @module
  */
 import type { RequestContext } from "../context.js"
 import { html } from "./html.js"
-import { renderDocument, type RenderedPage } from "./layout.js"
-import { codeErrorMessages, pageText } from "./messages.js"
+import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
+import { codeErrorKey } from "./messages.js"
 
 export interface CodeFormParams {
   /** Where the form posts: the provider's callback. */
@@ -19,18 +20,31 @@ export interface CodeFormParams {
 
 export function renderVerifyRequestPage(
   ctx: RequestContext,
+  page: PageContext,
   codeForm?: CodeFormParams,
 ): RenderedPage {
-  const text = pageText.verifyRequest
+  const { t } = page
+  const title = t.t("verifyRequest.title")
   if (!codeForm) {
-    const body = html`<h1>${text.heading}</h1><p>${text.link}</p><a class="button" href="${ctx.origin}">${ctx.request.url.host}</a>`
-    return renderDocument(ctx.config.theme, text.title, () => body)
+    const content = () => html`
+      <h1>${title}</h1>
+      <p>${t.t("verifyRequest.message")}</p>
+      <a class="button" href="${ctx.origin}">${t.t("verifyRequest.back", { host: ctx.request.url.host })}</a>`
+    return renderDocument(page, title, content)
   }
   const { action, csrfToken, email, error } = codeForm
-  const message = error
-    ? ((Object.hasOwn(codeErrorMessages, error) ? codeErrorMessages[error] : undefined) ??
-      codeErrorMessages.default)
-    : undefined
-  const body = html`<h1>${text.heading}</h1><p>${text.code}</p>${message ? html`<div class="error" role="alert">${message}</div>` : ""}<form action="${action}" method="POST"><input type="hidden" name="csrfToken" value="${csrfToken}"><label for="verify-email">${text.emailLabel}</label><input id="verify-email" type="email" name="email" autocomplete="email" required${email ? html` value="${email}"` : ""}><label for="verify-code">${text.codeLabel}</label><input id="verify-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]{8,12}" maxlength="12" required autofocus><button type="submit">${text.submit}</button></form>`
-  return renderDocument(ctx.config.theme, text.title, () => body)
+  const alert = error ? html`<div class="error" role="alert">${t.t(codeErrorKey(error))}</div>` : ""
+  const content = () => html`
+    <h1>${title}</h1>
+    <p>${t.t("verifyRequest.code")}</p>
+    ${alert}
+    <form action="${action}" method="POST">
+      <input type="hidden" name="csrfToken" value="${csrfToken}">
+      <label for="verify-email">${t.t("email.label")}</label>
+      <input id="verify-email" type="email" name="email" autocomplete="email" required${email ? html` value="${email}"` : ""}>
+      <label for="verify-code">${t.t("verifyRequest.codeLabel")}</label>
+      <input id="verify-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]{8,12}" maxlength="12" required autofocus>
+      <button type="submit" data-pending="${t.t("signIn.pending")}">${t.t("verifyRequest.submit")}</button>
+    </form>`
+  return renderDocument(page, title, content)
 }

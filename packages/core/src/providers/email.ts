@@ -40,6 +40,12 @@ export interface EmailSendVerificationRequestParams {
   token: string
   /** With `method: "code"` or `"both"`: the one-time code (8 digits) to show. Never log it. */
   code?: string
+  /**
+   * The configuration's theme, with `locale` set to the locale of this request
+   * (configured, or negotiated from `Accept-Language`) and `messages[locale]`
+   * to all its strings: `verificationMessage({ url, host, theme })` writes the
+   * mail in that language. (Tessera addition.)
+   */
   theme: Theme
   request: Request
 }

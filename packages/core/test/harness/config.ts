@@ -61,3 +61,21 @@ export function makeConfig(overrides: Partial<AuthConfig> = {}) {
   }
   return { config, log }
 }
+
+/**
+ * An OAuth provider at an authorization server that is never reached (for pages
+ * and redirects to it): `github` by default; `overrides` change its id, name, style.
+ */
+export function oauthProvider(overrides: Record<string, unknown> = {}) {
+  return {
+    id: "github",
+    name: "GitHub",
+    type: "oauth" as const,
+    authorization: "https://gh.example/authorize",
+    token: "https://gh.example/token",
+    userinfo: "https://gh.example/user",
+    clientId: "id",
+    clientSecret: "secret",
+    ...overrides,
+  }
+}

@@ -89,7 +89,9 @@ describe("the csrf action", () => {
 
   test("the sign-in and sign-out pages embed the cookie's token", async () => {
     const { config } = makeConfig()
-    const { token, jar } = await csrfToken(config)
+    // Signed in: the sign-out page has a form only for someone to sign out.
+    const { jar } = await signIn(config)
+    const { token } = await csrfToken(config, jar)
     for (const path of ["/auth/signin", "/auth/signout"]) {
       const html = await (await Auth(get(path, { jar }), config)).text()
       expect(html).toContain(`<input type="hidden" name="csrfToken" value="${token}">`)

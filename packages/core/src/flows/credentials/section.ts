@@ -1,6 +1,7 @@
 /**
  * The credentials provider's part of the built-in sign-in page: its fields,
- * posted to `callback/<id>`.
+ * posted to `callback/<id>`. The button shows a pending state while the check
+ * runs (a password hash takes a while).
  * @module
  */
 import type { RequestContext } from "../../context.js"
@@ -15,8 +16,14 @@ export function credentialsSection(
   provider: ResolvedCredentialsProvider,
   params: SignInPageParams,
 ): SafeHtml {
+  const { t } = params
   const fields = Object.entries(provider.credentials ?? {}).map(([name, field]) =>
     formField(name, field as CredentialInput, fieldId(name, provider.id)),
   )
-  return html`<form class="provider" action="${actionUrl(ctx, "callback", provider.id)}" method="POST">${hiddenFields(params)}${fields}<button type="submit">Sign in with ${provider.name}</button></form>`
+  return html`
+    <form class="provider" action="${actionUrl(ctx, "callback", provider.id)}" method="POST">
+      ${hiddenFields(params)}
+      ${fields}
+      <button type="submit" data-pending="${t.t("signIn.pending")}">${t.t("signIn.with", { provider: provider.name })}</button>
+    </form>`
 }

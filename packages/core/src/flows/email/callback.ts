@@ -23,6 +23,7 @@ import { callAdapter } from "../../lib/adapter.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import { renderConfirmLinkPage } from "../../pages/confirm-link.js"
 import { renderErrorPage } from "../../pages/error.js"
+import { pageContextOf } from "../../pages/page-context.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
 import { persistEmail } from "./persist.js"
@@ -41,10 +42,10 @@ function linkParams(ctx: RequestContext): { token: unknown; identifier: unknown 
 }
 
 /** The built-in error page, answered directly with 400: a malformed link is a client error, not a server one. */
-function malformedLink(ctx: RequestContext): ResponseInternal {
+async function malformedLink(ctx: RequestContext): Promise<ResponseInternal> {
   ctx.config.logger.debug("Malformed e-mail sign-in link", { provider: ctx.flow?.provider.id })
-  const signInUrl = signInPageUrl(ctx)
-  const page = renderErrorPage(ctx.config.theme, signInUrl, "Verification")
+  const links = { signIn: signInPageUrl(ctx), home: `${ctx.origin}/` }
+  const page = renderErrorPage(await pageContextOf(ctx), links, "Verification")
   // This page's own URL holds the (malformed) token: no Referer at all.
   return { ...page, status: 400, headers: { ...page.headers, "Referrer-Policy": "no-referrer" } }
 }
@@ -104,7 +105,7 @@ async function confirmation(
 ): Promise<ResponseInternal> {
   const csrfToken = await ensureCsrfToken(ctx)
   const callbackUrl = await resolveCallbackUrl(ctx)
-  return renderConfirmLinkPage(ctx, {
+  return renderConfirmLinkPage(ctx, await pageContextOf(ctx), {
     action: actionUrl(ctx, "callback", provider.id),
     email: identifier,
     csrfToken,

@@ -1,15 +1,21 @@
 /**
  * The default sign-in e-mail: a plain-text part and an HTML part carrying the
  * same link, or the same one-time code (and, for `method: "both"`, the link
- * too). Exported so a custom `sendVerificationRequest` (an HTTP mail API,
- * say) can send the same message.
+ * too), in the language of the request that asked for it. Exported so a
+ * custom `sendVerificationRequest` (an HTTP mail API, say) can send the same
+ * message.
  *
  * Every value is escaped in the HTML part: the host comes from the request and
- * the theme from configuration, and neither may inject markup into a mail.
+ * the theme (strings included) from configuration, and neither may inject
+ * markup into a mail.
  * @module
  */
-import { html } from "../../pages/html.js"
-import { cssColor } from "../../pages/layout.js"
+import { contrastingText, cssColor } from "../../pages/colors.js"
+import { html, type SafeHtml } from "../../pages/html.js"
+import { textDirection } from "../../pages/i18n/direction.js"
+import type { MessageKey, Messages } from "../../pages/i18n/localization.js"
+import en from "../../pages/i18n/locales/en.js"
+import { format } from "../../pages/i18n/translator.js"
 import type { Theme } from "../../types.js"
 
 export interface VerificationMessage {
@@ -17,6 +23,22 @@ export interface VerificationMessage {
   text: string
   html: string
 }
+
+/**
+ * The strings for `theme.locale`: English, under the app's English overrides,
+ * under `theme.messages[locale]`. The e-mail flow passes a theme whose
+ * `messages[locale]` is the locale's complete catalog; a theme without it
+ * gets English.
+ */
+function stringsOf(theme: Theme): { locale: string; strings: Messages } {
+  const locale = theme.locale ?? "en"
+  const own = theme.messages ?? {}
+  const strings: Messages = { ...en, ...own.en, ...(locale === "en" ? {} : own[locale]) }
+  return { locale, strings }
+}
+
+const FONT = "font-family:Helvetica,Arial,sans-serif"
+const TEXT = `font-size:16px;line-height:22px;${FONT};color:#444`
 
 /**
  * @example
@@ -40,44 +62,52 @@ export function verificationMessage({
   /** Whether the mail carries `url` as a sign-in button: yes for links, no for code-only mails. */
   link?: boolean
 }): VerificationMessage {
-  if (code !== undefined) return codeMessage({ url, host, theme, code, link })
+  const { locale, strings } = stringsOf(theme)
+  const t = (key: MessageKey) => format(strings[key], { host })
   const brand = cssColor(theme.brandColor || "#346df1")
-  const buttonText = cssColor(theme.buttonText || "#ffffff")
+  const buttonText = cssColor(theme.buttonText || contrastingText(brand) || "#ffffff")
+  const button = html`
+    <table border="0" cellspacing="0" cellpadding="0">
+      <tr>
+        <td align="center" style="border-radius:5px" bgcolor="${brand}">
+          <a href="${url}" target="_blank" style="font-size:18px;${FONT};color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;border:1px solid ${brand};display:inline-block;font-weight:bold">${t("mail.button")}</a>
+        </td>
+      </tr>
+    </table>`
+  const row = (style: string, content: SafeHtml | string) => html`
+    <tr>
+      <td align="center" style="${style}">${content}</td>
+    </tr>`
+  let rows: SafeHtml[]
+  let text: string
+  if (code === undefined) {
+    rows = [row("padding:20px 0", button), row(`padding:0 0 10px 0;${TEXT}`, t("mail.ignore"))]
+    text = `${t("mail.heading")}\n\n${url}\n\n${t("mail.ignore")}\n`
+  } else {
+    // The code in large type; the sign-in button too when the mail has a link.
+    rows = [
+      row(`padding:0;${TEXT}`, t("mail.code")),
+      row(
+        "padding:10px 0 20px 0;font-size:32px;letter-spacing:6px;font-family:Menlo,Consolas,monospace;font-weight:bold;color:#111",
+        code,
+      ),
+      ...(link
+        ? [row(`padding:10px 0 20px 0;${TEXT}`, t("mail.or")), row("padding:0 0 20px 0", button)]
+        : []),
+      row(`padding:0 0 10px 0;${TEXT}`, `${t("mail.codeOnce")} ${t("mail.ignore")}`),
+    ]
+    const linkText = link ? `\n\n${t("mail.orLink")}\n${url}` : ""
+    text = `${t("mail.heading")}\n\n${t("mail.code")} ${code}${linkText}\n\n${t("mail.codeOnce")} ${t("mail.ignore")}\n`
+  }
   // Mail clients ignore <style> blocks and classes: inline styles only, in a table layout.
-  const body = html`<!DOCTYPE html><html><body style="background:#f9f9f9;margin:0;padding:20px 0"><table width="100%" border="0" cellspacing="20" cellpadding="0" style="background:#fff;max-width:600px;margin:auto;border-radius:10px"><tr><td align="center" style="padding:10px 0;font-size:22px;font-family:Helvetica,Arial,sans-serif;color:#444">Sign in to <strong>${host}</strong></td></tr><tr><td align="center" style="padding:20px 0"><table border="0" cellspacing="0" cellpadding="0"><tr><td align="center" style="border-radius:5px" bgcolor="${brand}"><a href="${url}" target="_blank" style="font-size:18px;font-family:Helvetica,Arial,sans-serif;color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;border:1px solid ${brand};display:inline-block;font-weight:bold">Sign in</a></td></tr></table></td></tr><tr><td align="center" style="padding:0 0 10px 0;font-size:16px;line-height:22px;font-family:Helvetica,Arial,sans-serif;color:#444">If you did not request this e-mail you can safely ignore it.</td></tr></table></body></html>`
-  return {
-    subject: `Sign in to ${host}`,
-    text: `Sign in to ${host}\n\n${url}\n\nIf you did not request this e-mail you can safely ignore it.\n`,
-    html: body.value,
-  }
-}
-
-const FONT = "font-family:Helvetica,Arial,sans-serif"
-
-/** The code mail: the code in large type, and the sign-in button when the mail has a link too. */
-function codeMessage({
-  url,
-  host,
-  theme,
-  code,
-  link,
-}: {
-  url: string
-  host: string
-  theme: Theme
-  code: string
-  link: boolean
-}): VerificationMessage {
-  const brand = cssColor(theme.brandColor || "#346df1")
-  const buttonText = cssColor(theme.buttonText || "#ffffff")
-  const button = link
-    ? html`<tr><td align="center" style="padding:10px 0 20px 0;font-size:16px;${FONT};color:#444">or</td></tr><tr><td align="center" style="padding:0 0 20px 0"><table border="0" cellspacing="0" cellpadding="0"><tr><td align="center" style="border-radius:5px" bgcolor="${brand}"><a href="${url}" target="_blank" style="font-size:18px;${FONT};color:${buttonText};text-decoration:none;border-radius:5px;padding:10px 20px;border:1px solid ${brand};display:inline-block;font-weight:bold">Sign in</a></td></tr></table></td></tr>`
-    : ""
-  const body = html`<!DOCTYPE html><html><body style="background:#f9f9f9;margin:0;padding:20px 0"><table width="100%" border="0" cellspacing="20" cellpadding="0" style="background:#fff;max-width:600px;margin:auto;border-radius:10px"><tr><td align="center" style="padding:10px 0;font-size:22px;${FONT};color:#444">Sign in to <strong>${host}</strong></td></tr><tr><td align="center" style="padding:0;font-size:16px;${FONT};color:#444">Your sign-in code:</td></tr><tr><td align="center" style="padding:10px 0 20px 0;font-size:32px;letter-spacing:6px;font-family:Menlo,Consolas,monospace;font-weight:bold;color:#111">${code}</td></tr>${button}<tr><td align="center" style="padding:0 0 10px 0;font-size:16px;line-height:22px;${FONT};color:#444">The code works once, for 10 minutes. If you did not request this e-mail you can safely ignore it.</td></tr></table></body></html>`
-  const linkText = link ? `\n\nOr sign in with this link:\n${url}` : ""
-  return {
-    subject: `Sign in to ${host}`,
-    text: `Sign in to ${host}\n\nYour sign-in code: ${code}${linkText}\n\nThe code works once, for 10 minutes. If you did not request this e-mail you can safely ignore it.\n`,
-    html: body.value,
-  }
+  const body = html`<!DOCTYPE html>
+    <html lang="${locale}" dir="${textDirection(locale)}">
+      <body style="background:#f9f9f9;margin:0;padding:20px 0">
+        <table width="100%" border="0" cellspacing="20" cellpadding="0" style="background:#fff;max-width:600px;margin:auto;border-radius:10px">
+          ${row(`padding:10px 0;font-size:22px;${FONT};color:#444`, t("mail.heading"))}
+          ${rows}
+        </table>
+      </body>
+    </html>`
+  return { subject: t("mail.subject"), text, html: body.value }
 }

@@ -13,6 +13,7 @@ import type { ResolvedEmailProvider } from "../types.js"
 import type { RequestContext } from "../../context.js"
 import { EmailDeliveryError, EmailSignInError, InvalidConfiguration } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
+import { translatorFor } from "../../pages/i18n/translator.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import type { ResponseInternal } from "../../types.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
@@ -95,6 +96,13 @@ export async function startEmailSignIn(
 
   const request =
     ctx.original ?? new Request(ctx.request.url, { method: "POST", headers: ctx.request.headers })
+  // The mail is written in the language of the page that asked for it.
+  const t = await translatorFor(config.localization, ctx.request.headers.get("accept-language"))
+  const theme = {
+    ...config.theme,
+    locale: t.locale,
+    messages: { ...config.theme.messages, [t.locale]: t.messages },
+  }
   try {
     await provider.sendVerificationRequest({
       identifier,
@@ -103,7 +111,7 @@ export async function startEmailSignIn(
       expires: mail.expires,
       url: mail.url,
       provider: provider,
-      theme: config.theme,
+      theme,
       request,
     })
   } catch (error) {

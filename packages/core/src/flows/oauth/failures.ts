@@ -4,7 +4,8 @@
  * Following Auth.js, every failure of the callback, including an error the
  * provider sends back (`access_denied` when the user cancels), is an
  * `OAuthCallbackError` (or `InvalidCheck` for state/PKCE/nonce): the user lands
- * on the sign-in page with `error=OAuthCallbackError` and can try again.
+ * on the sign-in page with `error=OAuthCallbackError` and can try again. A
+ * cancelled sign-in adds `code=access_denied`, so the page can say so.
  * `AccessDenied` stays reserved for the application's own refusal (the
  * `signIn` callback).
  *
@@ -54,7 +55,7 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
   if (error instanceof AuthError) return error
   if (error instanceof o.AuthorizationResponseError) {
     const code = clean(error.error) ?? "unknown"
-    return new OAuthCallbackError(
+    const failure = new OAuthCallbackError(
       `Provider "${providerId}" answered the authorization request with error "${code}"`,
       {
         cause: {
@@ -65,6 +66,9 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
         },
       },
     )
+    // The user cancelled at the provider (or it refused them): the sign-in page says so.
+    if (code === "access_denied") failure.code = code
+    return failure
   }
   if (error instanceof o.ResponseBodyError) {
     const code = clean(error.error) ?? "unknown"

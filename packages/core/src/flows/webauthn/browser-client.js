@@ -4,26 +4,50 @@
  * scripts/embed-webauthn-client.mjs (see client-script.generated.ts), and uses
  * that bundle's global `SimpleWebAuthnBrowser`.
  *
- * Each `<form data-webauthn-provider>` on the page becomes a passkey form:
- * submitting it asks `webauthn-options` (with the form's fields, so an unknown
- * e-mail registers and anything else authenticates), runs the ceremony and
- * posts the result to `callback/<provider>`. A form with
- * `data-conditional-ui` also arms passkey autofill on the e-mail field.
+ * Each element with `data-webauthn-provider` is a passkey control: a form of
+ * its own, or a button that joins another form (the e-mail provider's, whose
+ * field it shares). Submitting through it asks `webauthn-options` (with the
+ * form's fields, so an unknown e-mail registers and anything else
+ * authenticates), runs the ceremony and posts the result to
+ * `callback/<provider>`. With `data-conditional-ui` it also arms passkey
+ * autofill on the form's e-mail field. The strings it shows come from the
+ * control's `data-message-*` attributes (the page's language); the button
+ * shows its `data-pending` label while a ceremony runs.
  */
 ;(function () {
   "use strict"
   var lib = window.SimpleWebAuthnBrowser
   if (!lib) return
 
-  var messages = {
+  var fallback = {
     unsupported: "This browser does not support passkeys.",
     cancelled: "The passkey request was cancelled or timed out.",
     registered: "This device already has a passkey for this account.",
     failed: "Passkey sign-in failed. Please try again.",
+    domain: "Passkeys don't work at {host}: open this page at localhost instead.",
   }
 
   function PasskeyError(message) {
     this.message = message
+  }
+
+  /**
+   * One passkey control: the element that names the provider, the form it
+   * submits, its button and the box its errors go to.
+   */
+  function Control(element) {
+    var isForm = element.tagName === "FORM"
+    this.element = element
+    this.form = isForm ? element : element.form
+    this.button = isForm ? element.querySelector("button[type=submit]") : element
+    this.provider = element.getAttribute("data-webauthn-provider")
+    this.errorBox =
+      document.querySelector('[data-webauthn-error="' + this.provider + '"]') ||
+      (isForm ? element.querySelector("[data-webauthn-error]") : null)
+  }
+
+  Control.prototype.message = function (name) {
+    return this.element.getAttribute("data-message-" + name) || fallback[name]
   }
 
   function value(form, name) {
@@ -31,21 +55,41 @@
     return element && typeof element.value === "string" ? element.value : ""
   }
 
-  function endpoint(form, path) {
+  function endpoint(control, path) {
     return (
-      form.getAttribute("data-auth-url") +
+      control.element.getAttribute("data-auth-url") +
       "/" +
       path +
       "/" +
-      encodeURIComponent(form.getAttribute("data-webauthn-provider"))
+      encodeURIComponent(control.provider)
     )
   }
 
-  function showError(form, text) {
-    var box = form.querySelector("[data-webauthn-error]")
+  function showError(control, text) {
+    var box = control.errorBox
     if (!box) return
     box.textContent = text || ""
     box.hidden = !text
+  }
+
+  /** The button while a ceremony runs: disabled, busy, with its pending label. */
+  function setPending(control, pending) {
+    var button = control.button
+    if (!button) return
+    button.disabled = pending
+    if (pending) {
+      button.setAttribute("aria-busy", "true")
+      var label = button.getAttribute("data-pending")
+      if (label) {
+        button.setAttribute("data-idle", button.textContent)
+        button.textContent = label
+      }
+    } else {
+      button.removeAttribute("aria-busy")
+      var idle = button.getAttribute("data-idle")
+      if (idle !== null) button.textContent = idle
+      button.removeAttribute("data-idle")
+    }
   }
 
   function readJson(response) {
@@ -54,26 +98,26 @@
     })
   }
 
-  async function fetchOptions(form, params) {
-    var response = await fetch(endpoint(form, "webauthn-options") + "?" + params.toString(), {
+  async function fetchOptions(control, params) {
+    var response = await fetch(endpoint(control, "webauthn-options") + "?" + params.toString(), {
       credentials: "same-origin",
       headers: { Accept: "application/json" },
     })
     var body = await readJson(response)
     if (!response.ok || !body || !body.options)
-      throw new PasskeyError((body && body.message) || messages.failed)
+      throw new PasskeyError((body && body.message) || control.message("failed"))
     return body
   }
 
   /** Posts the ceremony's result; the server answers with where to go next (`X-Auth-Return-Redirect`). */
-  async function finish(form, action, result) {
+  async function finish(control, action, result) {
     var body = new URLSearchParams({
       action: action,
       data: JSON.stringify(result),
-      csrfToken: value(form, "csrfToken"),
-      callbackUrl: value(form, "callbackUrl"),
+      csrfToken: value(control.form, "csrfToken"),
+      callbackUrl: value(control.form, "callbackUrl"),
     })
-    var response = await fetch(endpoint(form, "callback"), {
+    var response = await fetch(endpoint(control, "callback"), {
       method: "POST",
       credentials: "same-origin",
       headers: {
@@ -87,16 +131,19 @@
       window.location.assign(answer.url)
       return
     }
-    throw new PasskeyError((answer && answer.message) || messages.failed)
+    throw new PasskeyError((answer && answer.message) || control.message("failed"))
   }
 
-  function messageOf(error) {
+  function messageOf(control, error) {
     if (error instanceof PasskeyError) return error.message
     if (error && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
-      return messages.registered
+      return control.message("registered")
+    // WebAuthn refuses IP addresses and hosts the rp id does not cover (SecurityError).
+    if (error && (error.code === "ERROR_INVALID_DOMAIN" || error.name === "SecurityError"))
+      return control.message("domain").replace("{host}", window.location.hostname)
     if (error && (error.name === "NotAllowedError" || error.name === "AbortError"))
-      return messages.cancelled
-    return messages.failed
+      return control.message("cancelled")
+    return control.message("failed")
   }
 
   /** The form's visible fields (the e-mail address) tell the server who is asking. */
@@ -116,13 +163,13 @@
     return params
   }
 
-  async function ceremony(form) {
-    var options = await fetchOptions(form, fieldsOf(form))
+  async function ceremony(control) {
+    var options = await fetchOptions(control, fieldsOf(control.form))
     var result =
       options.action === "register"
         ? await lib.startRegistration({ optionsJSON: options.options })
         : await lib.startAuthentication({ optionsJSON: options.options })
-    await finish(form, options.action, result)
+    await finish(control, options.action, result)
   }
 
   var rearmTimer
@@ -132,15 +179,15 @@
    * user picks a passkey in the e-mail field's suggestions. Its challenge expires,
    * so it is renewed shortly before (the options' `timeout` is the challenge's life).
    */
-  async function armAutofill(form) {
+  async function armAutofill(control) {
     clearTimeout(rearmTimer)
     try {
       if (!(await lib.browserSupportsWebAuthnAutofill())) return
-      var options = await fetchOptions(form, new URLSearchParams({ action: "authenticate" }))
+      var options = await fetchOptions(control, new URLSearchParams({ action: "authenticate" }))
       var life = Number(options.options.timeout) || 60000
       rearmTimer = setTimeout(
         function () {
-          armAutofill(form)
+          armAutofill(control)
         },
         Math.max(life - 15000, 10000),
       )
@@ -149,37 +196,46 @@
         useBrowserAutofill: true,
       })
       clearTimeout(rearmTimer)
-      await finish(form, "authenticate", result)
+      await finish(control, "authenticate", result)
     } catch (error) {
       // Aborted by a button ceremony or a renewal: nothing to tell the user.
       if (error && (error.name === "AbortError" || error.code === "ERROR_CEREMONY_ABORTED")) return
-      showError(form, messageOf(error))
+      showError(control, messageOf(control, error))
     }
   }
 
-  function setup(form) {
-    var conditional = form.hasAttribute("data-conditional-ui")
-    form.addEventListener("submit", async function (event) {
+  /** True when this submission is the control's: its own form, or its button in a shared one. */
+  function isOwnSubmit(control, event) {
+    if (control.element.tagName === "FORM") return true
+    // Browsers without `submitter` (old Safari): only the control's button can mean passkeys.
+    return event.submitter ? event.submitter === control.button : false
+  }
+
+  function setup(element) {
+    var control = new Control(element)
+    if (!control.form) return
+    var conditional = element.hasAttribute("data-conditional-ui")
+    control.form.addEventListener("submit", async function (event) {
+      if (!isOwnSubmit(control, event)) return
       event.preventDefault()
-      var button = form.querySelector("button[type=submit]")
-      if (!lib.browserSupportsWebAuthn()) return showError(form, messages.unsupported)
-      showError(form, "")
-      if (button) button.disabled = true
+      if (!lib.browserSupportsWebAuthn()) return showError(control, control.message("unsupported"))
+      showError(control, "")
+      setPending(control, true)
       try {
-        await ceremony(form)
+        // On success the page is leaving: the button stays busy until it has.
+        await ceremony(control)
       } catch (error) {
-        showError(form, messageOf(error))
-        if (conditional) armAutofill(form)
-      } finally {
-        if (button) button.disabled = false
+        setPending(control, false)
+        showError(control, messageOf(control, error))
+        if (conditional) armAutofill(control)
       }
     })
-    if (conditional) armAutofill(form)
+    if (conditional) armAutofill(control)
   }
 
   function start() {
-    var forms = document.querySelectorAll("form[data-webauthn-provider]")
-    for (var i = 0; i < forms.length; i++) setup(forms[i])
+    var controls = document.querySelectorAll("[data-webauthn-provider]")
+    for (var i = 0; i < controls.length; i++) setup(controls[i])
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start)

@@ -9,7 +9,7 @@
  */
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
-import { WebAuthnVerificationError } from "../../errors.js"
+import { AccountNotLinked, WebAuthnVerificationError } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { fireEvent } from "../../lib/events.js"
 import type { ProviderIdentity, SignInUser } from "../types.js"
@@ -42,9 +42,12 @@ async function newUserWithAccount(
   // Whoever holds the address (proven or not), a new passkey account cannot take it. The
   // options did not say whether the address was in use; only a completed ceremony learns it.
   if (await callAdapter(config, "getUserByEmail", user.email)) {
-    throw new WebAuthnVerificationError(
+    // As for OAuth (`OAuthAccountNotLinked`): sign in the way you did before, then add the passkey.
+    const refused = new AccountNotLinked(
       "An account already uses this e-mail address: sign in to it (with its passkey or an e-mail link), then add this passkey from there",
     )
+    refused.code = "passkey"
+    throw refused
   }
   if (config.adapter?.createUserAndAccount) {
     const result = await callAdapter(config, "createUserAndAccount", user, account)

@@ -115,7 +115,7 @@ describe("refused addresses, end to end", () => {
 
     const page = await Auth(new Request(`${ORIGIN}/auth/signin?error=EmailSignin`), config)
     expect(await page.text()).toContain(
-      "The e-mail could not be sent. Check the address and try again.",
+      "The email could not be sent. Check the address and try again.",
     )
   })
 

@@ -146,7 +146,7 @@ describe.each([
     expect(setCookie(response, sessionCookieName())).toBeUndefined()
     const page = await Auth(get("/auth/error?error=Verification"), config)
     expect(page.status).toBe(403)
-    expect(await page.text()).toContain("The sign in link is no longer valid")
+    expect(await page.text()).toContain("The sign-in link is no longer valid")
 
     expect(log.errors).toEqual([])
     expect(log.refusals.map((e) => (e as { type?: string }).type)).toEqual(["Verification"])
@@ -337,7 +337,7 @@ describe.each([
       const response = await Auth(get(`/auth/callback/nodemailer${query}`), config)
       expect(response.status, query).toBe(400)
       expect(response.headers.get("content-type")).toContain("text/html")
-      expect(await response.text()).toContain("The sign in link is no longer valid")
+      expect(await response.text()).toContain("The sign-in link is no longer valid")
     }
     expect(counting.total()).toBe(0)
 

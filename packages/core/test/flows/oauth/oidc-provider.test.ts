@@ -341,10 +341,17 @@ describe("refusals through oidc-provider", () => {
     expect(back.url.searchParams.get("error")).toBe("access_denied")
     const done = await browser.request(back.url.href)
     expect(done.status).toBe(302)
-    expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
+    // Auth.js's error value, and a code that lets the page say the sign-in was cancelled.
+    expect(done.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=OAuthCallbackError&code=access_denied`,
+    )
     expect(setsSession(done)).toBe(false)
     expect(refusals.at(-1)?.name).toBe("OAuthCallbackError")
     expect(refusals.at(-1)?.message).toContain("access_denied")
+    const page = await (await browser.request(done.headers.get("location")!)).text()
+    expect(page).toContain(
+      '<div class="error" role="alert">Sign-in was cancelled, or the provider refused it. Try again, or choose another way to sign in.</div>',
+    )
   })
 
   test("the signIn callback refuses: AccessDenied on the error page, no session", async () => {

@@ -326,7 +326,9 @@ describe("OAuth 2 providers", () => {
     const done = await browser.request(
       `/auth/callback/acme?error=access_denied&error_description=${encodeURIComponent("The user said no\n[forged log line]")}`,
     )
-    expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=OAuthCallbackError`)
+    expect(done.headers.get("location")).toBe(
+      `${ORIGIN}/auth/signin?error=OAuthCallbackError&code=access_denied`,
+    )
     expect(setsSession(done)).toBe(false)
     // The user's (or provider's) refusal is a client-side outcome: logged at debug level.
     const logged = refusals.at(-1) as any

@@ -135,7 +135,7 @@ describe.each([
 
     const page = await Auth(get("/auth/signin?error=OAuthAccountNotLinked"), c)
     expect(await page.text()).toContain(
-      "To confirm your identity, sign in with the same account you used originally.",
+      "This email address already belongs to an account. Sign in the way you did before, then link this sign-in method from your account.",
     )
   })
 

@@ -4,24 +4,16 @@
  * the DevTools Protocol's virtual authenticator (CTAP2, internal transport,
  * resident keys, user verification) standing in for Touch ID / Windows Hello.
  */
-import { existsSync } from "node:fs"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type CDPSession,
-  type Page,
-} from "playwright-core"
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Auth, type AuthConfig } from "@tessera/core"
+import type { AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/testing"
+import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
+import { CHROMIUM, hasChromium, launchChromium } from "../../harness/chromium.js"
+import { serveAuth, type AuthServer } from "../../harness/http-server.js"
 import { SECRET } from "../../harness/index.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium)
   console.warn(
     `[webauthn-browser] ${CHROMIUM} not found: the passkey end-to-end tests in real Chromium did NOT run`,
@@ -52,74 +44,25 @@ const withoutAutofill: AuthConfig = {
 }
 let config = withAutofill
 
-async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((v) => headers.append(name, v))
-    else if (value !== undefined) headers.set(name, value)
-  }
-  const body =
-    chunks.length && req.method !== "GET" && req.method !== "HEAD"
-      ? Buffer.concat(chunks)
-      : undefined
-  return new Request(new URL(req.url!, origin), { method: req.method, headers, body })
-}
-
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {}
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") headers[name] = value
-  })
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length) headers["set-cookie"] = cookies
-  res.writeHead(response.status, headers)
-  res.end(Buffer.from(await response.arrayBuffer()))
-}
-
-let server: Server
+let server: AuthServer
 let origin = ""
 let browser: Browser
 
-/** The app: `Auth()` under /auth, and a home page that shows who is signed in. */
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const request = await toRequest(req, origin)
-  if (new URL(request.url).pathname.startsWith("/auth/"))
-    return send(res, await Auth(request, config as Omit<AuthConfig, "raw">))
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-  res.end("<!doctype html><title>Home</title><h1>Home</h1>")
-}
-
 beforeAll(async () => {
   if (!hasChromium) return
-  server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      logged.push(`server: ${error}`)
-      res.writeHead(500).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   // WebAuthn needs a domain as rp id (not an IP) and a secure context: http://localhost is both.
-  origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--host-resolver-rules=MAP localhost 127.0.0.1",
-    ],
+  server = await serveAuth(() => config, {
+    localhost: true,
+    home: true,
+    onError: (error) => logged.push(`server: ${String(error)}`),
   })
+  origin = server.origin
+  browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
+  await server?.stop()
 })
 
 interface Device {
@@ -252,7 +195,7 @@ describe.skipIf(!hasChromium)("passkeys in Chromium with a virtual authenticator
         await ada.page.click("form[data-webauthn-provider=passkey] button[type=submit]")
         await expect
           .poll(() => ada.page.textContent("[data-webauthn-error]"))
-          .toBe("This device already has a passkey for this account.")
+          .toBe("This device already has a passkey for this account. Use it to sign in.")
         expect(
           (await lastOptions(ada, "register")).options.excludeCredentials.map(
             (c: { id: string }) => c.id,
@@ -306,6 +249,68 @@ describe.skipIf(!hasChromium)("passkeys in Chromium with a virtual authenticator
         await bob.context.close()
       }
       expect(logged).toEqual([])
+    },
+  )
+
+  it(
+    "with an e-mail provider, one field serves both: the passkey button registers the typed address, the e-mail button mails it a link, a taken address is told what to do",
+    { timeout: 60_000 },
+    async () => {
+      const mailed: string[] = []
+      const sendVerificationRequest = ({ identifier }: { identifier: string }) =>
+        void mailed.push(identifier)
+      config = {
+        ...base,
+        providers: [Email({ sendVerificationRequest }), Passkey({ enableConditionalUI: false })],
+      }
+      const carol = await device()
+      const field = "#input-email-for-email-provider"
+      try {
+        await carol.page.goto(`${origin}/auth/signin`)
+        await carol.page.waitForSelector("button[data-webauthn-provider=passkey]")
+        expect(await carol.page.locator("input[type=email]").count()).toBe(1)
+
+        await carol.page.fill(field, "carol@example.com")
+        await Promise.all([
+          carol.page.waitForURL(`${origin}/`),
+          carol.page.click("button[data-webauthn-provider=passkey]"),
+        ])
+        expect((await sessionOf(carol.page)).user.email).toBe("carol@example.com")
+        expect(mailed).toEqual([])
+        await signOut(carol.page)
+
+        // The e-mail button, same field: a link is mailed, no passkey ceremony.
+        const before = carol.responses.length
+        await carol.page.goto(`${origin}/auth/signin`)
+        await carol.page.fill(field, "dan@example.com")
+        await Promise.all([
+          carol.page.waitForURL(/\/auth\/verify-request/),
+          carol.page.click("#signin-email button[type=submit]"),
+        ])
+        expect(mailed).toEqual(["dan@example.com"])
+        expect(carol.responses.length).toBe(before)
+
+        // An address an account already has: the page says to sign in first, then add the passkey.
+        await adapter.createUser!({
+          id: "erin",
+          email: "erin@example.com",
+          emailVerified: new Date(),
+        })
+        await carol.page.goto(`${origin}/auth/signin`)
+        await carol.page.waitForSelector("button[data-webauthn-provider=passkey]")
+        await carol.page.fill(field, "erin@example.com")
+        await Promise.all([
+          carol.page.waitForURL(/error=OAuthAccountNotLinked&code=passkey/),
+          carol.page.click("button[data-webauthn-provider=passkey]"),
+        ])
+        expect(await carol.page.getByRole("alert").first().textContent()).toContain(
+          "An account already uses this email address. Sign in to it first",
+        )
+        expect(await sessionOf(carol.page)).toBeNull()
+      } finally {
+        await carol.context.close()
+        config = withAutofill
+      }
     },
   )
 })

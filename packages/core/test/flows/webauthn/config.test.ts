@@ -148,19 +148,23 @@ describe("the built-in sign-in page", () => {
     )
     const page = await response.text()
     expect(page).toContain(
-      '<form class="provider" action="http://localhost:3000/auth/signin/passkey" method="POST" data-webauthn-provider="passkey" data-auth-url="http://localhost:3000/auth" data-conditional-ui>',
+      '<form class="provider" action="http://localhost:3000/auth/signin/passkey" method="POST" data-webauthn-provider="passkey" data-auth-url="http://localhost:3000/auth" data-conditional-ui data-message-unsupported="This browser does not support passkeys. Choose another way to sign in."',
     )
     expect(page).toMatch(
       /<input id="input-email-for-passkey-provider" name="email" type="email" value="a&quot;b@example.com" placeholder="email@example.com" autocomplete="username webauthn">/,
     )
     expect(page).toMatch(/<input type="hidden" name="csrfToken" value="[0-9a-f]{64}">/)
-    expect(page).toContain('<button type="submit">Sign in with Passkey</button>')
-    // Once, with the nonce the page's Content-Security-Policy allows.
+    expect(page).toContain(
+      '<button type="submit" data-pending="Waiting for your passkey…">Sign in with a passkey</button>\n<p class="error" data-webauthn-error="passkey" role="alert" hidden></p>\n</form>',
+    )
+    // Once, with the nonce the page's Content-Security-Policy allows (beside the page's own script).
     const nonce = /script-src 'nonce-([^']+)'/.exec(
       response.headers.get("content-security-policy")!,
     )![1]
     expect(page).toContain(`<script nonce="${nonce}">${webauthnClientScript}</script>`)
-    expect(page.match(/<script\b/g)).toHaveLength(1)
+    expect(page.split(webauthnClientScript)).toHaveLength(2)
+    expect(page.match(/<script\b/g)).toHaveLength(2)
+    expect(page.match(/<script nonce="/g)).toHaveLength(2)
   })
 
   it("without a WebAuthn provider, has no passkey script; with WebAuthn(), no autofill", async () => {
@@ -169,7 +173,7 @@ describe("the built-in sign-in page", () => {
       trustHost: true,
       providers: [Credentials({ credentials: { user: {} }, authorize: () => null })],
     })
-    expect(await plain.text()).not.toContain("<script")
+    expect(await plain.text()).not.toContain("SimpleWebAuthnBrowser")
     const { config } = passkeyConfig({ providers: [WebAuthn()] })
     const page = await (await new PasskeyBrowser(config).fetch("/auth/signin")).text()
     expect(page).toContain('data-webauthn-provider="webauthn"')

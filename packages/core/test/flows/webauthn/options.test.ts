@@ -144,12 +144,18 @@ describe("GET webauthn-options", () => {
       "register",
       browser.authenticator.register(body.options, { origin: browser.origin }),
     )
+    // Auth.js's value for "this address has an account: sign in the way you did before,
+    // then link", with a code that lets the page speak of passkeys.
     expect(response.headers.get("location")).toBe(
-      "http://localhost:3000/auth/signin?error=Callback",
+      "http://localhost:3000/auth/signin?error=OAuthAccountNotLinked&code=passkey",
     )
     expect(store.users.size).toBe(1)
     expect(store.authenticators.size).toBe(0)
     expect(errors.at(-1)?.message).toMatch(/sign in to it/)
+    const page = await (await browser.fetch(response.headers.get("location")!)).text()
+    expect(page).toContain(
+      "An account already uses this email address. Sign in to it first (with its passkey or an email link), then add a new passkey from your account.",
+    )
   })
 
   it("getUserInfo: () => null lets only signed-in users register", async () => {
