@@ -5,6 +5,8 @@
  * make wrong on purpose). They live in `@tessera/testing`, where apps can use
  * them too.
  */
+import { FakeIssuer, type FakeIssuerOptions, type StandIn } from "@tessera/testing"
+
 export {
   FakeIssuer,
   json,
@@ -15,3 +17,25 @@ export {
   type FakeIssuerOptions,
   type Recorded,
 } from "@tessera/testing"
+
+/**
+ * The issuer most OAuth tests need: at `<standIn>/idp`, with its authorize, token and JWKS
+ * endpoints there and client `client-1`; `options` change any of it (ID Token claims, the
+ * token response).
+ */
+export function issuerOn(
+  standIn: StandIn,
+  options: Partial<Omit<FakeIssuerOptions, "standIn">> = {},
+): Promise<FakeIssuer> {
+  const base = `${standIn.origin}/idp`
+  return FakeIssuer.create({
+    standIn,
+    issuer: base,
+    authorizationEndpoint: `${base}/authorize`,
+    tokenEndpoint: `${base}/token`,
+    jwksUri: `${base}/jwks`,
+    clientId: "client-1",
+    clientSecret: "client-1-secret",
+    ...options,
+  })
+}

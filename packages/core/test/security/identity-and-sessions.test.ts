@@ -14,7 +14,7 @@ import { Auth, type AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/testing"
 import { normalizeEmailAddress } from "../../src/flows/email/address.js"
 import { Browser as AppBrowser } from "../harness/index.js"
-import { FakeIssuer, StandIn } from "../harness/stand-in.js"
+import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
 import { get, makeConfig, SECRET, signIn } from "../harness/index.js"
 import { SoftAuthenticator } from "../flows/webauthn/authenticator.js"
 import { PasskeyBrowser as Browser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
@@ -25,17 +25,7 @@ let issuer: FakeIssuer
 let claims: Record<string, unknown> = {}
 beforeAll(async () => {
   standIn = await StandIn.start()
-  const base = `${standIn.origin}/idp`
-  issuer = await FakeIssuer.create({
-    standIn,
-    issuer: base,
-    authorizationEndpoint: `${base}/authorize`,
-    tokenEndpoint: `${base}/token`,
-    jwksUri: `${base}/jwks`,
-    clientId: "client-1",
-    clientSecret: "client-1-secret",
-    idTokenClaims: () => claims,
-  })
+  issuer = await issuerOn(standIn, { idTokenClaims: () => claims })
 })
 afterAll(() => standIn?.stop())
 

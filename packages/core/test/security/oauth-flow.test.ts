@@ -13,23 +13,14 @@ import { Auth, type AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/testing"
 import Credentials from "@tessera/core/providers/credentials"
 import { Browser as AppBrowser, setCookies as parseSetCookies } from "../harness/index.js"
-import { FakeIssuer, StandIn } from "../harness/stand-in.js"
+import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
 import { recordingLogger, SECRET } from "../harness/index.js"
 
 let standIn: StandIn
 let issuer: FakeIssuer
 beforeAll(async () => {
   standIn = await StandIn.start()
-  const base = `${standIn.origin}/idp`
-  issuer = await FakeIssuer.create({
-    standIn,
-    issuer: base,
-    authorizationEndpoint: `${base}/authorize`,
-    tokenEndpoint: `${base}/token`,
-    jwksUri: `${base}/jwks`,
-    clientId: "client-1",
-    clientSecret: "client-1-secret",
-  })
+  issuer = await issuerOn(standIn)
 })
 afterAll(() => standIn?.stop())
 

@@ -9,22 +9,13 @@
 import { afterAll, beforeAll, expect, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
 import { Browser, SECRET, recordingLogger } from "../harness/index.js"
-import { FakeIssuer, StandIn } from "../harness/stand-in.js"
+import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
 
 let standIn: StandIn
 let issuer: FakeIssuer
 beforeAll(async () => {
   standIn = await StandIn.start()
-  const base = `${standIn.origin}/idp`
-  issuer = await FakeIssuer.create({
-    standIn,
-    issuer: base,
-    authorizationEndpoint: `${base}/authorize`,
-    tokenEndpoint: `${base}/token`,
-    jwksUri: `${base}/jwks`,
-    clientId: "client-1",
-    clientSecret: "client-1-secret",
-  })
+  issuer = await issuerOn(standIn)
 })
 afterAll(() => standIn?.stop())
 

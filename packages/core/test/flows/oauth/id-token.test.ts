@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { SignJWT } from "jose"
 import type { AuthConfig } from "../../../src/config/auth-config.js"
 import { Browser, recordingLogger, SECRET, setsSession } from "../../harness/index.js"
-import { FakeIssuer, StandIn, type CodeRecord } from "../../harness/stand-in.js"
+import { issuerOn, StandIn, type CodeRecord, type FakeIssuer } from "../../harness/stand-in.js"
 
 const ORIGIN = "http://localhost:3000"
 let standIn: StandIn
@@ -17,14 +17,7 @@ let mint: (record: CodeRecord, issuer: FakeIssuer) => Promise<Record<string, unk
 
 beforeAll(async () => {
   standIn = await StandIn.start()
-  const base = `${standIn.origin}/idp`
-  issuer = await FakeIssuer.create({
-    standIn,
-    issuer: base,
-    authorizationEndpoint: `${base}/authorize`,
-    tokenEndpoint: `${base}/token`,
-    jwksUri: `${base}/jwks`,
-    clientId: "client-1",
+  issuer = await issuerOn(standIn, {
     clientSecret: "client-1-secret-that-is-long-enough-for-hs256",
     tokenResponse: (record, issuer) => mint(record, issuer),
   })
