@@ -10,14 +10,18 @@
 //
 // `npm test` builds first; this reads packages/core/dist as published.
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, expect, test } from "vitest"
 import { jwtSessionCookie, minimalAppSource } from "./lib/apps.mjs"
 import { appDir } from "./lib/baseline.mjs"
 
-const dir = mkdtempSync(join(appDir("tessera", ""), "module-graph-"))
+// Inside the repository, so the app resolves `@tessera/core` through its node_modules; the
+// folder is not in a fresh clone (bench/.baseline/ is ignored).
+const parent = appDir("tessera", "")
+mkdirSync(parent, { recursive: true })
+const dir = mkdtempSync(join(parent, "module-graph-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** The app, importing `@tessera/core` as an installed package, with a spy on getBuiltinModule. */
