@@ -39,5 +39,8 @@ export default defineConfig({
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A browser test polls for what a page shows or sent; on a loaded CI machine
+    // one second (vitest's default) is not always enough for Chromium to get there.
+    expect: { poll: { timeout: 10_000 } },
   },
 })
