@@ -26,7 +26,7 @@ test("an app without a passkey provider bundles nothing of the passkey stack", a
     [],
   )
   expect(names).not.toContain("cookie")
-  // jose (reading an Auth.js session cookie), uqr and @oslojs (two-factor setup) are in the
+  // jose (verifying back-channel logout tokens), uqr and @oslojs (two-factor setup) are in the
   // single file, behind dynamic imports: bench/module-graph.test.mjs checks that neither a cold
   // start nor a sign-in loads them (of jose, only its errors).
   expect(modules).toBeGreaterThan(0)

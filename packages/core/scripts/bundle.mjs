@@ -22,10 +22,10 @@
  *   factories (and `webauthn-client`, the page's script, whose CSP hash the
  *   factory's module exports); `password`: its own entry point;
  * - `two-factor` (and `two-factor-qr`): the second factor's actions and steps,
- *   loaded on first use; `authjs`: reading an Auth.js session cookie (jose),
- *   loaded when one shows up.
+ *   loaded on first use; `authjs`: reading an Auth.js session cookie (its
+ *   `A256CBC-HS512`), loaded when one shows up.
  *
- * Dependencies (jose/errors, oauth4webapi, @simplewebauthn/server) stay
+ * Dependencies (jose, jose/errors, oauth4webapi, @simplewebauthn/server) stay
  * external: the app's package manager and bundler own them. Nothing here
  * changes what the code does: rollup links the same modules tsc type-checked,
  * each stripped of its types by esbuild, as `tsc` would emit it.
@@ -82,8 +82,8 @@ function chunkOf(id) {
   // apart from the sign-in steps, which need no jose.
   if (path === "actions/backchannel-logout.ts" || path === "flows/oauth/backchannel-logout.ts")
     return "backchannel-logout"
-  // Reading an Auth.js cookie needs jose: only when such a cookie shows up.
-  if (path === "jwt/authjs.ts") return "authjs"
+  // Reading an Auth.js cookie (and its A256CBC-HS512): only when such a cookie shows up.
+  if (path === "jwt/authjs.ts" || path === "jwt/cbc-hmac.ts") return "authjs"
   // Two-factor setup and its second step (TOTP, recovery codes, QR codes): on first use.
   if (path === "two-factor/qr.ts") return "two-factor-qr"
   if (

@@ -13,6 +13,10 @@
  * AES-GCM runs synchronously on `node:crypto` where the runtime has it (on Node
  * every `crypto.subtle` call is a round trip through the thread pool, more than
  * a whole session check costs), and on Web Crypto elsewhere.
+ *
+ * The steps (split, header, body, GCM, plaintext, claims) are exported one by
+ * one for `jwt/authjs.ts`, which reads Auth.js's tokens with the same checks
+ * and a second `enc` (`A256CBC-HS512`, `jwt/cbc-hmac.ts`).
  * @module
  */
 import {
@@ -33,8 +37,12 @@ export const ALG = "dir"
 export const ENC = "A256GCM"
 export const CLOCK_TOLERANCE = 15
 
-/** What decoding needs of a protected header: the key id, and the claims it replicates (RFC 7519 §5.3). */
+/**
+ * What decoding needs of a protected header: the content encryption, the key
+ * id, and the claims it replicates (RFC 7519 §5.3).
+ */
 export interface JweHeader {
+  readonly enc: string
   readonly kid: unknown
   readonly iss?: unknown
   readonly sub?: unknown
@@ -46,8 +54,10 @@ const strictDecoder = new TextDecoder("utf-8", { fatal: true })
 const MAX_KNOWN_HEADERS = 32
 /** Decrypted tokens kept per salt: a server's recently active sessions. */
 const MAX_DECRYPTED = 512
-const IV_BYTES = 12
-const TAG_BYTES = 16
+/** `A256GCM`'s key, IV and tag lengths (RFC 7518 §5.3). */
+export const KEY_BYTES = 32
+export const IV_BYTES = 12
+export const TAG_BYTES = 16
 
 /** A plain JSON object, as jose's `isObject` decides. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -65,8 +75,11 @@ function decodePart(encoded: string, label: string): Uint8Array {
   }
 }
 
-/** The protected header, checked as jose checks it for `dir` + `A256GCM` (RFC 7516 §5.2 steps 2-5). */
-function parseHeader(encoded: string): JweHeader {
+/**
+ * The protected header, checked as jose checks it for `alg: "dir"` and an `enc`
+ * of `encs` (RFC 7516 §5.2 steps 2-5).
+ */
+export function parseHeader(encoded: string, encs: readonly string[] = [ENC]): JweHeader {
   let parsed: unknown
   try {
     parsed = JSON.parse(strictDecoder.decode(decodeBase64url(encoded)))
@@ -102,11 +115,47 @@ function parseHeader(encoded: string): JweHeader {
   }
   if (alg !== ALG)
     throw new JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed')
-  if (enc !== ENC) {
+  if (!encs.includes(enc)) {
     throw new JOSEAlgNotAllowed('"enc" (Encryption Algorithm) Header Parameter value not allowed')
   }
   const { kid, iss, sub, aud } = parsed
-  return Object.freeze({ kid, iss, sub, aud })
+  return Object.freeze({ enc, kid, iss, sub, aud })
+}
+
+/** A compact JWE (RFC 7516 §7.1) split into its five parts, still encoded. */
+export function splitCompact(token: unknown): readonly string[] {
+  if (typeof token !== "string") throw new JWEInvalid("Compact JWE must be a string")
+  const parts = token.split(".")
+  if (parts.length !== 5) throw new JWEInvalid("Invalid Compact JWE")
+  return parts
+}
+
+/** The decoded body of a `dir` token: what its content encryption takes as input. */
+export interface JweBody {
+  readonly iv: Uint8Array
+  readonly ciphertext: Uint8Array
+  readonly tag: Uint8Array
+}
+
+/**
+ * The IV, ciphertext and tag of a `dir` token's {@link splitCompact} parts,
+ * checked as jose checks them: no encrypted key (the key is agreed
+ * beforehand), an IV of `ivBytes`, and a tag of `tagBytes` when given (a
+ * CBC-HMAC tag of any other length simply fails the MAC comparison, as in jose).
+ */
+export function decodeBody(parts: readonly string[], ivBytes: number, tagBytes?: number): JweBody {
+  const [, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts
+  if (encryptedKey !== "") throw new JWEInvalid("Encountered unexpected JWE Encrypted Key")
+  if (!encodedIv) throw new JWEInvalid("JWE Initialization Vector missing")
+  if (!encodedTag) throw new JWEInvalid("JWE Authentication Tag missing")
+  const iv = decodePart(encodedIv, "iv")
+  const tag = decodePart(encodedTag, "tag")
+  const ciphertext = decodePart(encodedCiphertext!, "ciphertext")
+  if (iv.byteLength !== ivBytes) throw new JWEInvalid("Invalid Initialization Vector length")
+  if (tagBytes !== undefined && tag.byteLength !== tagBytes) {
+    throw new JWEInvalid("Invalid Authentication Tag length")
+  }
+  return { iv, ciphertext, tag }
 }
 
 /** A protected header that decrypted a token, with its bytes as the AES-GCM additional data. */
@@ -128,25 +177,56 @@ function remember(ring: KeyRing, encoded: string, header: JweHeader, aad: Uint8A
 /** AES-GCM decryption on Web Crypto, where `node:crypto` is missing. */
 async function webCryptoDecrypt(
   key: DerivedKey,
-  iv: Uint8Array,
-  ciphertext: Uint8Array,
-  tag: Uint8Array,
+  { iv, ciphertext, tag }: JweBody,
   aad: Uint8Array,
 ): Promise<Uint8Array> {
   const sealed = new Uint8Array(ciphertext.byteLength + tag.byteLength)
   sealed.set(ciphertext)
   sealed.set(tag, ciphertext.byteLength)
-  const plaintext = await crypto.subtle.decrypt(
-    {
-      name: "AES-GCM",
-      iv: iv as Uint8Array<ArrayBuffer>,
-      additionalData: aad as Uint8Array<ArrayBuffer>,
-      tagLength: 128,
-    },
-    await webCryptoKey(key),
-    sealed,
-  )
-  return new Uint8Array(plaintext)
+  try {
+    const plaintext = await crypto.subtle.decrypt(
+      {
+        name: "AES-GCM",
+        iv: iv as Uint8Array<ArrayBuffer>,
+        additionalData: aad as Uint8Array<ArrayBuffer>,
+        tagLength: 128,
+      },
+      await webCryptoKey(key),
+      sealed,
+    )
+    return new Uint8Array(plaintext)
+  } catch (cause) {
+    throw new JWEDecryptionFailed(undefined, { cause })
+  }
+}
+
+/**
+ * The plaintext of an `A256GCM` body under `key`, or `JWEDecryptionFailed`.
+ * Synchronous on node:crypto (a session check awaits nothing it does not have
+ * to), a promise on Web Crypto.
+ */
+export function decryptGcm(
+  key: DerivedKey,
+  body: JweBody,
+  aad: Uint8Array,
+): Uint8Array | Promise<Uint8Array> {
+  const node = nodePrimitives()
+  if (!node) return webCryptoDecrypt(key, body, aad)
+  try {
+    return node.aesGcmDecrypt(key.raw, body.iv, body.ciphertext, body.tag, aad)
+  } catch (cause) {
+    throw new JWEDecryptionFailed(undefined, { cause })
+  }
+}
+
+/** Decrypted bytes as the claims' JSON text: strict UTF-8, as jose decodes them. */
+export function plaintextOf(bytes: Uint8Array): string {
+  const node = nodePrimitives()
+  try {
+    return node ? node.utf8Decode(bytes) : strictDecoder.decode(bytes)
+  } catch (cause) {
+    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
+  }
 }
 
 /**
@@ -160,52 +240,22 @@ export async function decryptToken(
   salt: string,
   token: string,
 ): Promise<Record<string, unknown>> {
-  if (typeof token !== "string") throw new JWEInvalid("Compact JWE must be a string")
   // The same token again (a session cookie on each request): its claims, checked as after a decrypt.
   const seen = ring.decrypted.get(salt)?.get(token)
   if (seen) return checkedClaims(seen)
-  const parts = token.split(".")
-  if (parts.length !== 5) throw new JWEInvalid("Invalid Compact JWE")
-  const [encodedHeader, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts as [
-    string,
-    string,
-    string,
-    string,
-    string,
-  ]
+  const parts = splitCompact(token)
+  const encodedHeader = parts[0]!
   // Tokens of one key share one header: it is parsed once per key ring.
   const known = ring.knownHeaders.get(encodedHeader)
   const header = known ?? parseHeader(encodedHeader)
-  // `dir`: the key is agreed beforehand, so the JWE Encrypted Key must be empty.
-  if (encryptedKey !== "") throw new JWEInvalid("Encountered unexpected JWE Encrypted Key")
-  if (!encodedIv) throw new JWEInvalid("JWE Initialization Vector missing")
-  if (!encodedTag) throw new JWEInvalid("JWE Authentication Tag missing")
-  const iv = decodePart(encodedIv, "iv")
-  const tag = decodePart(encodedTag, "tag")
-  const ciphertext = decodePart(encodedCiphertext, "ciphertext")
-  if (iv.byteLength !== IV_BYTES) throw new JWEInvalid("Invalid Initialization Vector length")
-  if (tag.byteLength !== TAG_BYTES) throw new JWEInvalid("Invalid Authentication Tag length")
+  const body = decodeBody(parts, IV_BYTES, TAG_BYTES)
   const key = ring.readyKeyFor(header.kid, salt) ?? (await ring.keyFor(header.kid, salt))
   const aad = known?.aad ?? encoder.encode(encodedHeader)
-  const node = nodePrimitives()
-  let bytes: Uint8Array
-  try {
-    // Synchronous on node:crypto: a session check awaits nothing it does not have to.
-    bytes = node
-      ? node.aesGcmDecrypt(key.raw, iv, ciphertext, tag, aad)
-      : await webCryptoDecrypt(key, iv, ciphertext, tag, aad)
-  } catch (cause) {
-    throw new JWEDecryptionFailed(undefined, { cause })
-  }
+  const opened = decryptGcm(key, body, aad)
+  const bytes = opened instanceof Uint8Array ? opened : await opened
   // Only a header that decrypted a token is kept: garbage cannot fill the cache.
   if (!known) remember(ring, encodedHeader, header, aad)
-  let plaintext: string
-  try {
-    plaintext = node ? node.utf8Decode(bytes) : strictDecoder.decode(bytes)
-  } catch (cause) {
-    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
-  }
-  const decrypted: DecryptedToken = { header, plaintext }
+  const decrypted: DecryptedToken = { header, plaintext: plaintextOf(bytes) }
   const claims = checkedClaims(decrypted)
   // Kept once its claims parsed: only tokens made with the ring's keys, checked again on each use.
   let bySalt = ring.decrypted.get(salt)
@@ -216,7 +266,7 @@ export async function decryptToken(
 }
 
 /** The claims of a decrypted token, parsed afresh (callers may change them) and checked. */
-function checkedClaims({ header, plaintext }: DecryptedToken): Record<string, unknown> {
+export function checkedClaims({ header, plaintext }: DecryptedToken): Record<string, unknown> {
   let claims: unknown
   try {
     claims = JSON.parse(plaintext)

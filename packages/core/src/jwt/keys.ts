@@ -12,7 +12,7 @@
  * @module
  */
 import { encodeBase64url } from "../lib/base64url.js"
-import { hkdfSha256, hmacHex, importHmacKey, nodePrimitives, sha256 } from "../lib/crypto.js"
+import { digest, hkdfSha256, hmacHex, importHmacKey, nodePrimitives } from "../lib/crypto.js"
 import type { DecryptedToken, KnownHeader } from "./jwe.js"
 
 const encoder = new TextEncoder()
@@ -38,15 +38,22 @@ export async function deriveEncryptionKey(secret: string, salt: string): Promise
   return hkdfSha256(secret, salt, `Tessera Generated Encryption Key (${salt})`, 32)
 }
 
-/** The JWK thumbprint (RFC 7638, SHA-256) of a symmetric key: its required members, sorted. */
-async function thumbprint(raw: Uint8Array): Promise<string> {
+/**
+ * The JWK thumbprint (RFC 7638) of a symmetric key: the JSON of its required
+ * members, sorted (`{"k":...,"kty":"oct"}`), hashed, base64url. What jose's
+ * `calculateJwkThumbprint` gives for `{ kty: "oct", k }`.
+ */
+export async function jwkThumbprint(
+  raw: Uint8Array,
+  hash: "SHA-256" | "SHA-512" = "SHA-256",
+): Promise<string> {
   const jwk = JSON.stringify({ k: encodeBase64url(raw), kty: "oct" })
-  return encodeBase64url(await sha256(encoder.encode(jwk)))
+  return encodeBase64url(await digest(hash, encoder.encode(jwk)))
 }
 
 async function deriveKey(secret: string, salt: string): Promise<DerivedKey> {
   const raw = await deriveEncryptionKey(secret, salt)
-  return { raw, kid: await thumbprint(raw) }
+  return { raw, kid: await jwkThumbprint(raw) }
 }
 
 /** `key` imported into Web Crypto for AES-GCM, once. */

@@ -33,11 +33,11 @@ export async function sha256Hex(value: string): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
 }
 
-/** SHA-256 of `bytes`. */
-export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+/** SHA-256 or SHA-512 of `bytes`. */
+export async function digest(hash: "SHA-256" | "SHA-512", bytes: Uint8Array): Promise<Uint8Array> {
   const node = nodePrimitives()
-  if (node) return node.sha256(bytes)
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))
+  if (node) return node.digest(hash === "SHA-256" ? "sha256" : "sha512", bytes)
+  return new Uint8Array(await crypto.subtle.digest(hash, bytes as Uint8Array<ArrayBuffer>))
 }
 
 /** HKDF-SHA-256 (RFC 5869) of `secret`, `length` bytes. */
@@ -86,8 +86,11 @@ export async function hmacHex(key: CryptoKey | Promise<CryptoKey>, value: string
  * they differ. Callers compare fixed-length values (hex digests, tokens).
  */
 export function timingSafeEqual(a: string, b: string): boolean {
-  const left = encoder.encode(a)
-  const right = encoder.encode(b)
+  return timingSafeEqualBytes(encoder.encode(a), encoder.encode(b))
+}
+
+/** {@link timingSafeEqual} for bytes: every byte is compared, wherever the first difference is. */
+export function timingSafeEqualBytes(left: Uint8Array, right: Uint8Array): boolean {
   let diff = left.length ^ right.length
   const length = Math.max(left.length, right.length)
   for (let i = 0; i < length; i++) diff |= (left[i] ?? 0) ^ (right[i] ?? 0)
@@ -111,9 +114,13 @@ export interface NodePrimitives {
     plaintext: Uint8Array,
     aad: Uint8Array,
   ): { ciphertext: Uint8Array; tag: Uint8Array }
+  /** AES-256-CBC decryption, PKCS#7 padding removed; throws for a padding that is not PKCS#7's. */
+  aesCbcDecrypt(key: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array
   /** HKDF-SHA-256 (RFC 5869). */
   hkdf(ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): Uint8Array
-  sha256(data: Uint8Array): Uint8Array
+  digest(hash: "sha256" | "sha512", data: Uint8Array): Uint8Array
+  /** HMAC-SHA-512 under `key` of the concatenation of `parts`. */
+  hmacSha512(key: Uint8Array, parts: readonly Uint8Array[]): Uint8Array
   sha256Hex(value: string): string
   hmacSha256Hex(key: string, value: string): string
   /** base64url to bytes, for input already checked to hold only base64url characters and a valid length. */
@@ -135,10 +142,10 @@ interface NodeHash {
 }
 interface NodeCryptoSubset {
   createDecipheriv(
-    algorithm: "aes-256-gcm",
+    algorithm: "aes-256-gcm" | "aes-256-cbc",
     key: Uint8Array,
     iv: Uint8Array,
-    options: { authTagLength: number },
+    options?: { authTagLength: number },
   ): {
     setAAD(aad: Uint8Array): unknown
     setAuthTag(tag: Uint8Array): unknown
@@ -163,8 +170,8 @@ interface NodeCryptoSubset {
     info: Uint8Array,
     length: number,
   ): ArrayBuffer
-  createHash(algorithm: "sha256"): NodeHash
-  createHmac(algorithm: "sha256", key: string): NodeHash
+  createHash(algorithm: "sha256" | "sha512"): NodeHash
+  createHmac(algorithm: "sha256" | "sha512", key: string | Uint8Array): NodeHash
 }
 interface NodeBufferSubset {
   Buffer: {
@@ -225,9 +232,19 @@ function loadNodePrimitives(): NodePrimitives | undefined {
         const head = cipher.update(plaintext)
         return { ciphertext: concat(head, cipher.final()), tag: cipher.getAuthTag() }
       },
+      aesCbcDecrypt(key, iv, ciphertext) {
+        const decipher = crypto.createDecipheriv("aes-256-cbc", key, iv)
+        const head = decipher.update(ciphertext)
+        return concat(head, decipher.final())
+      },
       hkdf: (ikm, salt, info, length) =>
         new Uint8Array(crypto.hkdfSync("sha256", ikm, salt, info, length)),
-      sha256: (data) => crypto.createHash("sha256").update(data).digest(),
+      digest: (hash, data) => crypto.createHash(hash).update(data).digest(),
+      hmacSha512(key, parts) {
+        const hmac = crypto.createHmac("sha512", key)
+        for (const part of parts) hmac.update(part)
+        return hmac.digest()
+      },
       sha256Hex: (value) => crypto.createHash("sha256").update(value).digest("hex"),
       hmacSha256Hex: (key, value) => crypto.createHmac("sha256", key).update(value).digest("hex"),
       base64urlDecode: (input) => Buffer.from(input, "base64url"),

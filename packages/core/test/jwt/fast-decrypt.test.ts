@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test, vi } from "vitest"
 import { CompactEncrypt, EncryptJWT, base64url, decodeProtectedHeader, jwtDecrypt } from "jose"
 import { decode, deriveEncryptionKey, encode } from "@tessera/core/jwt"
 import { OTHER_SECRET, SECRET } from "../harness/index.js"
-import { claims, now, salt } from "./fixtures.js"
+import { claims, loadWithoutNodeBuiltins, now, salt } from "./fixtures.js"
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -107,17 +107,7 @@ async function outcome(
 }
 
 /** The jwt module loaded where `process.getBuiltinModule` is missing: Web Crypto and jose only. */
-async function loadWebCryptoOnly(): Promise<typeof import("@tessera/core/jwt")> {
-  const original = process.getBuiltinModule
-  ;(process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined
-  try {
-    vi.resetModules()
-    return await import("@tessera/core/jwt")
-  } finally {
-    process.getBuiltinModule = original
-    vi.resetModules()
-  }
-}
+const loadWebCryptoOnly = () => loadWithoutNodeBuiltins(() => import("@tessera/core/jwt"))
 
 describe("the synchronous decrypt path matches jose", () => {
   test("every token in the corpus gets the same answer from both paths, and jose's own", async () => {

@@ -7,6 +7,8 @@
  * - credentials sign-in: CSRF token, callback, session cookie, `GET session`;
  * - CSRF: a POST without the token or with a forged one signs nobody in;
  * - `@tessera/core/jwt`: encode/decode round trip, refused under another secret;
+ * - an Auth.js v5 session cookie (made by jose: `A256CBC-HS512` and `A256GCM`) is adopted,
+ *   a tampered one is not;
  * - OAuth 2 (PKCE + state) and OpenID Connect (discovery, ID Token signed ES256, nonce)
  *   sign-ins against an in-process stand-in reached through `customFetch`: no sockets.
  *
@@ -16,7 +18,14 @@
 import { Auth, customFetch } from "@tessera/core"
 import { decode, encode } from "@tessera/core/jwt"
 import Credentials from "@tessera/core/providers/credentials"
-import { SignJWT, exportJWK, generateKeyPair } from "jose"
+import {
+  EncryptJWT,
+  SignJWT,
+  base64url,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+} from "jose"
 
 const runtime =
   typeof globalThis.Deno !== "undefined"
@@ -243,6 +252,53 @@ await check("sign-out clears the session", async () => {
   await browser.post("/auth/signout", { csrfToken: await browser.csrfToken() })
   assert(!browser.jar.has("tessera.session-token"), "cookie cleared")
   equal(await browser.session(), null, "no session")
+})
+
+await check("an Auth.js session cookie is adopted; a tampered one is not", async () => {
+  const salt = "authjs.session-token"
+  for (const [enc, length] of [
+    ["A256CBC-HS512", 64],
+    ["A256GCM", 32],
+  ]) {
+    // Auth.js's key and kid, made here with Web Crypto and jose.
+    const ikm = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(SECRET),
+      "HKDF",
+      false,
+      ["deriveBits"],
+    )
+    const key = new Uint8Array(
+      await crypto.subtle.deriveBits(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new TextEncoder().encode(salt),
+          info: new TextEncoder().encode(`Auth.js Generated Encryption Key (${salt})`),
+        },
+        ikm,
+        length * 8,
+      ),
+    )
+    const kid = await calculateJwkThumbprint(
+      { kty: "oct", k: base64url.encode(key) },
+      length === 64 ? "sha512" : "sha256",
+    )
+    const token = await new EncryptJWT({ sub: "1", name: "Ada Lovelace", email: "ada@example.com" })
+      .setProtectedHeader({ alg: "dir", enc, kid })
+      .setExpirationTime("1h")
+      .encrypt(key)
+    const browser = new Browser({ secret: SECRET, trustHost: true, providers: [credentials] })
+    browser.jar.set(salt, token)
+    equal((await browser.session())?.user?.email, "ada@example.com", `${enc}: adopted`)
+    assert(!browser.jar.has(salt), `${enc}: the Auth.js cookie is cleared`)
+    equal((await browser.session())?.user?.email, "ada@example.com", `${enc}: Tessera's cookie`)
+
+    const [h, , iv, ct, tag] = token.split(".")
+    const forged = new Browser({ secret: SECRET, trustHost: true, providers: [credentials] })
+    forged.jar.set(salt, `${h}..${iv}.${ct}.${tag.startsWith("A") ? "B" : "A"}${tag.slice(1)}`)
+    equal(await forged.session(), null, `${enc}: tampered tag, no session`)
+  }
 })
 
 await check("jwt: encode/decode round trip; another secret or salt decodes nothing", async () => {
