@@ -13,8 +13,9 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
-import { RateLimited } from "../errors.js"
+import { InvalidRequest, RateLimited } from "../errors.js"
 import { normalizeEmailAddress } from "../flows/email/address.js"
+import { RequestError } from "../http/request.js"
 import type { ResolvedCredentialsProvider, ResolvedEmailProvider } from "../flows/types.js"
 import { sessionStrategy } from "../session/index.js"
 import { readPending } from "../two-factor/pending.js"
@@ -62,6 +63,18 @@ function submitted(ctx: RequestContext): Record<string, unknown> {
   )
 }
 
+/**
+ * An identifier as submitted, normalized. A JSON body can send it as an array or
+ * an object, which would be counted under nothing while `authorize` may still
+ * read it as a name (`String(["ada"])` is "ada"): refused before `authorize` runs.
+ */
+function identifier(value: unknown): string | undefined {
+  if (value !== undefined && value !== null && typeof value !== "string") {
+    throw new RequestError(new InvalidRequest("The identifier must be a string"), 400)
+  }
+  return normalized(value)
+}
+
 /** The identifier of a credentials sign-in (see `rateLimit.credentialsIdentifier`). */
 export function credentialsIdentifierOf(
   ctx: RequestContext,
@@ -70,13 +83,13 @@ export function credentialsIdentifierOf(
   const provider = ctx.flow!.provider as ResolvedCredentialsProvider
   const fields = submitted(ctx)
   const option = limits.credentialsIdentifier
-  if (typeof option === "function") return normalized(option(fields, provider.id))
-  if (typeof option === "string") return normalized(fields[option])
+  if (typeof option === "function") return identifier(option(fields, provider.id))
+  if (typeof option === "string") return identifier(fields[option])
   const declared = Object.entries(provider.credentials ?? {}).find(
     ([, field]) => (field as { type?: unknown } | undefined)?.type !== "password",
   )?.[0]
-  if (declared !== undefined) return normalized(fields[declared])
-  return normalized(fields.email) ?? normalized(fields.username)
+  if (declared !== undefined) return identifier(fields[declared])
+  return identifier(fields.email) ?? identifier(fields.username)
 }
 
 /** The address an e-mail provider would use, or `undefined` for one it refuses. */

@@ -156,9 +156,11 @@ describe("bodies", () => {
 
   test("JSON fields of any type reach authorize without breaking the flow", async () => {
     const { config, cookie, token } = await withCsrf()
+    // The identifier must be a string (the credentials lockout counts under it); the rest may be anything.
     const body = JSON.stringify({
       csrfToken: token,
-      username: { $ne: null },
+      username: "ada",
+      remember: { $ne: null },
       password: ["a"],
       callbackUrl: 42,
       __proto__: { x: 1 },

@@ -129,6 +129,11 @@ async function codeCallback(
     throw new Verification("The code form's e-mail address is not valid")
   }
   if (code === undefined) throw new Verification("The code is not 8 digits")
+  // Only "both" mails a link carrying the code. With "code" a GET is nobody's link but a page
+  // of the attacker's, sending their own code past the CSRF-checked form (login CSRF).
+  if (ctx.request.method === "GET" && provider.method !== "both") {
+    throw new Verification("A code is accepted only from the code form")
+  }
   if (ctx.request.method === "GET" && provider.confirmLink) {
     return confirmation(ctx, provider, identifier, { code })
   }
