@@ -1,7 +1,8 @@
 /**
  * Keeping users signed in across a move from Auth.js v5: a request with no
  * Tessera session cookie but an Auth.js one (`authjs.session-token`, or its
- * `__Secure-` form, chunked or not) has it adopted before the session is read.
+ * `__Secure-` form on https, chunked or not) has it adopted before the session
+ * is read.
  *
  * - JWT sessions: the token is decrypted with Auth.js's key derivation (the
  *   same secrets), and re-issued as a Tessera token with the expiry it had
@@ -23,20 +24,21 @@ import type { JWT } from "../jwt.js"
 import type { CookieOption } from "../types.js"
 import { adoptedSessionClaims } from "./jwt.js"
 
-const AUTHJS_NAMES = ["__Secure-authjs.session-token", "authjs.session-token"] as const
-
-/** The Auth.js session cookie of this request, if there is one and no Tessera one. */
+/**
+ * The Auth.js session cookie of this request, if there is one and no Tessera one. Only the name
+ * Auth.js used at this scheme: `__Secure-authjs.session-token` on https, where the plain name
+ * may have been planted over plain http by anyone on the browser's network (an attacker's own
+ * old Auth.js session, signing the victim in to the attacker's account).
+ */
 function legacyCookie(ctx: RequestContext): { option: CookieOption; value: string } | undefined {
   const { cookies } = ctx.request
   const current = ctx.cookieOptions.sessionToken
   if (readChunkedCookie(cookies, current.name) !== undefined) return undefined
-  for (const name of AUTHJS_NAMES) {
-    const value = readChunkedCookie(cookies, name)
-    if (value === undefined) continue
-    const secure = name.startsWith("__Secure-") || current.options.secure
-    return { option: { name, options: { ...current.options, secure } }, value }
-  }
-  return undefined
+  const { secure } = current.options
+  const name = secure ? "__Secure-authjs.session-token" : "authjs.session-token"
+  const value = readChunkedCookie(cookies, name)
+  if (value === undefined) return undefined
+  return { option: { name, options: { ...current.options, secure: !!secure } }, value }
 }
 
 async function decodeLegacy(ctx: RequestContext, value: string, salt: string): Promise<JWT> {
