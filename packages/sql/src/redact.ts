@@ -1,9 +1,10 @@
 /**
- * Keeps passwords out of errors. Connection details turn up in errors in places
- * nobody thinks of (Node's `ERR_INVALID_URL` carries the whole URL in `input`:
- * `pg` scrubs that one itself, but not every code path or driver version does),
- * and errors end up in logs. Every error leaving this package goes through
- * `redactError`; the CLI also scrubs what it prints.
+ * Keeps passwords, and the values a constraint error quotes, out of errors.
+ * Connection details turn up in errors in places nobody thinks of (Node's
+ * `ERR_INVALID_URL` carries the whole URL in `input`: `pg` scrubs that one
+ * itself, but not every code path or driver version does), and errors end up
+ * in logs. Every error leaving this package goes through `redactError`; the
+ * CLI also scrubs what it prints.
  * @module
  */
 
@@ -13,11 +14,19 @@ const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s]*@/gi
 /** The password of a URL too malformed to parse: from the user's ":" to the last "@". */
 const LOOSE_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)(.*)@/is
 
-/** Replaces every secret (and any password in a URL) in a string. */
+/**
+ * The values PostgreSQL quotes in a constraint error's `detail`:
+ * `Key (email)=(ada@example.com) already exists.` A unique violation on users
+ * or accounts names an e-mail address or a provider's account id, and such an
+ * error is logged as a server fault. The column names stay.
+ */
+const KEY_VALUES = /\b(Key \(.*?\)=\().*(\)(?: already exists| is not present|$))/g
+
+/** Replaces every secret (and any password in a URL, any value a key error quotes) in a string. */
 export function redactString(value: string, secrets: readonly string[] = []): string {
   let out = value
   for (const secret of secrets) if (secret) out = out.split(secret).join("***")
-  return out.replace(URL_USERINFO, "$1***@")
+  return out.replace(URL_USERINFO, "$1***@").replace(KEY_VALUES, "$1***$2")
 }
 
 /**

@@ -151,6 +151,19 @@ describe("SqlAdapter on PostgreSQL", () => {
     }
   })
 
+  test("a unique violation keeps its code but not the e-mail address PostgreSQL quotes", async () => {
+    await pgAdapter.migrate()
+    const email = "quoted-in-detail@example.com"
+    await pgAdapter.createUser({ ...testUser(), email })
+    const error = await pgAdapter.createUser({ ...testUser(), email }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toMatchObject({ code: "23505" })
+    expect((error as { detail?: string }).detail).toBe("Key (email)=(***) already exists.")
+    expect(inspect(error, { depth: 10 })).not.toContain(email)
+  })
+
   test("tessera migrate --postgres", async () => {
     const schema = await freshSchema("cli")
     const url = new URL(pgs.server.url)
