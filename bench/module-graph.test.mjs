@@ -5,7 +5,8 @@
 // - importing it loads the entry points and the `core` chunk, nothing of a
 //   flow, and calls nothing of Node's at import (no `process.getBuiltinModule`);
 // - the first session check adds the light part of the configured flows
-//   (credentials, OAuth), never oauth4webapi nor anything of passkeys;
+//   (credentials, OAuth), never the built-in pages (and their strings),
+//   oauth4webapi nor anything of passkeys;
 // - an OAuth sign-in adds the OAuth steps and oauth4webapi, still no passkeys.
 //
 // `npm test` builds first; this reads packages/core/dist as published.

@@ -13,7 +13,10 @@
  * resolving a configuration needs:
  *
  * - `core`: everything a request may touch (handler, config, http, session,
- *   jwt, pages, errors, the provider helpers);
+ *   jwt, errors, the provider helpers, the HTML helpers of the page sections);
+ * - `pages`: the built-in pages and their English strings, loaded with the
+ *   first page shown (a session check never loads them), and by the e-mail
+ *   provider factories (the sign-in message);
  * - `<flow>` (oauth, email, credentials): the normalizer and the page section,
  *   loaded (dynamic `import()`) when a configuration with that provider type is
  *   resolved;
@@ -63,17 +66,36 @@ export function entryPoints() {
   return input
 }
 
+/** The modules of the `pages` chunk (the helpers the flows' page sections use stay in `core`). */
+const PAGES = new Set([
+  "actions/pages.ts",
+  "flows/email/message.ts",
+  ...["layout", "error", "signin", "signout", "verify-request", "confirm-link", "messages"].map(
+    (name) => `pages/${name}.ts`,
+  ),
+  "pages/page-context.ts",
+  "pages/pending-script.ts",
+  "pages/i18n/catalogs.ts",
+  "pages/i18n/translator.ts",
+  "pages/i18n/negotiate.ts",
+  "pages/i18n/locales/en.ts",
+])
+
 /** The chunk a module that is not an entry point belongs to (see the module comment). */
 function chunkOf(id) {
   const path = relative(src, id).replaceAll("\\", "/")
   // Imported by provider factories, so loaded with the core when such a provider is.
-  if (path === "flows/oauth/provider-options.ts" || path === "flows/email/message.ts") return "core"
+  if (path === "flows/oauth/provider-options.ts") return "core"
+  // The built-in pages and their English strings: loaded (import() in routes.ts and handler.ts)
+  // with the first page a browser asks for, not by a session check; statically by the e-mail
+  // provider factories, whose message is written in those strings.
+  if (PAGES.has(path)) return "pages"
   // The script's CSP hash is exported by the WebAuthn factory: the flow must not come with it.
   if (path === "flows/webauthn/client-script.generated.ts") return "webauthn-client"
   // The flow itself: a chunk of its own, which only the factory's import() loads.
   if (path.startsWith("flows/webauthn/")) return undefined
   // The pages' languages: each catalog loads when a page is shown in it (pages/i18n/catalogs.ts),
-  // English (the fallback, imported statically) with the core; the checks of
+  // English (the fallback, imported statically) with the pages; the checks of
   // theme.locale/locales/messages when a configuration sets them.
   const locale = /^pages\/i18n\/locales\/([\w-]+)\.ts$/.exec(path)
   if (locale && locale[1] !== "en") return `locale-${locale[1]}`

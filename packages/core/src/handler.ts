@@ -27,7 +27,6 @@ import { assertCsrf } from "./http/csrf.js"
 import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
 import { noStoreHeaders, toResponse } from "./http/response.js"
 import { appPageUrl } from "./http/urls.js"
-import { renderErrorPage } from "./pages/error.js"
 import { lazy } from "./flows/lazy.js"
 import {
   isAuthAction,
@@ -38,7 +37,6 @@ import {
   type RouteMatch,
 } from "./routes.js"
 import { adoptAuthjsSession, hasAuthjsSessionToAdopt } from "./session/authjs-cookies.js"
-import { fallbackPageContext, pageContextOf } from "./pages/page-context.js"
 import { raw } from "./symbols.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
@@ -239,6 +237,7 @@ async function errorResult(
   }
   if (request.action === "error") {
     // The error page itself failed: render the built-in one rather than loop.
+    const { renderErrorPage, pageContextOf } = await builtInPages()
     return renderErrorPage(await pageContextOf(ctx), { home: `${ctx.origin}/` }, value)
   }
   const params: Record<string, string> = { error: value }
@@ -249,6 +248,15 @@ async function errorResult(
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
   const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
   return { redirect: appPageUrl(ctx, path, params), ...(retry ? { headers: retry } : {}) }
+}
+
+/** The error page and its context, loaded when one is shown (as the other pages: routes.ts). */
+async function builtInPages() {
+  const [{ renderErrorPage }, { pageContextOf, fallbackPageContext }] = await Promise.all([
+    import("./pages/error.js"),
+    import("./pages/page-context.js"),
+  ])
+  return { renderErrorPage, pageContextOf, fallbackPageContext }
 }
 
 /** True when the request is for a JSON route (by path alone: the request may not parse). */
@@ -296,6 +304,7 @@ async function configurationErrorResult(
     return { redirect: url.href, headers: noStoreHeaders }
   }
   const home = `${configuredOrigin(config) ?? ""}/`
+  const { renderErrorPage, fallbackPageContext } = await builtInPages()
   const page = renderErrorPage(await fallbackPageContext(request), { home }, "Configuration")
   return { ...page, status: 500 }
 }

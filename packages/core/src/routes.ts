@@ -11,7 +11,6 @@
  */
 import { csrf, providers, session } from "./actions/api.js"
 import { callback, webauthnOptions } from "./actions/callback.js"
-import { errorPage, signInPage, signOutPage, verifyRequestPage } from "./actions/pages.js"
 import { signIn } from "./actions/signin.js"
 import { listSessionsAction, revokeSessionAction } from "./actions/sessions.js"
 import { signOut } from "./actions/signout.js"
@@ -56,6 +55,15 @@ export interface Route {
   readonly POST?: Endpoint
 }
 
+/**
+ * A built-in page, loaded with the first request for one: a session check, the
+ * hot path of a cold start, never loads the pages and their strings.
+ */
+const page =
+  (name: "signInPage" | "signOutPage" | "errorPage" | "verifyRequestPage"): Handler =>
+  async (ctx) =>
+    (await import("./actions/pages.js"))[name](ctx)
+
 /** Credentials and passkey callbacks need the token; OAuth and e-mail callbacks carry their own proof. */
 const flowCallbackCsrf = (ctx: RequestContext) => {
   const { csrf } = ctx.flow!.callback
@@ -94,14 +102,14 @@ export const routes: { readonly [A in AuthAction]: Route } = {
   signin: {
     answers: "page",
     provider: "optional",
-    GET: { csrf: false, handler: signInPage },
+    GET: { csrf: false, handler: page("signInPage") },
     // Starting a sign-in needs the token; a POST without a provider only shows the page.
     POST: { csrf: (ctx) => ctx.flow !== undefined, handler: signIn, rateLimit: signInLimits },
   },
   signout: {
     answers: "page",
     provider: "none",
-    GET: { csrf: false, handler: signOutPage },
+    GET: { csrf: false, handler: page("signOutPage") },
     POST: { csrf: true, handler: signOut },
   },
   callback: {
@@ -111,11 +119,11 @@ export const routes: { readonly [A in AuthAction]: Route } = {
     GET: { csrf: flowCallbackCsrf, handler: callback, rateLimit: callbackLimits },
     POST: { csrf: flowCallbackCsrf, handler: callback, rateLimit: callbackLimits },
   },
-  error: { answers: "page", provider: "none", GET: { csrf: false, handler: errorPage } },
+  error: { answers: "page", provider: "none", GET: { csrf: false, handler: page("errorPage") } },
   "verify-request": {
     answers: "page",
     provider: "none",
-    GET: { csrf: false, handler: verifyRequestPage },
+    GET: { csrf: false, handler: page("verifyRequestPage") },
   },
   "webauthn-options": {
     answers: "json",

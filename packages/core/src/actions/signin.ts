@@ -6,8 +6,10 @@
  */
 import type { RequestContext } from "../context.js"
 import type { ResponseInternal } from "../types.js"
-import { signInPage } from "./pages.js"
 
 export async function signIn(ctx: RequestContext): Promise<ResponseInternal> {
-  return ctx.flow ? ctx.flow.signIn(ctx) : signInPage(ctx)
+  if (ctx.flow) return ctx.flow.signIn(ctx)
+  // The pages load with the first one shown (see routes.ts).
+  const { signInPage } = await import("./pages.js")
+  return signInPage(ctx)
 }
