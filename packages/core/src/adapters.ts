@@ -198,6 +198,11 @@ export interface Adapter {
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  /**
+   * Stores the token; throws when one with the same `identifier` and `token` exists (a unique
+   * key): Tessera relies on that to make used passkey challenges, finished two-factor sign-ins
+   * and back-channel logout tokens single use.
+   */
   createVerificationToken?(
     verificationToken: VerificationToken,
   ): Awaitable<VerificationToken | null | undefined>

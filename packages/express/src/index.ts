@@ -69,6 +69,14 @@ async function handle(
   const resolved = atMountPath(withEnv(config), mountPath)
   const pathname = pathAndQuery(req.originalUrl).split("?")[0]!
   if (!isAuthRoute(pathname, basePathOf(resolved))) return next()
+  if (FETCH_FORBIDDEN_METHODS.has(req.method.toUpperCase())) {
+    // No `Request` can carry these: answered here as core answers any method it does not serve.
+    res
+      .status(405)
+      .set({ Allow: "GET, POST", "Cache-Control": "no-store" })
+      .json({ error: "UnknownAction", message: `${req.method} is not supported` })
+    return
+  }
 
   const url = requestUrl(req, process.env.AUTH_URL)
   if (!url) {
@@ -83,6 +91,9 @@ async function handle(
   const request = new Request(url, { method: req.method, headers, body })
   await sendResponse(await Auth(request, resolved), res)
 }
+
+/** Methods the Fetch API refuses to build a `Request` with (TRACE would otherwise be a 500). */
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"])
 
 /** `<basePath>/<action>[/...]` with a known action: the requests core answers. */
 function isAuthRoute(pathname: string, basePath: string): boolean {

@@ -91,9 +91,19 @@ export function authHandler(): MiddlewareHandler {
     const config = atMountPath(resolvedConfig(c), c)
     const url = requestUrl(c, authEnv(c).AUTH_URL)
     if (!isAuthRoute(url.pathname, basePathOf(config))) return next()
+    if (FETCH_FORBIDDEN_METHODS.has(c.req.method.toUpperCase())) {
+      // No `Request` can carry these: answered here as core answers any method it does not serve.
+      return c.json({ error: "UnknownAction", message: `${c.req.method} is not supported` }, 405, {
+        Allow: "GET, POST",
+        "Cache-Control": "no-store",
+      })
+    }
     return Auth(await authRequest(c, url), config)
   }
 }
+
+/** Methods the Fetch API refuses to build a `Request` with (TRACE would otherwise be a 500). */
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"])
 
 /** `<basePath>/<action>[/...]` with a known action: the requests core answers. */
 function isAuthRoute(pathname: string, basePath: string): boolean {

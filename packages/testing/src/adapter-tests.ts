@@ -653,6 +653,19 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(await db.verificationToken(token)).toBeFalsy()
       })
 
+      // Tessera records used passkey challenges, finished two-factor sign-ins and back-channel
+      // logout `jti`s as verification tokens: a second insert failing is what makes them single use.
+      it("createVerificationToken refuses an (identifier, token) that exists, even when raced", async () => {
+        const token = newToken()
+        const results = await Promise.allSettled(
+          Array.from({ length: 5 }, async () => method("createVerificationToken")({ ...token })),
+        )
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1)
+        await expect(
+          Promise.resolve().then(() => method("createVerificationToken")({ ...token })),
+        ).rejects.toBeDefined()
+      })
+
       it("useVerificationToken is single use", async () => {
         const token = newToken()
         await method("createVerificationToken")(token)

@@ -29,7 +29,7 @@ function clean(text: unknown): string | undefined {
 }
 
 /** A cause safe to log: the error's class, code and message, nothing it referenced. */
-function summary(error: Error): Error {
+export function summary(error: Error): Error {
   const safe = new Error(error.message)
   safe.name = error.name
   const code = (error as { code?: unknown }).code

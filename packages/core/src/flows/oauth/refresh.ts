@@ -5,7 +5,8 @@
  * that sends no new refresh token keeps the old one (most do not rotate);
  * `expires_in` becomes `expires_at`. A refused refresh token (`invalid_grant`)
  * is a `RefreshTokenError`; any other failure (the provider unreachable, a
- * malformed answer) an `OAuthProviderError`, leaving the stored tokens alone.
+ * malformed answer) an `OAuthProviderError`, leaving the stored tokens alone,
+ * whose cause is a summary: never the answer, which may hold new tokens.
  * @module
  */
 import * as o from "oauth4webapi"
@@ -13,6 +14,7 @@ import { OAuthProviderError, RefreshTokenError } from "../../errors.js"
 import type { TokenSet } from "../../types.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 import { oauthClient } from "./client.js"
+import { summary } from "./failures.js"
 import { authorizationServer } from "./discovery.js"
 import { httpOptions, providerFetch } from "./http.js"
 
@@ -38,8 +40,9 @@ export async function refreshTokens(
       throw new RefreshTokenError(`Provider "${provider.id}" refused the refresh token`)
     }
     if (error instanceof RefreshTokenError) throw error
+    // oauth4webapi's errors hold the whole answer (the new tokens, when it was refused): a summary only.
     throw new OAuthProviderError(`Provider "${provider.id}": the token refresh failed`, {
-      cause: { err: error },
+      cause: { err: error instanceof Error ? summary(error) : new Error(String(error)) },
     })
   }
   if (typeof tokens.access_token !== "string" || !tokens.access_token) {
