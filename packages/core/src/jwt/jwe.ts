@@ -167,6 +167,30 @@ export interface KnownHeader extends JweHeader {
 export interface DecryptedToken {
   readonly header: JweHeader
   readonly plaintext: string
+  /**
+   * The claims, when every value is a string, number, boolean or null (a session
+   * token as Tessera makes it): copied on each use instead of parsed again. A
+   * shallow copy of such an object is a whole copy, so callers may still change it.
+   */
+  readonly flat?: Readonly<Record<string, unknown>>
+}
+
+/** True when no value of `claims` is an object or array (a shallow copy is a deep one). */
+function isFlat(claims: Record<string, unknown>): boolean {
+  for (const key in claims) {
+    const value = claims[key]
+    if (value !== null && typeof value === "object") return false
+  }
+  return true
+}
+
+/** The claims of a token decrypted before, as {@link checkedClaims} would give them. */
+function reusedClaims(seen: DecryptedToken): Record<string, unknown> {
+  if (!seen.flat) return checkedClaims(seen)
+  const claims = { ...seen.flat }
+  validateTimes(claims)
+  validateReplicated(seen.header, claims)
+  return claims
 }
 
 function remember(ring: KeyRing, encoded: string, header: JweHeader, aad: Uint8Array): void {
@@ -242,7 +266,7 @@ export async function decryptToken(
 ): Promise<Record<string, unknown>> {
   // The same token again (a session cookie on each request): its claims, checked as after a decrypt.
   const seen = ring.decrypted.get(salt)?.get(token)
-  if (seen) return checkedClaims(seen)
+  if (seen) return reusedClaims(seen)
   const parts = splitCompact(token)
   const encodedHeader = parts[0]!
   // Tokens of one key share one header: it is parsed once per key ring.
@@ -255,13 +279,14 @@ export async function decryptToken(
   const bytes = opened instanceof Uint8Array ? opened : await opened
   // Only a header that decrypted a token is kept: garbage cannot fill the cache.
   if (!known) remember(ring, encodedHeader, header, aad)
-  const decrypted: DecryptedToken = { header, plaintext: plaintextOf(bytes) }
-  const claims = checkedClaims(decrypted)
+  const plaintext = plaintextOf(bytes)
+  const claims = checkedClaims({ header, plaintext })
   // Kept once its claims parsed: only tokens made with the ring's keys, checked again on each use.
   let bySalt = ring.decrypted.get(salt)
   if (!bySalt) ring.decrypted.set(salt, (bySalt = new Map()))
   if (bySalt.size >= MAX_DECRYPTED) bySalt.clear()
-  bySalt.set(token, decrypted)
+  const flat = isFlat(claims) ? Object.freeze({ ...claims }) : undefined
+  bySalt.set(token, { header, plaintext, flat })
   return claims
 }
 

@@ -65,6 +65,17 @@ async function decodeSessionCookie(
 
 const now = () => Math.floor(Date.now() / 1000)
 
+/**
+ * `exp` (seconds) as an ISO string, the session's `expires`. A session's `exp` stays the same
+ * from one check to the next until its cookie is re-issued, and formatting a date costs about
+ * as much as the rest of a cached check: the last answer is kept.
+ */
+let lastIso: { exp: number; iso: string } | undefined
+function isoStringAt(exp: number): string {
+  if (lastIso?.exp !== exp) lastIso = { exp, iso: new Date(exp * 1000).toISOString() }
+  return lastIso.iso
+}
+
 /** When the sign-in the token stands for happened; tokens from before `auth_time` existed use `iat`. */
 function signedInAt(token: JWT): number {
   return typeof token.auth_time === "number" ? token.auth_time : (token.iat ?? now())
@@ -262,7 +273,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       }
       const session: Session = {
         user: { name: next.name, email: next.email, image: next.picture },
-        expires: new Date(exp * 1000).toISOString(),
+        expires: isoStringAt(exp),
       }
       const sessionAnswer = config.callbacks.session(
         update

@@ -6,7 +6,9 @@
  * - a token is only what it was made for: the session token of plain http,
  *   already read, is not a session under the `__Secure-` cookie (another salt);
  * - another configuration (another secret) never reads it, read or not;
- * - a tampered copy of a token that was read is refused, not taken from memory.
+ * - a tampered copy of a token that was read is refused, not taken from memory;
+ * - what a `jwt` or `session` callback does to the claims it is handed stays
+ *   in that request: the next check gets the token's claims as made.
  */
 import { afterEach, describe, expect, test, vi } from "vitest"
 import { Auth } from "@tessera/core"
@@ -72,6 +74,30 @@ describe("decrypted tokens kept by the key ring", () => {
       other,
     )
     expect(await response.json()).toBeNull()
+  })
+
+  test("a callback changing the claims it is handed does not change the kept ones", async () => {
+    const seen: unknown[] = []
+    const { config, token: original } = await signedIn({
+      callbacks: {
+        jwt({ token, trigger }) {
+          if (trigger) return token // the sign-in: the token as made
+          seen.push({ ...token })
+          // A callback changing the token it is handed on a read.
+          token.email = "someone-else@example.com"
+          token.role = "admin"
+          return token
+        },
+      },
+    })
+    // The same cookie each time, as a browser that has not stored the re-issued one yet sends it.
+    const cookie = `${sessionCookieName()}=${original}`
+    for (let i = 0; i < 3; i++) await Auth(get("/auth/session", { headers: { cookie } }), config)
+    expect(seen.length).toBeGreaterThanOrEqual(3)
+    for (const token of seen.slice(-2)) {
+      expect(token).not.toHaveProperty("role")
+      expect(token).toHaveProperty("email", "ada@example.com")
+    }
   })
 
   test("a tampered copy of a token that was read is refused", async () => {
