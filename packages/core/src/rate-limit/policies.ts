@@ -67,8 +67,10 @@ function submitted(ctx: RequestContext): Record<string, unknown> {
  * An identifier as submitted, normalized. A JSON body can send it as an array or
  * an object, which would be counted under nothing while `authorize` may still
  * read it as a name (`String(["ada"])` is "ada"): refused before `authorize` runs.
+ * A number (a JSON client sending an account or phone number) counts as its text.
  */
 function identifier(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return normalized(String(value))
   if (value !== undefined && value !== null && typeof value !== "string") {
     throw new RequestError(new InvalidRequest("The identifier must be a string"), 400)
   }

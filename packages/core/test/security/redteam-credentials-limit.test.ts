@@ -57,10 +57,20 @@ test("an identifier that is not a string is refused before authorize, and does n
   const locked = await attempt(config, "ada", "correct horse")
   expect(setsSession(locked)).toBe(false)
   authorized = 0
-  for (const username of [["ada"], ["Ada "], { 0: "ada" }, 7]) {
+  for (const username of [["ada"], ["Ada "], { 0: "ada" }, true]) {
     const response = await attempt(config, username, "correct horse")
     expect(setsSession(response)).toBe(false)
     expect(response.status).toBe(400)
   }
+  expect(authorized).toBe(0)
+})
+
+test('a number counts as its text: the lock on "12345" holds for 12345', async () => {
+  const config = app()
+  for (let i = 0; i < 10; i++) await attempt(config, "12345", `guess ${i}`)
+  authorized = 0
+  const response = await attempt(config, 12345, "correct horse")
+  expect(setsSession(response)).toBe(false)
+  expect(response.status).not.toBe(400)
   expect(authorized).toBe(0)
 })
