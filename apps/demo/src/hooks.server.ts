@@ -53,7 +53,19 @@ function pathOnThisSite(url: string | null, origin: string): string | undefined 
 /** Path prefixes only signed-in users may open. */
 const PROTECTED = ["/admin"]
 
-function isProtected(pathname: string): boolean {
+/**
+ * Compared on the path SvelteKit routes on: the decoded one (`/%61dmin/users` is the
+ * `/admin/users` page, while `event.url.pathname` keeps the encoding), decoded as SvelteKit
+ * does (`%25` stays). A path that does not decode is refused by SvelteKit; here it counts as
+ * protected.
+ */
+function isProtected(rawPathname: string): boolean {
+  let pathname: string
+  try {
+    pathname = rawPathname.split("%25").map(decodeURI).join("%25")
+  } catch {
+    return true
+  }
   return PROTECTED.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
 }
 

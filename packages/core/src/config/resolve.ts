@@ -163,7 +163,15 @@ function resolveBasePath(basePath: string | undefined, urlPath: string | undefin
   if (typeof path !== "string" || !path.startsWith("/") || /[?#\s]/.test(path)) {
     throw new InvalidConfiguration(`basePath must be a path starting with "/", got "${path}"`)
   }
-  return path.replace(/\/+$/, "") || "/auth"
+  const trimmed = path.replace(/\/+$/, "")
+  // Only an explicit basePath can be all slashes (a URL's "/" path means the default). The routes
+  // would sit among the app's own pages, and the integrations and core would disagree on them.
+  if (!trimmed) {
+    throw new InvalidConfiguration(
+      `basePath "${path}" would put the auth routes at the site's root, among the app's pages: use a prefix such as "/auth"`,
+    )
+  }
+  return trimmed
 }
 
 /**
