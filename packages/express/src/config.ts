@@ -34,9 +34,19 @@ const mounted = new WeakMap<AuthConfig, Map<string, AuthConfig>>()
  * `config` answering under `mountPath`, the path the middleware is mounted at,
  * when the configuration does not say where (no `basePath`, no path in
  * `AUTH_URL`): mounting at `/api/auth` then serves `/api/auth/signin` with no
- * more setup, as with Auth.js. An explicit `basePath` always wins.
+ * more setup, as with Auth.js. An explicit `basePath` always wins. Unless the app
+ * routes case-sensitively, the path is learnt in lower case: a mount path with
+ * capitals (`/Auth`) needs `basePath`.
  */
-export function atMountPath(config: AuthConfig, mountPath: string): AuthConfig {
+export function atMountPath(
+  config: AuthConfig,
+  requestMountPath: string,
+  caseSensitive: boolean,
+): AuthConfig {
+  // Routing that ignores case (Express's default) runs the middleware for `/API/auth` too, spelt
+  // as the client likes: one path for all spellings, or a client's spellings would use up
+  // MAX_MOUNTS and leave the real mount to the app's 404. `/API/auth/...` then goes on to the app.
+  const mountPath = caseSensitive ? requestMountPath : requestMountPath.toLowerCase()
   if (config.basePath || !mountPath || mountPath === "/auth") return config
   let byPath = mounted.get(config)
   if (!byPath) mounted.set(config, (byPath = new Map()))

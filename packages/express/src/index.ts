@@ -66,7 +66,7 @@ async function handle(
 ): Promise<void> {
   const mountPath = mountPathOf(req)
   if (mountPath === undefined) return next()
-  const resolved = atMountPath(withEnv(config), mountPath)
+  const resolved = atMountPath(withEnv(config), mountPath, !!req.app.get("case sensitive routing"))
   const pathname = pathAndQuery(req.originalUrl).split("?")[0]!
   if (!isAuthRoute(pathname, basePathOf(resolved))) return next()
   if (FETCH_FORBIDDEN_METHODS.has(req.method.toUpperCase())) {
