@@ -59,13 +59,16 @@ export function environmentDefaults(env: Env, config: AuthConfig): Partial<AuthC
     const secrets = secretsFromEnv(env)
     if (secrets.length > 0) defaults.secret = secrets
   }
+  const canonical = config.url ?? config.origin ?? env.AUTH_URL
   if (env.AUTH_URL && config.url === undefined && config.origin === undefined) {
     defaults.url = env.AUTH_URL
-    // The path of AUTH_URL is where the actions live, unless basePath says otherwise.
-    if (!config.basePath) {
-      const path = pathOf(env.AUTH_URL)
-      if (path) defaults.basePath = path
-    }
+  }
+  // The path of the canonical URL (`url`, else AUTH_URL) is where the actions live, unless
+  // basePath says otherwise. Filled in here, the integrations' routing reads the same base
+  // path core serves: without it they sent `/auth/*` to core and `url`'s path to the app.
+  if (!config.basePath && typeof canonical === "string") {
+    const path = pathOf(canonical)
+    if (path) defaults.basePath = path
   }
   if (config.trustHost === undefined) defaults.trustHost = trustHostFromEnv(env)
   if (config.allowedHosts === undefined && env.AUTH_ALLOWED_HOSTS) {
@@ -135,7 +138,10 @@ export function setEnvDefaults(
     createLogger(!!config.debug, config.logger).warn("env-url-basepath-redundant")
     suppressed.add(config)
   }
-  Object.assign(config, environmentDefaults(envObject, config))
+  const defaults = environmentDefaults(envObject, config)
+  Object.assign(config, defaults)
+  // A base path taken from the URL's own path is no second setting to warn about.
+  if (defaults.basePath) suppressed.add(config)
   // Resolution warns when AUTH_URL's path and basePath disagree; this opts out of it.
   if (suppressBasePathWarning) suppressed.add(config)
   return config

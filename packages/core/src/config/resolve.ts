@@ -192,9 +192,10 @@ function resolveOrigin(
   const trustHost = !!config.trustHost
   const allowedHosts = parseAllowedHosts(config.allowedHosts)
   const urlPath = canonical?.pathname.replace(/\/+$/, "")
+  // Only a basePath that disagrees with the URL's path is worth a word: an equal one may be
+  // the URL's path filled in by setEnvDefaults (on a copy, in the integrations), not the app's.
   if (urlPath && config.basePath !== undefined && !suppressed.has(source)) {
-    const same = urlPath === config.basePath.replace(/\/+$/, "")
-    logger.warn(same ? "env-url-basepath-redundant" : "env-url-basepath-mismatch")
+    if (urlPath !== config.basePath.replace(/\/+$/, "")) logger.warn("env-url-basepath-mismatch")
   }
   if (!canonical && !trustHost) {
     throw new UntrustedHost(
