@@ -48,7 +48,8 @@ const FAILURES: Record<string, SignInFailure> = {
 
 /** The message for an `error` value; a general one for any other value. */
 export function signInFailure(error: string): SignInFailure {
-  return (
-    FAILURES[error] ?? { section: "page", message: "Signing in did not work. Please try again." }
-  )
+  // Own keys only: the value is the query's, and `constructor` or `toString` would find Object's.
+  return Object.hasOwn(FAILURES, error)
+    ? FAILURES[error]!
+    : { section: "page", message: "Signing in did not work. Please try again." }
 }
