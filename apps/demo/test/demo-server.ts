@@ -4,10 +4,11 @@
  * runs it, or `npm run dev` (Vite's dev server) from the repository root.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdtempSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll } from "vitest"
 
 export const demoDir = fileURLToPath(new URL("..", import.meta.url))
 const repositoryRoot = join(demoDir, "..", "..")
@@ -112,4 +113,26 @@ function stopProcess(child: ChildProcess): Promise<void> {
     })
     signal(child, "SIGTERM")
   })
+}
+
+/**
+ * The built demo on a fresh data folder for the tests of one file: started before
+ * them, stopped and its folder removed after. Read `.server` inside the tests.
+ */
+export function useDemo(env?: Record<string, string>): { readonly server: DemoServer } {
+  const dataDir = makeDataDir()
+  const handle: { server?: DemoServer } = {}
+  beforeAll(async () => {
+    handle.server = await startDemo({ dataDir, env })
+  })
+  afterAll(async () => {
+    await handle.server?.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+  return {
+    get server() {
+      if (!handle.server) throw new Error("the demo has not started")
+      return handle.server
+    },
+  }
 }

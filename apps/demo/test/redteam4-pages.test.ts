@@ -4,32 +4,21 @@
  * never a 500. `/signin?error=constructor` looked the value up in a plain
  * object, found `Object` itself, and SvelteKit could not serialise a function.
  */
-import { rmSync } from "node:fs"
-import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { makeDataDir, startDemo, type DemoServer } from "./demo-server"
+import { describe, expect, test } from "vitest"
+import { useDemo } from "./demo-server"
 
-const dataDir = makeDataDir()
-let demo: DemoServer
-
-beforeAll(async () => {
-  demo = await startDemo({ dataDir })
-})
-
-afterAll(async () => {
-  await demo?.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const demo = useDemo()
 
 describe("the sign-in page's error values", () => {
   test.each(["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"])(
     "/signin?error=%s: the general message, not a 500",
     async (error) => {
       for (const path of [`/signin?error=${error}`, `/signin/__data.json?error=${error}`]) {
-        const response = await fetch(new URL(path, demo.url), { redirect: "manual" })
+        const response = await fetch(new URL(path, demo.server.url), { redirect: "manual" })
         const body = await response.text()
         expect(response.status, `${path}: ${body.slice(0, 200)}`).toBe(200)
       }
-      const page = await (await fetch(new URL(`/signin?error=${error}`, demo.url))).text()
+      const page = await (await fetch(new URL(`/signin?error=${error}`, demo.server.url))).text()
       expect(page).toContain("Signing in did not work. Please try again.")
     },
   )
