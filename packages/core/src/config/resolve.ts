@@ -164,6 +164,13 @@ function resolveBasePath(basePath: string | undefined, urlPath: string | undefin
     throw new InvalidConfiguration(`basePath must be a path starting with "/", got "${path}"`)
   }
   const trimmed = path.replace(/\/+$/, "")
+  // Written as a URL writes its path, or core would serve one path and build URLs on another:
+  // `//auth` would even make them protocol-relative, another host's (`//auth/signin`).
+  if (trimmed && (trimmed.startsWith("//") || new URL(trimmed, "http://h").pathname !== trimmed)) {
+    throw new InvalidConfiguration(
+      `basePath "${path}" is not written as a URL path is (no "//" at the start, no "." or ".." segments, no backslashes, non-ASCII percent-encoded): the routes would not be where their URLs point`,
+    )
+  }
   // Only an explicit basePath can be all slashes (a URL's "/" path means the default). The routes
   // would sit among the app's own pages, and the integrations and core would disagree on them.
   if (!trimmed) {
