@@ -2,7 +2,7 @@
  * Public types shared by every part of Tessera. Mirrors `@auth/core/types`.
  * @module
  */
-import type { Adapter, AdapterSessionRecord, AdapterUser } from "./adapters.js"
+import type { Adapter, AdapterSession, AdapterSessionRecord, AdapterUser } from "./adapters.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Provider, ProviderType } from "./providers/index.js"
 import type { MessageKey as LocaleMessageKey } from "./pages/i18n/localization.js"
@@ -351,9 +351,13 @@ export interface CallbacksOptions<P = Profile, A = Account> {
   }): Awaitable<boolean | string>
   /** Decides where a callback URL may send the user. The default allows the app's own origin only. */
   redirect(params: { url: string; baseUrl: string }): Awaitable<string>
-  /** Shapes what the session action and `auth()` return. */
+  /**
+   * Shapes what the session action and `auth()` return. `session` is typed as in Auth.js
+   * (its `user` always there), so its guides' `session.user.id = token.id` compiles; with
+   * JWT sessions it holds `user` and `expires` only, with database sessions the stored one.
+   */
   session(params: {
-    session: Session
+    session: { user: AdapterUser } & AdapterSession & Session
     token: JWT
     user: AdapterUser
     newSession?: any

@@ -30,7 +30,7 @@
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
-import type { OIDCConfig, OIDCUserConfig, UserinfoRequestContext } from "./oauth.js"
+import type { OIDCConfig, OIDCUserConfig, UserinfoRequestContext, ProviderClaim } from "./oauth.js"
 
 /** The `user` field Apple posts on the first authorization. */
 export interface AppleUser {
@@ -56,7 +56,7 @@ export interface AppleProfile {
   auth_time?: number
   transfer_sub?: string
   user?: AppleUser
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 function parseUser(raw: string | undefined): AppleUser | undefined {

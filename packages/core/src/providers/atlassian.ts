@@ -24,7 +24,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OAuthConfig, type OAuthUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OAuthConfig,
+  type OAuthUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The user from `GET https://api.atlassian.com/me`. */
 export interface AtlassianProfile {
@@ -39,7 +44,7 @@ export interface AtlassianProfile {
   zoneinfo?: string
   locale?: string
   extended_profile?: Record<string, unknown>
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -19,7 +19,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of an Auth0 ID Token. */
 export interface Auth0Profile {
@@ -39,7 +44,7 @@ export interface Auth0Profile {
   exp: number
   sid?: string
   nonce?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -25,7 +25,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of an authentik ID Token (default scope mappings). */
 export interface AuthentikProfile {
@@ -48,7 +53,7 @@ export interface AuthentikProfile {
   preferred_username?: string
   nickname?: string
   groups?: string[]
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

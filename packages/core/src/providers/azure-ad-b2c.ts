@@ -36,7 +36,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import type { OIDCConfig, OIDCUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The claims of an Azure AD B2C ID Token (with the usual user flow claims). */
 export interface AzureADB2CProfile {
@@ -60,7 +60,7 @@ export interface AzureADB2CProfile {
   acr?: string
   idp?: string
   preferred_username?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface AzureADB2COptions<P> extends OIDCUserConfig<P> {

@@ -27,7 +27,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import type { OIDCConfig, OIDCUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The claims of a Battle.net ID Token. */
 export interface BattleNetProfile {
@@ -35,7 +35,7 @@ export interface BattleNetProfile {
   battle_tag: string
   iss?: string
   aud?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export type BattleNetIssuer =

@@ -22,7 +22,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /2.0/user`. */
 export interface BitbucketProfile {
@@ -38,7 +38,7 @@ export interface BitbucketProfile {
   is_staff: boolean
   location: string | null
   links: Record<string, { href?: string; name?: string }>
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -22,7 +22,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /2.0/users/me`. */
 export interface BoxProfile {
@@ -43,7 +43,7 @@ export interface BoxProfile {
   phone: string
   address: string
   avatar_url: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

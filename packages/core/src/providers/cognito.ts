@@ -29,7 +29,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import type { OIDCConfig, OIDCUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The claims of a Cognito ID Token. */
 export interface CognitoProfile {
@@ -51,7 +51,7 @@ export interface CognitoProfile {
   picture?: string
   phone_number?: string
   phone_number_verified?: boolean | "true" | "false"
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

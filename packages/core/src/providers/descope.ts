@@ -21,7 +21,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of a Descope ID Token. */
 export interface DescopeProfile {
@@ -34,7 +40,7 @@ export interface DescopeProfile {
   phone_number?: string
   phone_number_verified?: boolean
   picture?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -21,7 +21,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /users/@me`. */
 export interface DiscordProfile {
@@ -46,7 +46,7 @@ export interface DiscordProfile {
   avatar_decoration_data?: { asset: string; sku_id: string } | null
   /** Set by Tessera: the avatar (or default avatar) URL. */
   image_url: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 const CDN = "https://cdn.discordapp.com"

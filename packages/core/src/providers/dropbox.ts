@@ -29,6 +29,7 @@ import {
   type OAuthConfig,
   type OAuthUserConfig,
   type UserinfoRequestContext,
+  type ProviderClaim,
 } from "./oauth.js"
 
 /** The account from `POST /2/users/get_current_account`. */
@@ -51,7 +52,7 @@ export interface DropboxProfile {
   profile_photo_url?: string
   country?: string
   team?: { id: string; name: string }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /** Dropbox's RPC endpoints are POSTs without a body. */

@@ -24,7 +24,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /me?fields=id,name,email,picture`. */
 export interface FacebookProfile {
@@ -35,7 +35,7 @@ export interface FacebookProfile {
   picture: { data: { height: number; width: number; is_silhouette: boolean; url: string } }
   first_name?: string
   last_name?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -33,7 +33,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of a FusionAuth ID Token. */
 export interface FusionAuthProfile {
@@ -59,7 +64,7 @@ export interface FusionAuthProfile {
   tid?: string
   applicationId?: string
   roles?: string[]
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface FusionAuthOptions<P> extends OIDCUserConfig<P> {

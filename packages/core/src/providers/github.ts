@@ -30,7 +30,12 @@
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
-import type { OAuthConfig, OAuthUserConfig, UserinfoRequestContext } from "./oauth.js"
+import type {
+  OAuthConfig,
+  OAuthUserConfig,
+  UserinfoRequestContext,
+  ProviderClaim,
+} from "./oauth.js"
 
 /** The authenticated user, from `GET /user`. */
 export interface GitHubProfile {
@@ -74,7 +79,7 @@ export interface GitHubProfile {
   collaborators?: number
   two_factor_authentication: boolean
   plan?: { collaborators: number; name: string; space: number; private_repos: number }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /** One address from `GET /user/emails`. */

@@ -19,7 +19,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /api/v4/user`. */
 export interface GitLabProfile {
@@ -62,7 +62,7 @@ export interface GitLabProfile {
   commit_email: string
   shared_runners_minutes_limit: number
   extra_shared_runners_minutes_limit: number
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface GitLabOptions<P> extends OAuthUserConfig<P> {

@@ -22,7 +22,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of Google's ID Token. */
 export interface GoogleProfile {
@@ -44,7 +50,7 @@ export interface GoogleProfile {
   exp: number
   nbf?: number
   jti?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   type OAuthConfig,
   type OAuthUserConfig,
   type UserinfoRequestContext,
+  type ProviderClaim,
 } from "./oauth.js"
 
 /** The access token's metadata from `GET /oauth/v1/access-tokens/<token>`. */
@@ -43,7 +44,7 @@ export interface HubSpotProfile {
   scopes: string[]
   expires_in: number
   token_type: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 function requestTokenInfo(context: UserinfoRequestContext) {

@@ -19,7 +19,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of Hugging Face's ID Token. */
 export interface HuggingFaceProfile {
@@ -41,7 +47,7 @@ export interface HuggingFaceProfile {
     isEnterprise: boolean
     roleInOrg?: "admin" | "write" | "read" | "contributor"
   }>
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /** Auth.js's spelling of {@link HuggingFaceProfile}. */

@@ -26,7 +26,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { withBearerTokenType, type OAuthConfig, type OAuthUserConfig } from "./oauth.js"
+import {
+  withBearerTokenType,
+  type OAuthConfig,
+  type OAuthUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The user from `GET /me?fields=id,username,account_type,name`. */
 export interface InstagramProfile {
@@ -35,7 +40,7 @@ export interface InstagramProfile {
   account_type?: "BUSINESS" | "MEDIA_CREATOR" | "PERSONAL"
   name?: string
   media_count?: number
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -26,7 +26,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 export type KakaoDateTime = string
 export type KakaoAgeRange =
@@ -87,7 +87,7 @@ export interface KakaoProfile {
     ci?: string
     ci_authenticated_at?: KakaoDateTime
   }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -22,7 +22,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of a Keycloak ID Token (standard client scopes). */
 export interface KeycloakProfile {
@@ -46,7 +52,7 @@ export interface KeycloakProfile {
   family_name?: string
   email?: string
   picture?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -24,7 +24,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of LINE's ID Token. */
 export interface LineProfile {
@@ -40,7 +46,7 @@ export interface LineProfile {
   picture?: string
   /** With the `email` scope and the channel's e-mail permission. */
   email?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -22,7 +22,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of LinkedIn's ID Token. */
 export interface LinkedInProfile {
@@ -38,7 +44,7 @@ export interface LinkedInProfile {
   locale?: string | { country: string; language: string }
   email?: string
   email_verified?: boolean
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -26,7 +26,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of a Logto ID Token. */
 export interface LogtoProfile {
@@ -40,7 +45,7 @@ export interface LogtoProfile {
   phone_number_verified?: boolean
   organizations?: string[]
   organization_roles?: string[]
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

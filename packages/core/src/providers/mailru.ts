@@ -20,7 +20,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /userinfo`. */
 export interface MailruProfile {
@@ -35,7 +35,7 @@ export interface MailruProfile {
   birthday?: string
   locale?: string
   image?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

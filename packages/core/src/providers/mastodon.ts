@@ -27,7 +27,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The account from `GET /api/v1/accounts/verify_credentials`. */
 export interface MastodonProfile {
@@ -48,7 +48,7 @@ export interface MastodonProfile {
   following_count: number
   statuses_count: number
   last_status_at: string | null
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface MastodonOptions<P> extends OAuthUserConfig<P> {

@@ -31,7 +31,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OIDCConfig, OIDCUserConfig } from "./oauth.js"
+import type { OIDCConfig, OIDCUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The claims of an Entra ID v2.0 ID Token. */
 export interface MicrosoftEntraIDProfile {
@@ -59,7 +59,7 @@ export interface MicrosoftEntraIDProfile {
   groups?: string[]
   /** Optional claim: true when the domain of `email` is verified by its owner. */
   xms_edov?: boolean
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface MicrosoftEntraIDOptions<P> extends OIDCUserConfig<P> {

@@ -32,6 +32,7 @@ import {
   type OAuthConfig,
   type OAuthUserConfig,
   type TokenRequestContext,
+  type ProviderClaim,
 } from "./oauth.js"
 
 /** `GET /v1/nid/me`: the user in `response`. */
@@ -50,7 +51,7 @@ export interface NaverProfile {
     birthyear?: string
     mobile?: string
   }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 async function requestToken(context: TokenRequestContext) {

@@ -20,7 +20,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /api/v1/user`. */
 export interface NetlifyProfile {
@@ -34,7 +34,7 @@ export interface NetlifyProfile {
   created_at?: string
   last_login?: string
   login_providers?: string[]
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

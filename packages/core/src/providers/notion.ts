@@ -34,6 +34,7 @@ import {
   type OAuthConfig,
   type OAuthUserConfig,
   type UserinfoRequestContext,
+  type ProviderClaim,
 } from "./oauth.js"
 
 /** The Notion API version the profile is read with. */
@@ -47,7 +48,7 @@ export interface NotionProfile {
   name: string | null
   avatar_url: string | null
   person?: { email?: string }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface NotionOptions<P> extends OAuthUserConfig<P> {

@@ -232,6 +232,17 @@ export interface OIDCConfig<P> extends Omit<OAuth2Config<P>, "type" | "checks" |
   options?: OIDCUserConfig<P>
 }
 
+/**
+ * The type of a claim a provider's profile type does not name: `any`, as in Auth.js's
+ * provider profiles (`Record<string, any>`), so an app reading its own claim
+ * (`profile.role ?? "user"`, Auth.js's role-based access guide) compiles unchanged.
+ * Claims Tessera itself reads are named in each profile type.
+ *
+ * @see [Auth.js: GoogleProfile](https://authjs.dev/reference/core/providers/google#googleprofile)
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ProviderClaim = any
+
 export type OAuthConfig<P> = OIDCConfig<P> | OAuth2Config<P>
 
 export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "options" | "type">

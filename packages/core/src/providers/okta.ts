@@ -18,7 +18,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of an Okta ID Token. */
 export interface OktaProfile {
@@ -53,7 +59,7 @@ export interface OktaProfile {
   updated_at?: number
   at_hash?: string
   c_hash?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -20,7 +20,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /api/v2/me` (the common fields). */
 export interface OsuProfile {
@@ -44,7 +44,7 @@ export interface OsuProfile {
   location?: string | null
   playmode?: string
   country?: { code: string; name: string }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

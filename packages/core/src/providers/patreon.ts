@@ -21,7 +21,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The current user, as a JSON:API document. */
 export interface PatreonProfile {
@@ -44,7 +44,7 @@ export interface PatreonProfile {
     relationships?: Record<string, unknown>
   }
   links?: { self: string }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -20,7 +20,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The account from `GET /v5/user_account`. */
 export interface PinterestProfile {
@@ -35,7 +35,7 @@ export interface PinterestProfile {
   follower_count?: number
   following_count?: number
   monthly_views?: number
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -41,6 +41,7 @@ import {
   type OAuthUserConfig,
   type TokenRequestContext,
   type UserinfoRequestContext,
+  type ProviderClaim,
 } from "./oauth.js"
 
 /** The user from `GET /api/v1/me` (the fields used here, and the common ones). */
@@ -54,7 +55,7 @@ export interface RedditProfile {
   created_utc?: number
   total_karma?: number
   over_18?: boolean
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface RedditOptions<P> extends OAuthUserConfig<P> {

@@ -25,7 +25,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The userinfo response of Salesforce. */
 export interface SalesforceProfile {
@@ -47,7 +52,7 @@ export interface SalesforceProfile {
   locale?: string
   user_type?: string
   active?: boolean
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -20,7 +20,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of Slack's ID Token. */
 export interface SlackProfile {
@@ -52,7 +57,7 @@ export interface SlackProfile {
   "https://slack.com/user_image_512"?: string
   "https://slack.com/team_image_34"?: string
   "https://slack.com/team_image_default"?: boolean
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /** `{ ok: false, error }` with 200 -> `{ error }` with 400. */

@@ -21,7 +21,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 export interface SpotifyImage {
   url: string
@@ -44,7 +44,7 @@ export interface SpotifyProfile {
   external_urls: { spotify: string }
   followers?: { href: string | null; total: number }
   explicit_content?: { filter_enabled: boolean; filter_locked: boolean }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -27,7 +27,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The athlete from `GET /api/v3/athlete` (summary fields). */
 export interface StravaProfile {
@@ -50,7 +50,7 @@ export interface StravaProfile {
   /** The large profile picture URL. */
   profile: string
   profile_medium: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -40,6 +40,7 @@ import {
   type TokenRequestContext,
   type TokenSet,
   type UserinfoRequestContext,
+  type ProviderClaim,
 } from "./oauth.js"
 
 /** `GET /v2/user/info/`: the user in `data.user`, with the fields asked for. */
@@ -65,7 +66,7 @@ export interface TikTokProfile {
     }
   }
   error: { code: string; message: string; log_id: string }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /** Auth.js's spelling of {@link TikTokProfile}. */

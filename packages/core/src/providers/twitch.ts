@@ -24,7 +24,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of Twitch's ID Token (with the default `claims` request). */
 export interface TwitchProfile {
@@ -40,7 +45,7 @@ export interface TwitchProfile {
   email_verified?: boolean
   picture?: string
   updated_at?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /** `scope: ["openid", "user:read:email"]` -> `scope: "openid user:read:email"`. */

@@ -29,7 +29,7 @@
  * @see https://docs.x.com/x-api/users/user-lookup-me
  * @module
  */
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 
 /** `GET /2/users/me`: the user in `data`, with the fields asked for. */
@@ -65,7 +65,7 @@ export interface TwitterProfile {
     created_at?: string
   }
   includes?: { tweets?: Array<{ id: string; text: string }> }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -24,7 +24,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /oauth2/resource/profile`. */
 export interface WikimediaProfile {
@@ -40,7 +40,7 @@ export interface WikimediaProfile {
   /** With the identity grant that includes the real name and e-mail. */
   realname?: string
   email?: string
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -31,7 +31,12 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { withBearerTokenType, type OAuthConfig, type OAuthUserConfig } from "./oauth.js"
+import {
+  withBearerTokenType,
+  type OAuthConfig,
+  type OAuthUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The SSO profile from `GET /sso/profile`. */
 export interface WorkOSProfile {
@@ -47,7 +52,7 @@ export interface WorkOSProfile {
   role?: { slug: string }
   groups?: string[]
   raw_attributes: { picture?: string; [attribute: string]: unknown }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 export interface WorkOSOptions<P> extends OAuthUserConfig<P> {

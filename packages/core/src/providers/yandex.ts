@@ -23,7 +23,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /info?format=json` (with the default accesses). */
 export interface YandexProfile {
@@ -42,7 +42,7 @@ export interface YandexProfile {
   real_name?: string
   sex?: "male" | "female" | null
   default_phone?: { id: number; number: string }
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

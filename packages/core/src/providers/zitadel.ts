@@ -23,7 +23,13 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import { emailIfVerified, profileOf, type OIDCConfig, type OIDCUserConfig } from "./oauth.js"
+import {
+  emailIfVerified,
+  profileOf,
+  type OIDCConfig,
+  type OIDCUserConfig,
+  type ProviderClaim,
+} from "./oauth.js"
 
 /** The claims of a ZITADEL ID Token (with the `profile` and `email` scopes). */
 export interface ZitadelProfile {
@@ -49,7 +55,7 @@ export interface ZitadelProfile {
   phone_number?: string
   phone_number_verified?: boolean
   updated_at?: number
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

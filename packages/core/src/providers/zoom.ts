@@ -23,7 +23,7 @@
  * @module
  */
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
-import type { OAuthConfig, OAuthUserConfig } from "./oauth.js"
+import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /v2/users/me`. */
 export interface ZoomProfile {
@@ -56,7 +56,7 @@ export interface ZoomProfile {
   phone_number: string
   status: string
   login_type?: number
-  [claim: string]: unknown
+  [claim: string]: ProviderClaim
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Type tests: the parameters each callback and event receives, and what it may return. */
 import { describe, expectTypeOf, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
-import type { AdapterUser } from "@tessera/core/adapters"
+import type { AdapterSession, AdapterUser } from "@tessera/core/adapters"
 import type { JWT } from "@tessera/core/jwt"
 import type { Account, Awaitable, Profile, Session, User } from "@tessera/core/types"
 
@@ -36,7 +36,11 @@ describe("callbacks", () => {
 
   test("session: session, token (JWT strategy) and user (database strategy)", () => {
     type Params = Parameters<NonNullable<Callbacks["session"]>>[0]
-    expectTypeOf<Params["session"]>().toEqualTypeOf<Session>()
+    // As Auth.js types it: `session.user` is there, so its guides' `session.user.id = ...` compiles.
+    expectTypeOf<Params["session"]>().toEqualTypeOf<
+      { user: AdapterUser } & AdapterSession & Session
+    >()
+    expectTypeOf<Params["session"]["user"]["id"]>().toEqualTypeOf<string>()
     expectTypeOf<Params["token"]>().toEqualTypeOf<JWT>()
     expectTypeOf<Params["user"]>().toEqualTypeOf<AdapterUser>()
   })

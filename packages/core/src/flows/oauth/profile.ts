@@ -96,7 +96,8 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
 
 /**
  * Runs the provider's `profile` and `account` callbacks. The Account's
- * `providerAccountId` is the profile's id as a string; its token fields are
+ * `providerAccountId` is the profile's id as a string (the provider's own
+ * identifier when the callback leaves it out); its token fields are
  * what `account(tokens)` returns (the default keeps the usual ones).
  */
 export async function toUserAndAccount(
@@ -116,7 +117,11 @@ export async function toUserAndAccount(
     throw new OAuthProfileParseError(
       `Provider "${provider.id}": the profile callback returned no user`,
     )
-  const id = user.id === undefined || user.id === null ? "" : String(user.id)
+  // A `profile` callback that maps without an `id` (Auth.js's own RBAC guide returns
+  // `{ role, ...profile }`) keys the account by the provider's identifier, the one the
+  // default callbacks use: the ID Token's `sub` (OIDC), the userinfo `id` or `sub` (OAuth 2).
+  const id =
+    idOf(user.id) || idOf(provider.type === "oidc" ? profile.sub : (profile.id ?? profile.sub))
   if (id === "")
     throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
 
@@ -130,6 +135,11 @@ export async function toUserAndAccount(
   if (typeof account.token_type === "string")
     account.token_type = account.token_type.toLowerCase() as Lowercase<string>
   return { user: { ...user, id }, account }
+}
+
+/** A string or number identifier as text; "" for anything else. */
+function idOf(value: unknown): string {
+  return typeof value === "string" || typeof value === "number" ? String(value) : ""
 }
 
 /** An address as e-mail sign-in would normalise it, or `null` when it is none it would accept. */

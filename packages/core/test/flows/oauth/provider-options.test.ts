@@ -296,8 +296,20 @@ describe("OAuth 2 providers", () => {
     expect((await browser.session()).user.name).toBe("User ada")
   })
 
-  test("a profile with no id is refused (Configuration), and no session", async () => {
-    const { config, errors } = configOf(oauth2(basic, { profile: () => ({ name: "nobody" }) }))
+  test("a profile() with no id keys the account by the userinfo id", async () => {
+    const { config, seen } = configOf(oauth2(basic, { profile: () => ({ name: "nobody" }) }))
+    const { done } = await signIn(config, basic)
+    expect(setsSession(done)).toBe(true)
+    expect(seen.account).toMatchObject({ providerAccountId: "4242" })
+  })
+
+  test("a profile with no id anywhere is refused (Configuration), and no session", async () => {
+    const { config, errors } = configOf(
+      oauth2(basic, {
+        userinfo: { url: `${basic.issuer}/me`, request: () => ({ name: "nobody" }) },
+        profile: () => ({ name: "nobody" }),
+      }),
+    )
     const { done } = await signIn(config, basic)
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
     expect(setsSession(done)).toBe(false)
