@@ -4,27 +4,16 @@
  * the `/admin/users` page) while `event.url.pathname` keeps the encoding, so a
  * guard that compares the raw path lets anyone in.
  */
-import { rmSync } from "node:fs"
-import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { makeDataDir, startDemo, type DemoServer } from "./demo-server"
+import { describe, expect, test } from "vitest"
+import { useDemo } from "./demo-server"
 
-const dataDir = makeDataDir()
-let demo: DemoServer
-
-beforeAll(async () => {
-  demo = await startDemo({ dataDir })
-})
-
-afterAll(async () => {
-  await demo?.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const demo = useDemo()
 
 describe("the /admin guard and encoded paths", () => {
   test.each(["/%61dmin", "/%61dmin/users", "/admin/%75sers", "/%41dmin/users", "/%2561dmin/users"])(
     "%s, without a session, never shows an admin page",
     async (path) => {
-      const response = await fetch(new URL(path, demo.url), { redirect: "manual" })
+      const response = await fetch(new URL(path, demo.server.url), { redirect: "manual" })
       const html = await response.text()
       expect(response.status, html.slice(0, 200)).not.toBe(200)
       expect(html).not.toContain("@example.test")
@@ -32,7 +21,7 @@ describe("the /admin guard and encoded paths", () => {
   )
 
   test("nor the data request of client-side navigation", async () => {
-    const response = await fetch(new URL("/%61dmin/users/__data.json", demo.url), {
+    const response = await fetch(new URL("/%61dmin/users/__data.json", demo.server.url), {
       redirect: "manual",
     })
     const body = (await response.json()) as { type: string; location?: string }
