@@ -287,10 +287,13 @@ export interface Adapter {
   /** Tessera extension: the user's second factor, confirmed or not, or `null`. */
   getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
   /**
-   * Tessera extension: marks the unconfirmed factor confirmed (`enabledAt`: now).
-   * Returns it, or `null` when there is none to confirm.
+   * Tessera extension: marks the unconfirmed factor confirmed (`enabledAt`: now),
+   * in one conditional write. With `secret`, only if the unconfirmed factor is
+   * still the one with that stored `secret` (the key whose code was just checked:
+   * another session may have set up a new one meanwhile). Returns it, or `null`
+   * when there is none to confirm.
    */
-  enableTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
+  enableTwoFactor?(userId: string, secret?: string): Awaitable<AdapterTwoFactor | null>
   /**
    * Tessera extension: records that a code of TOTP time step `step` was used,
    * atomically, only if `step` is later than `lastUsedStep`: true if it was, false

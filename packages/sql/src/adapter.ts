@@ -712,14 +712,14 @@ export function createAdapterMethods(
       return row ? toTwoFactor(row) : null
     },
 
-    async enableTwoFactor(userId) {
-      const row = await db
+    async enableTwoFactor(userId, secret) {
+      let update = db
         .updateTable("two_factors")
         .set({ enabled_at: date(new Date()) })
         .where("user_id", "=", userId)
         .where("enabled_at", "is", null)
-        .returningAll()
-        .executeTakeFirst()
+      if (secret !== undefined) update = update.where("secret", "=", secret)
+      const row = await update.returningAll().executeTakeFirst()
       return row ? toTwoFactor(row) : null
     },
 

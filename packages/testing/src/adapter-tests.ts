@@ -802,6 +802,18 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(await method("useRecoveryCode")(user.id, second.recoveryCodes[0]!)).toBe(true)
       })
 
+      it("two-factor: enableTwoFactor with a secret confirms only the factor with that secret", async () => {
+        const user = await createUser()
+        const first = await setUp(user.id)
+        const second = await setUp(user.id)
+        // The code checked was for the first key; a second setup replaced it meanwhile.
+        expect(await method("enableTwoFactor")(user.id, first.twoFactor.secret)).toBeNull()
+        expect((await method("getTwoFactor")(user.id))?.enabledAt).toBeNull()
+        const enabled = await method("enableTwoFactor")(user.id, second.twoFactor.secret)
+        expect(enabled).toMatchObject({ secret: second.twoFactor.secret })
+        expect(enabled?.enabledAt).toBeInstanceOf(Date)
+      })
+
       it("two-factor: enableTwoFactor confirms once; a confirmed factor is never replaced", async () => {
         const user = await createUser()
         const { twoFactor, recoveryCodes } = await setUp(user.id)

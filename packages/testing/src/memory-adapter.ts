@@ -493,9 +493,10 @@ export function MemoryAdapter(
       return found ? copyTwoFactor(found) : null
     },
 
-    async enableTwoFactor(userId) {
+    async enableTwoFactor(userId, secret) {
       const found = twoFactors.get(userId)
       if (!found || found.enabledAt) return null
+      if (secret !== undefined && found.secret !== secret) return null
       found.enabledAt = new Date()
       return copyTwoFactor(found)
     },

@@ -120,6 +120,9 @@ export async function twoFactorSetup(ctx: RequestContext): Promise<ResponseInter
   })
 }
 
+const keyReplaced =
+  "No second factor is waiting to be confirmed: it was confirmed or replaced meanwhile; set it up again"
+
 /** POST two-factor/enable with `code`: confirms the key set up last. */
 export async function twoFactorEnable(ctx: RequestContext): Promise<ResponseInternal> {
   requireTwoFactor(ctx)
@@ -135,8 +138,14 @@ export async function twoFactorEnable(ctx: RequestContext): Promise<ResponseInte
     typeof ctx.request.body?.code === "string" ? readTotp(ctx.request.body.code) : undefined
   if (!code) throw new InvalidTwoFactorCode("The code is not 6 digits")
   await verifySecondFactor(ctx, factor, code, { recoveryCodes: false })
-  if (!(await callAdapter(config, "enableTwoFactor", userId))) {
-    throw new RequestError(new InvalidRequest("No second factor is waiting to be confirmed"), 400)
+  // Only the key whose code was checked: another session of the user may have
+  // set up a new one since `getTwoFactor`, and nobody proved holding that one.
+  const enabled = await callAdapter(config, "enableTwoFactor", userId, factor.secret)
+  if (!enabled) throw new RequestError(new InvalidRequest(keyReplaced), 400)
+  if (enabled.secret !== factor.secret) {
+    // An adapter that ignores `secret` enabled the newer key: undo, it was never confirmed.
+    await callAdapter(config, "deleteTwoFactor", userId)
+    throw new RequestError(new InvalidRequest(keyReplaced), 400)
   }
   return json({ enabled: true })
 }
