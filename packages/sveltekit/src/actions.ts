@@ -48,16 +48,18 @@ export async function signInWithForm(
   return signIn(event, config, providerId || undefined, options, authorizationParams)
 }
 
-/** The `signOut` form action: field `redirectTo`. */
+/** The `signOut` form action: fields `redirectTo` and `scope` (`all`, `others`). */
 export async function signOutWithForm(
   event: RequestEvent,
   config: AuthConfig,
 ): Promise<ActionResult> {
-  const { redirectTo, callbackUrl, redirect } = await readForm(event.request)
+  const { redirectTo, callbackUrl, redirect, scope } = await readForm(event.request)
   return signOut(event, config, {
     redirectTo,
     callbackUrl,
     redirect: redirect as SignOutOptions["redirect"],
+    // Checked by core: anything but "all" or "others" is a 400.
+    scope: scope as SignOutOptions["scope"],
   })
 }
 
@@ -120,7 +122,9 @@ export async function signOut(
   const shouldRedirect = options.redirect !== false && options.redirect !== "false"
   const callbackUrl = callbackUrlOf(event, options.redirectTo ?? options.callbackUrl)
   const url = new URL(`${basePathOf(config)}/signout`, event.url.origin)
-  const result = await Auth(internalRequest(event, url, { callbackUrl }), actionConfig(config))
+  const fields: Record<string, string> = { callbackUrl }
+  if (options.scope) fields.scope = options.scope
+  const result = await Auth(internalRequest(event, url, fields), actionConfig(config))
   applyCookies(event.cookies, result.cookies)
   return finish(
     destination(result, () => callbackUrl),

@@ -20,10 +20,14 @@
  * <button on:click={() => signIn("passkey", { action: "register" })}>Add a passkey</button>
  * <button on:click={() => signIn("two-factor", { code })}>Verify</button>
  * <button on:click={() => signOut()}>Sign out</button>
+ * <button on:click={() => signOut({ scope: "others" })}>Sign out on every other device</button>
  * ```
+ *
+ * With session records (an adapter), the signed-in user's sessions:
+ * `listSessions()` and `revokeSession(id)` (the `sessions` routes).
  * @module
  */
-import type { PublicProvider } from "@tessera/core/types"
+import type { PublicProvider, SessionListEntry } from "@tessera/core/types"
 
 /** The second step of a sign-in for users with a second factor: `signIn("two-factor", { code })`. */
 const TWO_FACTOR_ID = "two-factor"
@@ -73,6 +77,12 @@ export interface SignInResult {
 export interface SignOutParams {
   redirectTo?: string
   callbackUrl?: string
+  /**
+   * Tessera extension (needs session records: an adapter). `"all"`: end every session of the
+   * user, this one included; `"others"`: every one but this (the user stays signed in here).
+   * Default: this session only.
+   */
+  scope?: "all" | "others"
   /** `false`: do not navigate, resolve to a {@link SignOutResult}. Default `true`. */
   redirect?: boolean
   basePath?: string
@@ -188,7 +198,9 @@ export async function signOut(params: SignOutParams = {}): Promise<SignOutResult
   const callbackUrl = params.redirectTo ?? params.callbackUrl ?? window.location.href
   try {
     const csrfToken = await getCsrfToken({ basePath })
-    const response = await post(`${basePath}/signout`, { csrfToken, callbackUrl })
+    const fields: Record<string, string> = { csrfToken, callbackUrl }
+    if (params.scope) fields.scope = params.scope
+    const response = await post(`${basePath}/signout`, fields)
     const data = await json<{ url?: string; error?: string }>(response)
     if (!response.ok) {
       const error = typeof data?.error === "string" ? data.error : "ClientFetchError"
@@ -203,6 +215,88 @@ export async function signOut(params: SignOutParams = {}): Promise<SignOutResult
     if (error instanceof ClientFailure) return failed(error)
     throw error
   }
+}
+
+/** What {@link listSessions} resolves to. */
+export interface ListSessionsResult {
+  ok: boolean
+  /** HTTP status of the request; 0 when no answer came. */
+  status: number
+  /**
+   * `undefined` on success; else `SessionRequired` (nobody is signed in), `MissingAdapter` (the
+   * server keeps no session records), `ClientFetchError`, ...
+   */
+  error: string | undefined
+  /** The signed-in user's live sessions, newest first (`current` marks this one); `[]` on error. */
+  sessions: SessionListEntry[]
+}
+
+/** What {@link revokeSession} resolves to. */
+export interface RevokeSessionResult {
+  ok: boolean
+  status: number
+  /** `undefined` on success; else `NotFound` (no session of yours has this id), `SessionRequired`, `MissingCSRF`, ... */
+  error: string | undefined
+  /** True when the session ended was this browser's own: it is signed out now. */
+  current: boolean
+}
+
+/**
+ * The signed-in user's sessions (`GET <basePath>/sessions`): one per device or browser
+ * they signed in on. Needs session records on the server (an adapter). Never rejects for
+ * a refusal: see {@link ListSessionsResult}.
+ */
+export async function listSessions(
+  options: { basePath?: string } = {},
+): Promise<ListSessionsResult> {
+  try {
+    const response = await request(`${trimBasePath(options.basePath)}/sessions`, {
+      headers: { accept: "application/json" },
+    })
+    const data = await json<unknown>(response)
+    if (response.ok && Array.isArray(data))
+      return { ok: true, status: response.status, error: undefined, sessions: data }
+    return { ok: false, status: response.status, error: errorOf(data), sessions: [] }
+  } catch (error) {
+    if (error instanceof ClientFailure)
+      return { ok: false, status: error.status, error: error.error, sessions: [] }
+    throw error
+  }
+}
+
+/**
+ * Ends one of the signed-in user's sessions, by the `id` {@link listSessions} gave
+ * (`POST <basePath>/sessions/revoke`). Ending this browser's own session signs it out
+ * (`current: true`); reload or navigate to show that. Never rejects for a refusal.
+ */
+export async function revokeSession(
+  id: string,
+  options: { basePath?: string } = {},
+): Promise<RevokeSessionResult> {
+  const basePath = trimBasePath(options.basePath)
+  try {
+    const csrfToken = await getCsrfToken({ basePath })
+    const response = await post(`${basePath}/sessions/revoke`, { id, csrfToken })
+    const data = await json<{ current?: unknown }>(response)
+    if (response.ok)
+      return {
+        ok: true,
+        status: response.status,
+        error: undefined,
+        current: data?.current === true,
+      }
+    return { ok: false, status: response.status, error: errorOf(data), current: false }
+  } catch (error) {
+    if (error instanceof ClientFailure)
+      return { ok: false, status: error.status, error: error.error, current: false }
+    throw error
+  }
+}
+
+/** The `error` of a JSON refusal, or `ClientFetchError` when the answer was not one. */
+function errorOf(data: unknown): string {
+  const error = (data as { error?: unknown } | null)?.error
+  return typeof error === "string" ? error : "ClientFetchError"
 }
 
 /**

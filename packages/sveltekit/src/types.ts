@@ -35,6 +35,11 @@ export interface SignOutOptions {
   redirectTo?: string
   callbackUrl?: string
   redirect?: boolean | "true" | "false"
+  /**
+   * Tessera extension (needs session records: an adapter). `"all"`: end every session of the
+   * user, this one included; `"others"`: every one but this. Default: this session only.
+   */
+  scope?: "all" | "others"
 }
 
 declare global {

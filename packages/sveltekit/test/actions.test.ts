@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { CredentialsSignin, SvelteKitAuth } from "../src/index.js"
 import { setKitRuntime } from "../src/env.js"
 import Credentials from "@tessera/core/providers/credentials"
+import { MemoryAdapter } from "@tessera/testing"
 import { InvalidLogin, ORIGIN, testConfig, useKitRuntime } from "./helpers/config.js"
 import { Browser, createEvent, formRequest, runHandle, type TestEvent } from "./helpers/kit.js"
 
@@ -307,6 +308,53 @@ describe("signOut form action", () => {
     expect(new URL((await redirectOf(signIn, signInFromOtherSite)).location, ORIGIN).origin).toBe(
       ORIGIN,
     )
+  })
+
+  it("scope=others ends the user's other sessions and keeps this one; a wrong scope is a 400", async () => {
+    const adapter = MemoryAdapter()
+    adapter.store.users.set("1", {
+      id: "1",
+      name: "Ada",
+      email: "ada@example.com",
+      emailVerified: null,
+      image: null,
+    })
+    const { signIn, signOut, handle } = SvelteKitAuth(
+      testConfig({ adapter, session: { strategy: "database" } }),
+    )
+    const devices: Browser[] = []
+    for (let i = 0; i < 2; i++) {
+      const event = signInForm({ providerId: "credentials", username: "ada", password: "lovelace" })
+      await redirectOf(signIn, event)
+      const browser = new Browser()
+      browser.receiveEvent(event)
+      devices.push(browser)
+    }
+    const [laptop, phone] = devices as [Browser, Browser]
+    const auth = async (browser: Browser) => {
+      const event = createEvent(browser.request(`${ORIGIN}/`))
+      await runHandle(handle, event)
+      return event.locals.auth()
+    }
+    const submit = (scope: string) =>
+      createEvent(
+        phone.request(`${ORIGIN}/account`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
+          body: new URLSearchParams({ scope, redirectTo: "/account" }),
+        }),
+      )
+
+    await expect(signOut(submit("everyone"))).rejects.toSatisfy(
+      (thrown) => isHttpError(thrown) && thrown.status === 400,
+    )
+    expect(await auth(laptop)).not.toBeNull()
+
+    const event = submit("others")
+    expect((await redirectOf(signOut, event)).location).toBe(`${ORIGIN}/account`)
+    phone.receiveEvent(event)
+    expect(await auth(laptop)).toBeNull()
+    expect(await auth(phone)).toMatchObject({ user: { email: "ada@example.com" } })
   })
 
   it("returns to the Referer by default", async () => {

@@ -9,7 +9,8 @@ vi.mock("@simplewebauthn/browser", () => ({
 }))
 
 import { startAuthentication, startRegistration } from "@simplewebauthn/browser"
-import { getCsrfToken, signIn, signOut } from "../src/client.js"
+import { MemoryAdapter } from "@tessera/testing"
+import { getCsrfToken, listSessions, revokeSession, signIn, signOut } from "../src/client.js"
 import { setKitRuntime } from "../src/env.js"
 import { SvelteKitAuth } from "../src/index.js"
 import { ORIGIN, testConfig, useKitRuntime } from "./helpers/config.js"
@@ -153,6 +154,131 @@ describe("client signIn against the real handle", () => {
     const { handle } = SvelteKitAuth(testConfig())
     serveWith(handle)
     expect(await getCsrfToken()).toMatch(/^[0-9a-f]{64}$/)
+  })
+})
+
+describe("client sessions: listSessions, revokeSession, signOut({ scope })", () => {
+  /** One app with session records; `signInOn()` signs "ada" in on a new device through the client. */
+  function appWithRecords(strategy: "jwt" | "database" = "jwt") {
+    const adapter = MemoryAdapter()
+    adapter.store.users.set("1", {
+      id: "1",
+      name: "Ada",
+      email: "ada@example.com",
+      emailVerified: null,
+      image: null,
+    })
+    // JWT sessions consult their record on every check here (`revalidateAge: 0`; 60 s by default).
+    const { handle } = SvelteKitAuth(
+      testConfig({ adapter, session: { strategy, revalidateAge: 0 } }),
+    )
+    async function signInOn() {
+      fakeWindow()
+      const device = serveWith(handle)
+      const result = await signIn("credentials", {
+        username: "ada",
+        password: "lovelace",
+        redirect: false,
+      })
+      expect(result?.ok).toBe(true)
+      return device
+    }
+    /** Makes `device` the browser the client's `fetch` runs in. */
+    const use = (device: ReturnType<typeof serveWith>) => vi.stubGlobal("fetch", device.fetchMock)
+    async function sessionOf(device: ReturnType<typeof serveWith>) {
+      const { response } = await runHandle(
+        handle,
+        createEvent(device.browser.request(`${ORIGIN}/auth/session`)),
+      )
+      return response.json()
+    }
+    return { signInOn, use, sessionOf }
+  }
+
+  it.each(["jwt", "database"] as const)(
+    "%s sessions: lists both devices, ends the other one by id, this one stays",
+    async (strategy) => {
+      const { signInOn, use, sessionOf } = appWithRecords(strategy)
+      const laptop = await signInOn()
+      const phone = await signInOn()
+      const listed = await listSessions()
+      expect(listed).toMatchObject({ ok: true, status: 200, error: undefined })
+      expect(listed.sessions).toHaveLength(2)
+      expect(listed.sessions.filter((entry) => entry.current)).toHaveLength(1)
+      const other = listed.sessions.find((entry) => !entry.current)!
+
+      const revoked = await revokeSession(other.id)
+      expect(revoked).toEqual({ ok: true, status: 200, error: undefined, current: false })
+      expect(await sessionOf(laptop)).toBeNull()
+      expect(await sessionOf(phone)).toMatchObject({ user: { email: "ada@example.com" } })
+      expect((await listSessions()).sessions).toHaveLength(1)
+
+      // Its own session: the browser is signed out.
+      use(phone)
+      const [own] = (await listSessions()).sessions
+      expect(await revokeSession(own!.id)).toMatchObject({ ok: true, current: true })
+      expect(await sessionOf(phone)).toBeNull()
+    },
+  )
+
+  it("revokeSession: an id that is not one of yours is NotFound; signed out, SessionRequired", async () => {
+    const { signInOn } = appWithRecords()
+    await signInOn()
+    expect(await revokeSession("not-a-session-of-mine")).toEqual({
+      ok: false,
+      status: 404,
+      error: "NotFound",
+      current: false,
+    })
+    await signOut({ redirect: false })
+    expect(await listSessions()).toEqual({
+      ok: false,
+      status: 401,
+      error: "SessionRequired",
+      sessions: [],
+    })
+    expect(await revokeSession("any")).toMatchObject({ ok: false, status: 401 })
+  })
+
+  it("signOut({ scope: 'others' }) ends every other device and keeps this one; 'all' ends them all", async () => {
+    const { signInOn, use, sessionOf } = appWithRecords()
+    const laptop = await signInOn()
+    const tablet = await signInOn()
+    const phone = await signInOn()
+    expect(await signOut({ scope: "others", redirect: false })).toMatchObject({ ok: true })
+    expect(await sessionOf(laptop)).toBeNull()
+    expect(await sessionOf(tablet)).toBeNull()
+    expect(await sessionOf(phone)).not.toBeNull()
+
+    const desktop = await signInOn()
+    use(phone)
+    expect(await signOut({ scope: "all", redirect: false })).toMatchObject({ ok: true })
+    expect(await sessionOf(phone)).toBeNull()
+    expect(await sessionOf(desktop)).toBeNull()
+  })
+
+  it("without session records on the server: results say so, nothing is thrown", async () => {
+    fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    serveWith(handle)
+    await signIn("credentials", { username: "ada", password: "lovelace", redirect: false })
+    expect(await listSessions()).toMatchObject({ ok: false, status: 501, error: "MissingAdapter" })
+    expect(await signOut({ scope: "others", redirect: false })).toMatchObject({
+      ok: false,
+      status: 501,
+      error: "MissingAdapter",
+    })
+  })
+
+  it("a server that cannot be reached is a ClientFetchError result", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("fetch failed")
+      }),
+    )
+    expect(await listSessions()).toMatchObject({ ok: false, error: "ClientFetchError" })
+    expect(await revokeSession("x")).toMatchObject({ ok: false, error: "ClientFetchError" })
   })
 })
 
