@@ -3,8 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { CredentialsSignin, SvelteKitAuth } from "../src/index.js"
 import { setKitRuntime } from "../src/env.js"
 import Credentials from "@tessera/core/providers/credentials"
-import { MemoryAdapter } from "@tessera/testing"
-import { InvalidLogin, ORIGIN, testConfig, useKitRuntime } from "./helpers/config.js"
+import {
+  InvalidLogin,
+  ORIGIN,
+  testConfig,
+  useKitRuntime,
+  adapterWithAda,
+} from "./helpers/config.js"
 import { Browser, createEvent, formRequest, runHandle, type TestEvent } from "./helpers/kit.js"
 
 const SESSION = "tessera.session-token"
@@ -311,14 +316,7 @@ describe("signOut form action", () => {
   })
 
   it("scope=others ends the user's other sessions and keeps this one; a wrong scope is a 400", async () => {
-    const adapter = MemoryAdapter()
-    adapter.store.users.set("1", {
-      id: "1",
-      name: "Ada",
-      email: "ada@example.com",
-      emailVerified: null,
-      image: null,
-    })
+    const adapter = adapterWithAda()
     const { signIn, signOut, handle } = SvelteKitAuth(
       testConfig({ adapter, session: { strategy: "database" } }),
     )

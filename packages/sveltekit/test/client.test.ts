@@ -9,11 +9,10 @@ vi.mock("@simplewebauthn/browser", () => ({
 }))
 
 import { startAuthentication, startRegistration } from "@simplewebauthn/browser"
-import { MemoryAdapter } from "@tessera/testing"
 import { getCsrfToken, listSessions, revokeSession, signIn, signOut } from "../src/client.js"
 import { setKitRuntime } from "../src/env.js"
 import { SvelteKitAuth } from "../src/index.js"
-import { ORIGIN, testConfig, useKitRuntime } from "./helpers/config.js"
+import { ORIGIN, testConfig, useKitRuntime, adapterWithAda } from "./helpers/config.js"
 import { Browser, createEvent, runHandle } from "./helpers/kit.js"
 
 const PAGE = `${ORIGIN}/account`
@@ -160,14 +159,7 @@ describe("client signIn against the real handle", () => {
 describe("client sessions: listSessions, revokeSession, signOut({ scope })", () => {
   /** One app with session records; `signInOn()` signs "ada" in on a new device through the client. */
   function appWithRecords(strategy: "jwt" | "database" = "jwt") {
-    const adapter = MemoryAdapter()
-    adapter.store.users.set("1", {
-      id: "1",
-      name: "Ada",
-      email: "ada@example.com",
-      emailVerified: null,
-      image: null,
-    })
+    const adapter = adapterWithAda()
     // JWT sessions consult their record on every check here (`revalidateAge: 0`; 60 s by default).
     const { handle } = SvelteKitAuth(
       testConfig({ adapter, session: { strategy, revalidateAge: 0 } }),

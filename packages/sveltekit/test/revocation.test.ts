@@ -6,10 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { revokeUserSessions } from "@tessera/core/sessions"
-import { MemoryAdapter } from "@tessera/testing"
 import { SvelteKitAuth } from "../src/index.js"
 import { setKitRuntime } from "../src/env.js"
-import { ORIGIN, testConfig, useKitRuntime } from "./helpers/config.js"
+import { ORIGIN, testConfig, useKitRuntime, adapterWithAda } from "./helpers/config.js"
 import { Browser, createEvent, runHandle } from "./helpers/kit.js"
 
 beforeEach(() => useKitRuntime({ NODE_ENV: "production" }))
@@ -47,14 +46,7 @@ async function pageSession(handle: ReturnType<typeof SvelteKitAuth>["handle"], b
 describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
   it("locals.auth() is null once the session was revoked", async () => {
     vi.useFakeTimers({ toFake: ["Date"] })
-    const adapter = MemoryAdapter()
-    adapter.store.users.set("1", {
-      id: "1",
-      name: "Ada",
-      email: "ada@example.com",
-      emailVerified: null,
-      image: null,
-    })
+    const adapter = adapterWithAda()
     const config = testConfig({ adapter, session: { strategy } })
     const { handle } = SvelteKitAuth(config)
     const laptop = await signIn(handle)

@@ -2,6 +2,7 @@
 import Credentials from "@tessera/core/providers/credentials"
 import { CredentialsSignin } from "@tessera/core/errors"
 import { decode } from "@tessera/core/jwt"
+import { MemoryAdapter } from "@tessera/testing"
 import type { SvelteKitAuthConfig } from "../../src/types.js"
 import { setKitRuntime, type Env } from "../../src/env.js"
 
@@ -72,4 +73,17 @@ export function testConfig(overrides: Partial<SvelteKitAuthConfig> = {}): TestCo
 /** Runs the integration as if inside SvelteKit with `env` and `building`. */
 export function useKitRuntime(env: Env = {}, building = false): void {
   setKitRuntime(() => ({ building, env }))
+}
+
+/** A memory adapter (with session records) holding the user "ada" signs in as (id "1"). */
+export function adapterWithAda(): ReturnType<typeof MemoryAdapter> {
+  const adapter = MemoryAdapter()
+  adapter.store.users.set("1", {
+    id: "1",
+    name: "Ada",
+    email: "ada@example.com",
+    emailVerified: null,
+    image: null,
+  })
+  return adapter
 }
