@@ -13,6 +13,11 @@
 // Times are taken inside the child from just before `import()` (Node's own
 // start, ~40-70 ms and the same for both, is reported apart).
 //
+// Then the same pairs with each library's single-file bundle of the same app
+// (bench/lib/bundle.mjs: esbuild, minified, what an edge deployment uploads):
+// one file to parse instead of a module graph to resolve, and the file that
+// holds Tessera's lazily imported parts too (they are parsed, not run).
+//
 // Then, to see what Tessera's import costs: each of its dependencies (and
 // Auth.js's) imported alone in a fresh process, and `node --cpu-prof`
 // profiles of both cold starts summed by package (bench/lib/profile.mjs).
@@ -27,6 +32,7 @@ import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { appDir, ensureAuthjs, root } from "./lib/baseline.mjs"
 import { LIBRARIES, TOKEN, jwtSessionCookie, minimalAppSource, writeFiles } from "./lib/apps.mjs"
+import { writeSingleFileBundle } from "./lib/bundle.mjs"
 import { summarizeProfiles } from "./lib/profile.mjs"
 import { median, round, writeResult } from "./lib/stats.mjs"
 
@@ -107,6 +113,33 @@ for (let pair = 0; pair < PAIRS; pair++) {
 }
 process.stderr.write("\n")
 
+// The single-file bundles, launched the same way.
+const bundleDir = mkdtempSync(join(tmpdir(), "tessera-cold-bundle-"))
+const bundled = { tessera: [], authjs: [] }
+try {
+  const files = {}
+  for (const library of Object.keys(LIBRARIES))
+    files[library] = pathToFileURL(
+      await writeSingleFileBundle(library, join(bundleDir, library)),
+    ).href
+  const launchBundle = (library) =>
+    launch(files[library], { mode: "session", cookie: apps[library].cookie })
+  for (const library of Object.keys(LIBRARIES)) {
+    const { response } = launchBundle(library)
+    if (JSON.stringify(response.body?.user) !== JSON.stringify(expectedUser))
+      throw new Error(`${library}'s bundle answered ${JSON.stringify(response.body)}`)
+    for (let i = 0; i < 3; i++) launchBundle(library) // page cache
+  }
+  for (let pair = 0; pair < PAIRS; pair++) {
+    const order = pair % 2 ? ["authjs", "tessera"] : ["tessera", "authjs"]
+    for (const library of order) bundled[library].push(launchBundle(library))
+    process.stderr.write(`\rcold start, single-file bundles: pair ${pair + 1}/${PAIRS}   `)
+  }
+  process.stderr.write("\n")
+} finally {
+  rmSync(bundleDir, { recursive: true, force: true })
+}
+
 const summary = (list) => ({
   bootMs: round(median(list.map((run) => run.bootMs))),
   importMs: round(median(list.map((run) => run.importMs))),
@@ -114,8 +147,8 @@ const summary = (list) => ({
   firstCheckMs: round(median(list.map((run) => run.totalMs - run.importMs))),
   processWallMs: round(median(list.map((run) => run.wallMs))),
 })
-const ratio = (field) =>
-  round(median(runs.tessera.map((run, i) => run[field] / runs.authjs[i][field])), 2)
+const ratio = (field, of = runs) =>
+  round(median(of.tessera.map((run, i) => run[field] / of.authjs[i][field])), 2)
 const coldStart = {
   tessera: summary(runs.tessera),
   authjs: summary(runs.authjs),
@@ -123,6 +156,15 @@ const coldStart = {
     importAndFirstCheck: ratio("totalMs"),
     importOnly: ratio("importMs"),
     processWall: ratio("wallMs"),
+  },
+  singleFileBundle: {
+    tessera: summary(bundled.tessera),
+    authjs: summary(bundled.authjs),
+    ratios: {
+      importAndFirstCheck: ratio("totalMs", bundled),
+      importOnly: ratio("importMs", bundled),
+      processWall: ratio("wallMs", bundled),
+    },
   },
 }
 
@@ -200,6 +242,21 @@ for (const [label, row] of [
 console.log(
   `ratio Tessera/Auth.js ${String(ratios.importOnly).padStart(7)}   ${String(ratios.importAndFirstCheck).padStart(20)}   ${"".padStart(9)}   ${String(ratios.processWall).padStart(12)}   (target <= ${TARGET})`,
 )
+{
+  const { tessera, authjs, ratios } = coldStart.singleFileBundle
+  console.log("\nThe same, each app as its single-file bundle (esbuild, minified):")
+  for (const [label, row] of [
+    ["Tessera", tessera],
+    ["Auth.js", authjs],
+  ]) {
+    console.log(
+      `${label.padEnd(20)} ${String(row.importMs).padStart(7)}   ${String(row.importAndFirstCheckMs).padStart(20)}   ${String(row.bootMs).padStart(9)}   ${String(row.processWallMs).padStart(12)}`,
+    )
+  }
+  console.log(
+    `ratio Tessera/Auth.js ${String(ratios.importOnly).padStart(7)}   ${String(ratios.importAndFirstCheck).padStart(20)}   ${"".padStart(9)}   ${String(ratios.processWall).padStart(12)}`,
+  )
+}
 console.log(`\nEach module alone in a fresh process (median import ms, ${DEPENDENCY_RUNS} runs):`)
 for (const row of imports)
   console.log(

@@ -100,6 +100,16 @@ export async function singleFileBundle(library, { external = [] } = {}) {
 }
 
 /**
+ * Writes the single-file bundle to `outdir/app.js` (with a package.json making
+ * it ESM) and returns its path: what an edge deployment uploads and starts.
+ */
+export async function writeSingleFileBundle(library, outdir) {
+  await bundle(library, { write: true, outdir })
+  writeFileSync(join(outdir, "package.json"), '{ "type": "module" }\n')
+  return join(outdir, "app.js")
+}
+
+/**
  * Tessera's single-file bundle built from the core's sources: the bytes of
  * each source module (by folder of `src/`, and the largest files). The total
  * differs from the published build's by a few hundred bytes (rollup's chunk
