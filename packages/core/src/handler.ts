@@ -156,23 +156,31 @@ function run(ctx: RequestContext, { route, providerId }: RouteMatch): Promise<Re
   const endpoint = route[method]!
   const csrf = endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))
   const limited = ctx.config.rateLimits !== undefined && !!endpoint.rateLimit?.length
-  if (!csrf && !limited && !hasAuthjsSessionToAdopt(ctx)) {
+  const { recentSignIn } = endpoint
+  const fresh = recentSignIn === true || (typeof recentSignIn === "function" && recentSignIn(ctx))
+  if (!csrf && !limited && !fresh && !hasAuthjsSessionToAdopt(ctx)) {
     return Promise.resolve(endpoint.handler(ctx))
   }
-  return guarded(ctx, endpoint, csrf, limited)
+  return guarded(ctx, endpoint, { csrf, limited, fresh })
 }
 
 /** The rate-limit policies, loaded with the first request a limit applies to. */
 const rateLimitPolicies = lazy(() => import("./rate-limit/policies.js"))
 
-/** {@link run} for a request with policies to apply: CSRF, then rate limits, then the adoption. */
+/** The recent-sign-in policy, loaded with the first request it applies to. */
+const recentSignInPolicy = lazy(() => import("./session/recent-sign-in.js"))
+
+/**
+ * {@link run} for a request with policies to apply: CSRF, then the recent
+ * sign-in, then rate limits, then the adoption.
+ */
 async function guarded(
   ctx: RequestContext,
   endpoint: Endpoint,
-  csrf: boolean,
-  limited: boolean,
+  { csrf, limited, fresh }: { csrf: boolean; limited: boolean; fresh: boolean },
 ): Promise<ResponseInternal> {
   if (csrf) await assertCsrf(ctx)
+  if (fresh) await (await recentSignInPolicy()).assertRecentSignIn(ctx)
   // After the CSRF check: a forged request must not count against its victim.
   const ticket = limited
     ? await (await rateLimitPolicies()).enforceRateLimits(ctx, endpoint.rateLimit)

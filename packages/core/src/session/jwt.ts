@@ -353,11 +353,15 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       idp && typeof idp.provider === "string"
         ? { id: idp.provider, accountId: typeof idp.account === "string" ? idp.account : null }
         : undefined
-    if (!ctx.config.sessionRecords) return { userId, sessionId: undefined, provider }
+    // Only a recorded sign-in time counts as one: no guess from `iat` or the clock.
+    const signedIn = typeof token.auth_time === "number" ? token.auth_time * 1000 : undefined
+    if (!ctx.config.sessionRecords) {
+      return { userId, sessionId: undefined, provider, signedInAt: signedIn }
+    }
     // Not the hot path: always ask the record.
     const verdict = await revalidate(ctx, token, true, token.exp ?? now())
     if (verdict === "ended") return null
-    return { userId, sessionId: verdict.sid ?? undefined, provider }
+    return { userId, sessionId: verdict.sid ?? undefined, provider, signedInAt: signedIn }
   },
 
   async currentUserId(ctx) {
