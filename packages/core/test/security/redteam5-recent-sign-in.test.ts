@@ -18,9 +18,11 @@ import {
   ADA,
   Browser,
   credentialsProvider,
+  csrfToken,
   get,
   makeConfig,
   ORIGIN,
+  post,
   signIn,
 } from "../harness/index.js"
 import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
@@ -80,6 +82,34 @@ describe.each(["jwt", "database"] as const)("second factors with %s sessions", (
     const { jar: other } = await signIn(strict)
     clock.nextStep(2 * 60)
     expect((await postForm(strict, other, "/auth/two-factor/setup")).status).toBe(403)
+  })
+
+  test("a session update cannot make the sign-in recent, even when the jwt callback merges it", async () => {
+    const clock = fakeClock()
+    const merging = makeConfig({
+      adapter,
+      session: { strategy },
+      callbacks: {
+        // The Auth.js pattern that copies the client's data into the token.
+        jwt: ({ token, trigger, session }) =>
+          trigger === "update" ? { ...token, ...(session as object) } : token,
+      },
+    }).config
+    const { jar } = await signIn(merging)
+    clock.nextStep(60 * 60)
+    const { token } = await csrfToken(merging, jar)
+    const now = Math.floor(Date.now() / 1000)
+    const update = await Auth(
+      post(
+        "/auth/session",
+        { csrfToken: token, data: { auth_time: now, iat: now } },
+        { jar, json: true },
+      ),
+      merging,
+    )
+    jar.update(update)
+    expect(update.status).toBe(200)
+    expect((await postForm(merging, jar, "/auth/two-factor/setup")).status).toBe(403)
   })
 
   test("a stolen session cannot turn the second factor off without a current code", async () => {
