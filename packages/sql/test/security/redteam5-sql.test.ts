@@ -111,7 +111,13 @@ describe("tessera migrate --from authjs with hostile rows (SQLite)", () => {
         await insertRows(db, "kysely", "sqlite", {
           users: [
             { id: ids.big, name: huge, email: "big@example.com", emailVerified: null, image: huge },
-            { id: ids.none, name: null, email: "none@example.com", emailVerified: null, image: null },
+            {
+              id: ids.none,
+              name: null,
+              email: "none@example.com",
+              emailVerified: null,
+              image: null,
+            },
             {
               id: ids.mixed,
               name: "Grace",
