@@ -171,8 +171,9 @@ const rateLimitPolicies = lazy(() => import("./rate-limit/policies.js"))
 const recentSignInPolicy = lazy(() => import("./session/recent-sign-in.js"))
 
 /**
- * {@link run} for a request with policies to apply: CSRF, then the recent
- * sign-in, then rate limits, then the adoption.
+ * {@link run} for a request with policies to apply: CSRF, then rate limits,
+ * then the adoption, then the recent sign-in (of the session the action will
+ * see, adopted or not).
  */
 async function guarded(
   ctx: RequestContext,
@@ -180,17 +181,22 @@ async function guarded(
   { csrf, limited, fresh }: { csrf: boolean; limited: boolean; fresh: boolean },
 ): Promise<ResponseInternal> {
   if (csrf) await assertCsrf(ctx)
-  if (fresh) await (await recentSignInPolicy()).assertRecentSignIn(ctx)
   // After the CSRF check: a forged request must not count against its victim.
   const ticket = limited
     ? await (await rateLimitPolicies()).enforceRateLimits(ctx, endpoint.rateLimit)
     : undefined
   const adoption = adoptAuthjsSession(ctx)
   if (adoption) await adoption
-  if (!ticket) return endpoint.handler(ctx)
+  const handle = fresh
+    ? async () => {
+        await (await recentSignInPolicy()).assertRecentSignIn(ctx)
+        return endpoint.handler(ctx)
+      }
+    : () => endpoint.handler(ctx)
+  if (!ticket) return handle()
   let result: ResponseInternal
   try {
-    result = await endpoint.handler(ctx)
+    result = await handle()
   } catch (error) {
     // The failure is what the client hears about; a store that fails now is only logged.
     await ticket.settle("failed").catch((fault: unknown) => ctx.config.logger.error(asError(fault)))

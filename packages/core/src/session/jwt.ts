@@ -353,8 +353,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       idp && typeof idp.provider === "string"
         ? { id: idp.provider, accountId: typeof idp.account === "string" ? idp.account : null }
         : undefined
-    // Only a recorded sign-in time counts as one: no guess from `iat` or the clock.
-    const signedIn = typeof token.auth_time === "number" ? token.auth_time * 1000 : undefined
+    // Only a sign-in time Tessera recorded counts: no guess from `iat` or the clock, nor
+    // from an adopted Auth.js cookie's (`authjs-cookies.ts`).
+    const signedIn =
+      typeof token.auth_time === "number" && token.adopted !== true
+        ? token.auth_time * 1000
+        : undefined
     if (!ctx.config.sessionRecords) {
       return { userId, sessionId: undefined, provider, signedInAt: signedIn }
     }
