@@ -54,6 +54,7 @@ export type ErrorType =
   | "OAuthProviderError"
   | "OAuthSignInError"
   | "RateLimited"
+  | "RecentSignInRequired"
   | "RefreshTokenError"
   | "SessionTokenError"
   | "SignOutError"
@@ -560,6 +561,21 @@ export class TwoFactorExpired extends SignInError {
 }
 
 /**
+ * The session is signed in, but not recently enough for what it asked: adding
+ * a sign-in method (a passkey) or setting up a second factor needs a sign-in
+ * within `session.recentSignInAge`, so a copied session cookie cannot be
+ * turned into lasting access. Answered 403 `{ error: "RecentSignInRequired" }`
+ * to scripts; a browser linking an OAuth account lands on the sign-in page
+ * with `error=SessionRequired`. The user signs in again. (Tessera addition:
+ * Auth.js has no such check.)
+ *
+ * @see [OWASP: Require re-authentication for sensitive features](https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#reauthentication-after-risk-events)
+ */
+export class RecentSignInRequired extends SignInError {
+  static override type: ErrorType = "RecentSignInRequired"
+}
+
+/**
  * Kept for Auth.js compatibility: Tessera ships no experimental flags today.
  *
  * @see [Auth.js: ExperimentalFeatureNotEnabled](https://authjs.dev/reference/core/errors#experimentalfeaturenotenabled)
@@ -596,6 +612,7 @@ const publicErrorValues: Partial<Record<ErrorType, { page: ErrorKind; value: str
   RateLimited: { page: "signIn", value: "RateLimited" },
   InvalidTwoFactorCode: { page: "signIn", value: "TwoFactor" },
   TwoFactorExpired: { page: "signIn", value: "TwoFactorExpired" },
+  RecentSignInRequired: { page: "signIn", value: "SessionRequired" },
 }
 
 /**
@@ -617,6 +634,7 @@ const clientErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "OAuthAccountNotLinked",
   "OAuthCallbackError",
   "RateLimited",
+  "RecentSignInRequired",
   "TwoFactorExpired",
   "UnknownAction",
   "UntrustedHost",

@@ -156,21 +156,29 @@ function run(ctx: RequestContext, { route, providerId }: RouteMatch): Promise<Re
   const endpoint = route[method]!
   const csrf = endpoint.csrf === true || (typeof endpoint.csrf === "function" && endpoint.csrf(ctx))
   const limited = ctx.config.rateLimits !== undefined && !!endpoint.rateLimit?.length
-  if (!csrf && !limited && !hasAuthjsSessionToAdopt(ctx)) {
+  const { recentSignIn } = endpoint
+  const fresh = recentSignIn === true || (typeof recentSignIn === "function" && recentSignIn(ctx))
+  if (!csrf && !limited && !fresh && !hasAuthjsSessionToAdopt(ctx)) {
     return Promise.resolve(endpoint.handler(ctx))
   }
-  return guarded(ctx, endpoint, csrf, limited)
+  return guarded(ctx, endpoint, { csrf, limited, fresh })
 }
 
 /** The rate-limit policies, loaded with the first request a limit applies to. */
 const rateLimitPolicies = lazy(() => import("./rate-limit/policies.js"))
 
-/** {@link run} for a request with policies to apply: CSRF, then rate limits, then the adoption. */
+/** The recent-sign-in policy, loaded with the first request it applies to. */
+const recentSignInPolicy = lazy(() => import("./session/recent-sign-in.js"))
+
+/**
+ * {@link run} for a request with policies to apply: CSRF, then rate limits,
+ * then the adoption, then the recent sign-in (of the session the action will
+ * see, adopted or not).
+ */
 async function guarded(
   ctx: RequestContext,
   endpoint: Endpoint,
-  csrf: boolean,
-  limited: boolean,
+  { csrf, limited, fresh }: { csrf: boolean; limited: boolean; fresh: boolean },
 ): Promise<ResponseInternal> {
   if (csrf) await assertCsrf(ctx)
   // After the CSRF check: a forged request must not count against its victim.
@@ -179,10 +187,16 @@ async function guarded(
     : undefined
   const adoption = adoptAuthjsSession(ctx)
   if (adoption) await adoption
-  if (!ticket) return endpoint.handler(ctx)
+  const handle = fresh
+    ? async () => {
+        await (await recentSignInPolicy()).assertRecentSignIn(ctx)
+        return endpoint.handler(ctx)
+      }
+    : () => endpoint.handler(ctx)
+  if (!ticket) return handle()
   let result: ResponseInternal
   try {
-    result = await endpoint.handler(ctx)
+    result = await handle()
   } catch (error) {
     // The failure is what the client hears about; a store that fails now is only logged.
     await ticket.settle("failed").catch((fault: unknown) => ctx.config.logger.error(asError(fault)))

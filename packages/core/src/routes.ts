@@ -39,6 +39,13 @@ export interface Endpoint {
    * limit applies to) says which requests it counts and under what subject.
    */
   readonly rateLimit?: readonly RateLimitRuleName[]
+  /**
+   * `true`: a signed-in request must have signed in within
+   * `session.recentSignInAge` (`session/recent-sign-in.ts`); a function
+   * decides per request. For what adds a sign-in method or a second factor:
+   * a copied session cookie must not become lasting access.
+   */
+  readonly recentSignIn?: boolean | ((ctx: RequestContext) => boolean)
 }
 
 export interface Route {
@@ -132,6 +139,8 @@ export const routes: { readonly [A in AuthAction]: Route } = {
       csrf: false,
       handler: webauthnOptions,
       rateLimit: ["webauthnOptions", "webauthnOptionsIp"],
+      // Registration options for a signed-in user add a passkey to their account.
+      recentSignIn: (ctx) => ctx.request.query.action !== "authenticate",
     },
   },
   // Second factors. The step after the first factor is `callback/two-factor`, above.
@@ -148,7 +157,7 @@ export const routes: { readonly [A in AuthAction]: Route } = {
   "two-factor/setup": {
     answers: "json",
     provider: "none",
-    POST: { csrf: true, handler: twoFactor("twoFactorSetup") },
+    POST: { csrf: true, handler: twoFactor("twoFactorSetup"), recentSignIn: true },
   },
   "two-factor/enable": {
     answers: "json",

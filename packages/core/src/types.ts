@@ -488,6 +488,17 @@ export interface SessionOptions {
    * (Tessera addition.)
    */
   revalidateAge: number
+  /**
+   * Seconds after the sign-in during which the session may add a sign-in
+   * method or set up a second factor (a passkey for the signed-in user, a
+   * TOTP key); later it must sign in again (403 `RecentSignInRequired`), so
+   * a copied session cookie cannot become lasting access. Default 600 (10
+   * minutes); `Infinity` turns the check off. Database sessions know their
+   * sign-in time only with an adapter that keeps session records: without
+   * one, these requests are refused. (Tessera addition: Auth.js has no such
+   * check.)
+   */
+  recentSignInAge: number
   /** Generates database session tokens. Default: 32 random bytes, hex. */
   generateSessionToken: () => string
 }

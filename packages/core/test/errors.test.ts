@@ -109,6 +109,7 @@ describe("error classes", () => {
     "InvalidTwoFactorCode",
     "OAuthProviderError",
     "RateLimited",
+    "RecentSignInRequired",
     "TwoFactorExpired",
   ]
 
@@ -128,6 +129,7 @@ describe("error classes", () => {
     ["RateLimited", "RateLimited"],
     ["InvalidTwoFactorCode", "TwoFactor"],
     ["TwoFactorExpired", "TwoFactorExpired"],
+    ["RecentSignInRequired", "SessionRequired"],
   ] as const)("%s: a sign-in error the client caused, shown as error=%s", (name, value) => {
     const error = new errors[name]("x")
     expect(error).toBeInstanceOf(SignInError)

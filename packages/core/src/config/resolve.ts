@@ -240,11 +240,22 @@ function resolveSession(config: AuthConfig, adapter: Adapter | undefined): Sessi
   if (!Number.isFinite(absoluteMaxAge) || absoluteMaxAge <= 0) {
     throw new InvalidConfiguration("session.absoluteMaxAge must be a positive number of seconds")
   }
+  const recentSignInAge = config.session?.recentSignInAge ?? 10 * 60
+  if (
+    typeof recentSignInAge !== "number" ||
+    Number.isNaN(recentSignInAge) ||
+    recentSignInAge <= 0
+  ) {
+    throw new InvalidConfiguration(
+      "session.recentSignInAge must be a positive number of seconds (Infinity: no check)",
+    )
+  }
   return {
     strategy,
     maxAge,
     absoluteMaxAge,
     revalidateAge,
+    recentSignInAge,
     updateAge: config.session?.updateAge ?? DAY,
     generateSessionToken: config.session?.generateSessionToken ?? defaultSessionToken,
   }

@@ -4,7 +4,12 @@
  * becomes an `AuthError` with a 4xx status, never an exception from deep inside.
  * @module
  */
-import { InvalidRequest, type UnknownAction, UntrustedHost } from "../errors.js"
+import {
+  InvalidRequest,
+  type RecentSignInRequired,
+  type UnknownAction,
+  UntrustedHost,
+} from "../errors.js"
 import { trustedUrl } from "../config/origin.js"
 import type { ResolvedConfig } from "../config/resolve.js"
 import type { AuthAction, RequestInternal } from "../types.js"
@@ -16,7 +21,7 @@ export const MAX_BODY_BYTES = 64 * 1024
 /** An error with the HTTP status the client should get for it. */
 export class RequestError extends Error {
   constructor(
-    readonly error: InvalidRequest | UnknownAction | UntrustedHost,
+    readonly error: InvalidRequest | UnknownAction | UntrustedHost | RecentSignInRequired,
     readonly status: number,
     readonly headers: Record<string, string> = {},
   ) {

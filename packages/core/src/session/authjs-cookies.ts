@@ -105,10 +105,14 @@ async function adopt(
       ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge)
       : {}
     // The sign-in time carries over, so `absoluteMaxAge` counts from the Auth.js sign-in.
+    // Auth.js renews `iat` with every session check: it says when the cookie was last
+    // used, not when its owner signed in, so the session is never a recent sign-in
+    // (`adopted`, read by `session/recent-sign-in.ts`) until they sign in again.
     value = await config.jwt.encode({
       token: {
         ...claims,
         auth_time: typeof claims.auth_time === "number" ? claims.auth_time : iat,
+        adopted: true,
         ...record,
       },
       secret: config.secrets,

@@ -172,6 +172,8 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const provider = session.provider
       ? { id: session.provider, accountId: session.providerAccountId ?? null }
       : undefined
-    return { userId: user.id, sessionId: session.id, provider }
+    // A row made without a record (an adapter that keeps none) has no sign-in time.
+    const signedInAt = session.createdAt ? new Date(session.createdAt).valueOf() : undefined
+    return { userId: user.id, sessionId: session.id, provider, signedInAt }
   },
 }

@@ -24,6 +24,11 @@ export interface CurrentSession {
   sessionId: string | undefined
   /** The provider the user signed in with and their id there, when the session knows it. */
   provider?: { id: string; accountId: string | null }
+  /**
+   * When the user signed in (ms since the epoch), when the session knows it:
+   * JWT sessions always (`auth_time`), database sessions from their record.
+   */
+  signedInAt: number | undefined
 }
 
 export interface SessionStrategyHandler {

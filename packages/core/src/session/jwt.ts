@@ -353,11 +353,19 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       idp && typeof idp.provider === "string"
         ? { id: idp.provider, accountId: typeof idp.account === "string" ? idp.account : null }
         : undefined
-    if (!ctx.config.sessionRecords) return { userId, sessionId: undefined, provider }
+    // Only a sign-in time Tessera recorded counts: no guess from `iat` or the clock, nor
+    // from an adopted Auth.js cookie's (`authjs-cookies.ts`).
+    const signedIn =
+      typeof token.auth_time === "number" && token.adopted !== true
+        ? token.auth_time * 1000
+        : undefined
+    if (!ctx.config.sessionRecords) {
+      return { userId, sessionId: undefined, provider, signedInAt: signedIn }
+    }
     // Not the hot path: always ask the record.
     const verdict = await revalidate(ctx, token, true, token.exp ?? now())
     if (verdict === "ended") return null
-    return { userId, sessionId: verdict.sid ?? undefined, provider }
+    return { userId, sessionId: verdict.sid ?? undefined, provider, signedInAt: signedIn }
   },
 
   async currentUserId(ctx) {

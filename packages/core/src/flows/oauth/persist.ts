@@ -4,7 +4,9 @@
  * - the provider account is linked already: its user signs in. If someone
  *   else is signed in and started this sign-in to link it, refuse: the
  *   account belongs to another user.
- * - the signed-in user started this sign-in: the account is linked to them.
+ * - the signed-in user started this sign-in: the account is linked to them,
+ *   if they signed in within `session.recentSignInAge` (else
+ *   `RecentSignInRequired`: a copied session must not add a sign-in method).
  *   (A sign-in started by someone else, or by nobody, never links to the
  *   session it lands in; see `binding.ts`.)
  * - the address is verified by the provider (`verifiedEmail`) and a user holds
@@ -25,6 +27,7 @@ import type { RequestContext } from "../../context.js"
 import { OAuthAccountNotLinked } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sessionStrategy } from "../../session/index.js"
+import { staleSignIn } from "../../session/recent-sign-in.js"
 import { holderOf, releaseClaim } from "../sign-in/email-identity.js"
 import { createUserWithAccount, linkTo, newUser } from "../sign-in/users.js"
 import type { ProviderIdentity, ResolvedOAuthProvider, SignInUser } from "../types.js"
@@ -66,7 +69,12 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
   }
   if (linkingId) {
     const current = await callAdapter(config, "getUser", linkingId)
-    if (current) return linkTo(ctx, current, identity)
+    if (current) {
+      // A new sign-in method for this user: not from a copied, long-lived session.
+      const refusal = await staleSignIn(ctx)
+      if (refusal) throw refusal
+      return linkTo(ctx, current, identity)
+    }
   }
   const email = identity.user.email ?? null
   const holder = email ? await holderOf(ctx, email) : null

@@ -190,6 +190,18 @@ export function planImport(source: SourceRows, existing: ExistingKeys, now: Date
           .map((u) => `${u.id} (${u.email})`)
           .join(", ")}: e-mails differ only by case;` + " kept as separate users, unchanged",
       )
+  // Tessera looks addresses up exactly as it writes them (trimmed, lower case, ASCII): an
+  // address kept as Auth.js stored it from an OAuth profile (`Ada@Example.com`) is never
+  // found by an e-mail sign-in or by linking, whose user would get a second account.
+  for (const user of plan.users) {
+    const { email } = user
+    if (email === null || byFolded.get(email.toLowerCase())!.length > 1) continue
+    if (email !== email.trim().toLowerCase() || /[^\x20-\x7e]/.test(email))
+      plan.conflicts.push(
+        `user ${user.id} (${email}): not as Tessera writes e-mails (trimmed, lower case, ASCII);` +
+          " e-mail sign-in and linking will not find it until you correct it",
+      )
+  }
 
   // ---- accounts ----
   const accounts = new Tally(source.accounts.length)
