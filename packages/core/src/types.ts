@@ -322,6 +322,7 @@ export type WarningCode =
   | "insecure-issuer"
   | "trust-host-unbounded"
   | "oauth-checks-none"
+  | "recent-sign-in-unenforced"
 
 /**
  * Where Tessera logs: `error` for server faults, `warn` for risky settings, `debug` (with
@@ -495,8 +496,9 @@ export interface SessionOptions {
    * a copied session cookie cannot become lasting access. Default 600 (10
    * minutes); `Infinity` turns the check off. Database sessions know their
    * sign-in time only with an adapter that keeps session records: without
-   * one, these requests are refused. (Tessera addition: Auth.js has no such
-   * check.)
+   * one the default is `Infinity` (with the warning
+   * `recent-sign-in-unenforced`), and a number set here refuses them all.
+   * (Tessera addition: Auth.js has no such check.)
    */
   recentSignInAge: number
   /** Generates database session tokens. Default: 32 random bytes, hex. */

@@ -17,6 +17,8 @@ const warnings: Record<WarningCode, string> = {
     "trustHost is on with no canonical URL (AUTH_URL) and no allowedHosts: any Host a client sends decides the links Tessera mails and the redirects it makes. Set AUTH_URL, or AUTH_ALLOWED_HOSTS.",
   "oauth-checks-none":
     'A provider runs with checks: ["none"] (dangerouslyAllowNoChecks): its callback is not tied to the browser that started the sign-in.',
+  "recent-sign-in-unenforced":
+    "Database sessions on an adapter without session records do not know when they signed in: adding a passkey, a linked account or a second factor does not ask for a recent sign-in. Use an adapter with session records (@tessera/sql), or set session.recentSignInAge to refuse such requests.",
   "insecure-issuer":
     "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
 }

@@ -240,7 +240,12 @@ function resolveSession(config: AuthConfig, adapter: Adapter | undefined): Sessi
   if (!Number.isFinite(absoluteMaxAge) || absoluteMaxAge <= 0) {
     throw new InvalidConfiguration("session.absoluteMaxAge must be a positive number of seconds")
   }
-  const recentSignInAge = config.session?.recentSignInAge ?? 10 * 60
+  // Database sessions know when they signed in only from a session record: on an
+  // adapter that keeps none (an Auth.js adapter), the check is off unless the app
+  // asks for it (then such sessions are refused: nothing shows they are recent).
+  const recentSignInAge =
+    config.session?.recentSignInAge ??
+    (strategy === "database" && !hasSessionRecords(adapter, strategy) ? Infinity : 10 * 60)
   if (
     typeof recentSignInAge !== "number" ||
     Number.isNaN(recentSignInAge) ||
@@ -334,6 +339,8 @@ async function resolve(
     flows.set(TWO_FACTOR_ID, twoFactorFlow)
   }
   if (config.debug) logger.warn("debug-enabled")
+  if (session.recentSignInAge === Infinity && config.session?.recentSignInAge === undefined)
+    logger.warn("recent-sign-in-unenforced")
   const skip = config.skipCSRFCheck === skipCSRFCheck
   // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.
   if (skip && config.raw !== raw) logger.warn("csrf-disabled")
