@@ -37,6 +37,7 @@ export type ErrorType =
   | "InvalidCheck"
   | "InvalidConfiguration"
   | "InvalidEndpoints"
+  | "InvalidProvider"
   | "InvalidProviderType"
   | "InvalidRequest"
   | "InvalidSecret"
@@ -446,11 +447,24 @@ export class UnsupportedStrategy extends AuthError {
 }
 
 /**
- * A provider has a `type` Tessera does not know.
+ * A provider is unusable where it is named: Auth.js's class for a callback without a provider
+ * or with one of the wrong kind. Tessera answers an unknown provider in the URL with 404 and
+ * throws {@link InvalidProviderType} (a subclass) for a provider it cannot run, so
+ * `error instanceof InvalidProvider` in app code catches both.
  *
- * @see [Auth.js: InvalidProviderType](https://authjs.dev/reference/core/errors#invalidprovidertype)
+ * @see [Auth.js: InvalidProvider](https://authjs.dev/reference/core/errors#invalidprovider)
  */
-export class InvalidProviderType extends AuthError {
+export class InvalidProvider extends AuthError {
+  static override type: ErrorType = "InvalidProvider"
+}
+
+/**
+ * A provider has no valid id or a `type` Tessera does not know (found when the
+ * configuration is resolved).
+ *
+ * @see {@link InvalidProvider}
+ */
+export class InvalidProviderType extends InvalidProvider {
   static override type: ErrorType = "InvalidProviderType"
 }
 

@@ -22,6 +22,7 @@ import { parseCookieHeader, readChunkedCookie } from "./http/cookies.js"
 import { decrypt, encrypt } from "./jwt/codec.js"
 import { KeyRing } from "./jwt/keys.js"
 import { processEnv, secretsFromEnv } from "./config/env.js"
+import { MissingSecret } from "./errors.js"
 import type { Awaitable } from "./types.js"
 
 export { deriveEncryptionKey } from "./jwt/keys.js"
@@ -180,7 +181,7 @@ export async function getToken<R extends boolean = false>(
 
   const secret = params.secret ?? secretsOf()
   if (!secret || (Array.isArray(secret) && secret.length === 0)) {
-    throw new TypeError("getToken needs a secret: pass `secret` or set AUTH_SECRET")
+    throw new MissingSecret("getToken needs a secret: pass `secret` or set AUTH_SECRET")
   }
   try {
     return (await (params.decode ?? decode)({ token, secret, salt })) as any

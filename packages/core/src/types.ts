@@ -9,6 +9,7 @@ import type { MessageKey as LocaleMessageKey } from "./pages/i18n/localization.j
 
 export type { ProviderType } from "./providers/index.js"
 export type { JWT } from "./jwt.js"
+export type { AuthConfig } from "./config/auth-config.js"
 
 /**
  * A value, or a promise of it: what a callback may return.
@@ -24,17 +25,25 @@ export type Awaitable<T> = T | PromiseLike<T>
 export type Awaited<T> = T extends PromiseLike<infer U> ? U : T
 
 /**
- * The shape of the user returned by providers' `profile` and credentials' `authorize`.
+ * The fields every user has, whatever an app adds to {@link User} by module augmentation.
  *
- * @see [Auth.js: User](https://authjs.dev/reference/core/types#user)
+ * @see [Auth.js: DefaultUser](https://authjs.dev/reference/core/types#defaultuser)
  * @see [OpenID Connect Core 1.0 §5.1, Standard Claims](https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims) (`name`, `email`, `picture`)
  */
-export interface User {
+export interface DefaultUser {
   id?: string
   name?: string | null
   email?: string | null
   image?: string | null
 }
+
+/**
+ * The shape of the user returned by providers' `profile` and credentials' `authorize`:
+ * extend it with module augmentation (`declare module "@tessera/core/types"`).
+ *
+ * @see [Auth.js: User](https://authjs.dev/reference/core/types#user)
+ */
+export interface User extends DefaultUser {}
 
 /**
  * The session returned by the `session` action and `auth()` helpers.
@@ -191,6 +200,36 @@ export interface PagesOptions {
    */
   twoFactor: string
 }
+
+/**
+ * The `error` values `pages.error` receives.
+ *
+ * @see [Auth.js: ErrorPageParam](https://authjs.dev/reference/core/types#errorpageparam)
+ * @see {@link PagesOptions}
+ */
+export type ErrorPageParam = "Configuration" | "AccessDenied" | "Verification"
+
+/**
+ * The `error` values `pages.signIn` receives: Auth.js's, and Tessera's `RateLimited`,
+ * `TwoFactor` and `TwoFactorExpired`.
+ *
+ * @see [Auth.js: SignInPageErrorParam](https://authjs.dev/reference/core/types#signinpageerrorparam)
+ * @see {@link PagesOptions}
+ */
+export type SignInPageErrorParam =
+  | "Signin"
+  | "OAuthSignin"
+  | "OAuthCallbackError"
+  | "OAuthCreateAccount"
+  | "EmailCreateAccount"
+  | "Callback"
+  | "OAuthAccountNotLinked"
+  | "EmailSignin"
+  | "CredentialsSignin"
+  | "SessionRequired"
+  | "RateLimited"
+  | "TwoFactor"
+  | "TwoFactorExpired"
 
 /**
  * The name of a string of the built-in pages and the sign-in e-mail, such as

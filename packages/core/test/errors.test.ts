@@ -21,6 +21,7 @@ const expected: Record<string, "signIn" | "error"> = {
   InvalidCallbackUrl: "error",
   InvalidCheck: "error",
   InvalidEndpoints: "error",
+  InvalidProvider: "error",
   InvalidProviderType: "error",
   JWTSessionError: "error",
   MissingAdapter: "error",

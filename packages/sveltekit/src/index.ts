@@ -83,6 +83,7 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     if (building) {
       // Prerendered pages are the same for everyone: nobody is signed in there.
       event.locals.auth ??= async () => null
+      event.locals.getSession ??= event.locals.auth
       return resolve(event)
     }
     if (typeof input === "function")
@@ -96,6 +97,8 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     resolve: Parameters<Handle>[0]["resolve"],
   ) {
     event.locals.auth ??= sessionReader(event, config)
+    // Auth.js's older name, still set by @auth/sveltekit: apps written against it keep working.
+    event.locals.getSession ??= event.locals.auth
     if (isAuthRoute(event.url.pathname, basePathOf(config))) {
       return Auth(withoutForwarded(event.request, event.url), config)
     }

@@ -51,6 +51,8 @@ declare global {
        * however often it is called.
        */
       auth(): Promise<Session | null>
+      /** @deprecated Use `auth` instead (the same function, Auth.js's older name). */
+      getSession(): Promise<Session | null>
     }
   }
 }

@@ -1,6 +1,8 @@
 /**
  * The logger: `error` and `warn` to the console by default, `debug` only with
- * `debug: true`. A partial override keeps the defaults for the other methods.
+ * `debug: true`. A partial override keeps the defaults for the other methods; an
+ * app's own `debug` is called whatever `debug` says (Auth.js: "when `logger` options
+ * are set, the `debug` option is ignored").
  * @module
  */
 import { AuthError } from "../errors.js"
@@ -56,9 +58,10 @@ export function createLogger(
     warn: (code) => console.warn(`[tessera][warn][${code}] ${warnings[code] ?? ""}`),
     debug: (message, metadata) => console.debug(`[tessera][debug] ${message}`, printable(metadata)),
   }
+  // As in Auth.js: `debug` gates the console only; an app's own `logger.debug` hears everything.
+  if (!debug) logger.debug = () => {}
   if (overrides?.error) logger.error = overrides.error.bind(overrides)
   if (overrides?.warn) logger.warn = overrides.warn.bind(overrides)
   if (overrides?.debug) logger.debug = overrides.debug.bind(overrides)
-  if (!debug) logger.debug = () => {}
   return logger
 }

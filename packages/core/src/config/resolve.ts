@@ -14,6 +14,7 @@ import {
   InvalidConfiguration,
   InvalidSecret,
   MissingAdapter,
+  MissingAdapterMethods,
   MissingSecret,
   UntrustedHost,
 } from "../errors.js"
@@ -226,7 +227,9 @@ function resolveSession(config: AuthConfig, adapter: Adapter | undefined): Sessi
       ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
     ).filter((m) => typeof adapter[m] !== "function")
     if (missing.length) {
-      throw new MissingAdapter(`Database sessions need adapter methods: ${missing.join(", ")}`)
+      throw new MissingAdapterMethods(
+        `Database sessions need adapter methods: ${missing.join(", ")}`,
+      )
     }
   }
   const revalidateAge = config.session?.revalidateAge ?? 60

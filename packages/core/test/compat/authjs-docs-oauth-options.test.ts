@@ -6,10 +6,10 @@
  * `basePath: "/api/auth"`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
-import { Auth, type AuthConfig } from "@tessera/core"
-import { Jar } from "../harness/cookies.js"
+import { startOidcProvider, type OidcProviderServer } from "@tessera/testing"
+import type { AuthConfig } from "@tessera/core"
 import { SECRET } from "../harness/index.js"
+import { oidcSignIn } from "./oidc-sign-in.js"
 
 const ORIGIN = "http://localhost:3000"
 let idp: OidcProviderServer
@@ -23,31 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await idp?.stop()
 })
-
-/** Drives the sign-in under `basePath` with real Requests; answers the session. */
-async function signInUnder(config: AuthConfig, basePath: string) {
-  const jar = new Jar()
-  const send = async (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers)
-    if (jar.size) headers.set("cookie", jar.header())
-    const response = await Auth(new Request(new URL(path, ORIGIN), { ...init, headers }), config)
-    jar.update(response)
-    return response
-  }
-  const { csrfToken } = (await (await send(`${basePath}/csrf`)).json()) as { csrfToken: string }
-  const start = await send(`${basePath}/signin/my-provider`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken }),
-  })
-  expect(start.status).toBe(302)
-  const authorize = new URL(start.headers.get("location")!)
-  const back = await completeOidcLogin(authorize, { accountId: "ada" })
-  const done = await send(back.url.href)
-  expect(done.status).toBe(302)
-  const session = await (await send(`${basePath}/session`)).json()
-  return { authorize, session }
-}
 
 describe("a custom OIDC provider object (authjs.dev/guides/configuring-oauth-providers)", () => {
   test("client, checks, wellKnown, scope, profile(profile, tokens), basePath /api/auth", async () => {
@@ -81,7 +56,9 @@ describe("a custom OIDC provider object (authjs.dev/guides/configuring-oauth-pro
         },
       ],
     }
-    const { authorize, session } = await signInUnder(config, "/api/auth")
+    const { authorize, session } = await oidcSignIn(config, "my-provider", {
+      basePath: "/api/auth",
+    })
     expect(authorize.searchParams.get("redirect_uri")).toBe(
       `${ORIGIN}/api/auth/callback/my-provider`,
     )

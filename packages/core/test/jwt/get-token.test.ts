@@ -1,5 +1,6 @@
 /** `getToken` of `@tessera/core/jwt`: the session cookie (chunked or not) or `Authorization: Bearer`. */
 import { afterEach, describe, expect, test, vi } from "vitest"
+import { MissingSecret } from "@tessera/core/errors"
 import { encode, getToken } from "@tessera/core/jwt"
 import { OTHER_SECRET, SECRET } from "../harness/index.js"
 import { claims, salt } from "./fixtures.js"
@@ -135,7 +136,7 @@ describe("getToken", () => {
     ).toBeNull()
   })
 
-  test("the secret defaults to AUTH_SECRET (and AUTH_SECRET_1..3); with none at all it is a TypeError", async () => {
+  test("the secret defaults to AUTH_SECRET (and AUTH_SECRET_1..3); with none at all it is MissingSecret", async () => {
     const token = await encode({ token: claims, secret: OTHER_SECRET, salt })
     const request = () => req("http://a.example/", { cookie: `${salt}=${token}` })
     vi.stubEnv("AUTH_SECRET", SECRET)
@@ -143,6 +144,6 @@ describe("getToken", () => {
     expect(await getToken({ req: request() })).toMatchObject(claims)
     vi.stubEnv("AUTH_SECRET", "")
     vi.stubEnv("AUTH_SECRET_1", "")
-    await expect(getToken({ req: request() })).rejects.toThrow(TypeError)
+    await expect(getToken({ req: request() })).rejects.toThrow(MissingSecret)
   })
 })
