@@ -104,6 +104,8 @@ function chunkOf(id) {
   // apart from the sign-in steps, which need no jose.
   if (path === "actions/backchannel-logout.ts" || path === "flows/oauth/backchannel-logout.ts")
     return "backchannel-logout"
+  // Signing out and the sessions routes: with the first request for one (routes.ts).
+  if (path === "actions/signout.ts" || path === "actions/sessions.ts") return "session-actions"
   // Reading an Auth.js cookie (and its A256CBC-HS512): only when such a cookie shows up.
   if (path === "jwt/authjs.ts" || path === "jwt/cbc-hmac.ts") return "authjs"
   // Two-factor setup and its second step (TOTP, recovery codes, QR codes): on first use.

@@ -12,8 +12,6 @@
 import { csrf, providers, session } from "./actions/api.js"
 import { callback, webauthnOptions } from "./actions/callback.js"
 import { signIn } from "./actions/signin.js"
-import { listSessionsAction, revokeSessionAction } from "./actions/sessions.js"
-import { signOut } from "./actions/signout.js"
 import type { RequestContext } from "./context.js"
 import type { RateLimitRuleName } from "./rate-limit/config.js"
 import { InvalidRequest, UnknownAction } from "./errors.js"
@@ -87,6 +85,16 @@ function twoFactor(
 ): Handler {
   return async (ctx) => (await import("./actions/two-factor.js"))[name](ctx)
 }
+
+/**
+ * Signing out and the sessions routes, loaded with the first request for one:
+ * a session check (the hot path of a cold start) never needs them.
+ */
+const signOut: Handler = async (ctx) => (await import("./actions/signout.js")).signOut(ctx)
+const listSessions: Handler = async (ctx) =>
+  (await import("./actions/sessions.js")).listSessionsAction(ctx)
+const revokeSession: Handler = async (ctx) =>
+  (await import("./actions/sessions.js")).revokeSessionAction(ctx)
 
 /** Credentials are checked at `signin/<id>` too (as in Auth.js): the same limits apply there. */
 const credentialsLimits = ["credentials", "credentialsIp"] as const
@@ -173,12 +181,12 @@ export const routes: { readonly [A in AuthAction]: Route } = {
   sessions: {
     answers: "json",
     provider: "none",
-    GET: { csrf: false, handler: listSessionsAction },
+    GET: { csrf: false, handler: listSessions },
   },
   "sessions/revoke": {
     answers: "json",
     provider: "none",
-    POST: { csrf: true, handler: revokeSessionAction },
+    POST: { csrf: true, handler: revokeSession },
   },
   // Server to server, from the OpenID provider: the logout token is the proof, not a CSRF token.
   "backchannel-logout": {
