@@ -106,6 +106,8 @@ function chunkOf(id) {
     return "backchannel-logout"
   // Signing out and the sessions routes: with the first request for one (routes.ts).
   if (path === "actions/signout.ts" || path === "actions/sessions.ts") return "session-actions"
+  // The recent-sign-in policy: with the first request that adds a sign-in method (handler.ts).
+  if (path === "session/recent-sign-in.ts") return "recent-sign-in"
   // Reading an Auth.js cookie (and its A256CBC-HS512): only when such a cookie shows up.
   if (path === "jwt/authjs.ts" || path === "jwt/cbc-hmac.ts") return "authjs"
   // Two-factor setup and its second step (TOTP, recovery codes, QR codes): on first use.

@@ -334,6 +334,9 @@ export function createAdapterMethods(
     },
 
     async getUserByEmail(email) {
+      // No stored address has a zero byte (PostgreSQL text cannot hold one, and would
+      // throw on the query): such an address is nobody's, on either database.
+      if (email.includes("\0")) return null
       const row = await db
         .selectFrom("users")
         .selectAll()
