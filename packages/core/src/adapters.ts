@@ -223,7 +223,9 @@ export interface Adapter {
   ): Promise<{ user: AdapterUser; account: AdapterAccount; created: boolean }>
   /**
    * Tessera extension (session management, with the next four methods): stores
-   * the record of a JWT session. The user exists.
+   * the record of a JWT session, or, whatever the strategy, of a sign-in waiting
+   * for its second factor (`provider: "two-factor"`; no session row, no token).
+   * The user exists.
    */
   createSessionRecord?(record: AdapterSessionRecord): Awaitable<AdapterSessionRecord>
   /**

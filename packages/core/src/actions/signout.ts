@@ -19,7 +19,7 @@ import { RequestError } from "../http/request.js"
 import { resolveCallbackUrl } from "../lib/callback-url.js"
 import { sessionStrategy } from "../session/index.js"
 import { revokeSessions } from "../session/records.js"
-import { clearPending } from "../two-factor/pending.js"
+import { abandonPending } from "../two-factor/pending.js"
 import type { ResponseInternal } from "../types.js"
 import { notImplemented } from "./sessions.js"
 
@@ -56,6 +56,6 @@ export async function signOut(ctx: RequestContext): Promise<ResponseInternal> {
     : undefined
   await strategy.destroy(ctx)
   if (readChunkedCookie(ctx.request.cookies, ctx.cookieOptions.twoFactor.name) !== undefined)
-    clearPending(ctx)
+    await abandonPending(ctx)
   return { redirect: logoutUrl ?? callbackUrl }
 }

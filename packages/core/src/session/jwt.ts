@@ -36,7 +36,7 @@ import { isPromiseLike } from "../lib/promise.js"
 import { isCurrentKey } from "../jwt/codec.js"
 import type { Account, Session, User } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
-import { newRecord } from "./records.js"
+import { isRecordable, newRecord } from "./records.js"
 
 /** The session cookie's token and its claims; `undefined` without a cookie, `null` for one that does not decode. */
 async function decodeSessionCookie(
@@ -182,10 +182,7 @@ async function startRecord(
 ): Promise<string | null> {
   const { config } = ctx
   if (!user.id) return null
-  // `authorize` owns its users with JWT sessions: they may not be in the database.
-  if (account?.type === "credentials" && !(await callAdapter(config, "getUser", user.id))) {
-    return null
-  }
+  if (!(await isRecordable(config, user.id, account))) return null
   const record = newRecord(ctx, user.id, account, new Date(exp * 1000))
   await callAdapter(config, "createSessionRecord", record)
   return record.id

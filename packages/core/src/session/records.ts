@@ -18,11 +18,23 @@ import { decodeBase64url } from "../lib/base64url.js"
 import { randomHex } from "../lib/crypto.js"
 import { isPlainObject } from "../jwt/jwe.js"
 import { fireEvent } from "../lib/events.js"
+import { TWO_FACTOR_ID } from "../two-factor/config.js"
 import type { Account, SessionRecord, SessionRevokedReason } from "../types.js"
 import { ipPrefixOf, userAgentOf } from "./client-info.js"
 
 /** How often a database session's `lastSeenAt` moves forward at most (seconds). */
 export const LAST_SEEN_INTERVAL = 60
+
+/**
+ * The `provider` of the record of a sign-in waiting for its second factor
+ * (two-factor/pending.ts; the id no provider may have): not a session, so never
+ * listed, counted or announced, but ended with the user's sessions.
+ */
+export const PENDING_SIGN_IN = TWO_FACTOR_ID
+
+function isSession(record: AdapterSessionRecord): boolean {
+  return record.provider !== PENDING_SIGN_IN
+}
 
 /** A new session id: 128 bits from the CSPRNG, hex. */
 export function newSessionId(): string {
@@ -74,6 +86,19 @@ export function newRecord(
   }
 }
 
+/**
+ * Whether a sign-in of `userId` through `account` can have a record (the
+ * adapter stores only records of users it has): `authorize` owns its users,
+ * who may not be in the database.
+ */
+export async function isRecordable(
+  config: ResolvedConfig,
+  userId: string,
+  account: Account | null,
+): Promise<boolean> {
+  return account?.type !== "credentials" || !!(await callAdapter(config, "getUser", userId))
+}
+
 /** What server code and events see of a record (a copy; no provider-side ids). */
 export function toSessionRecord(record: AdapterSessionRecord): SessionRecord {
   return {
@@ -109,14 +134,15 @@ export async function liveSessions(
   const records = await callAdapter(config, "listSessionRecords", userId)
   const now = Date.now()
   return records
-    .filter((record) => record.expires.valueOf() > now)
+    .filter((record) => record.expires.valueOf() > now && isSession(record))
     .sort((a, b) => b.createdAt.valueOf() - a.createdAt.valueOf() || (a.id < b.id ? -1 : 1))
 }
 
 /**
- * Ends the sessions matching `filter` and fires `sessionRevoked` for each,
- * except `quiet` (the request's own session ending by sign-out, which fires
- * `signOut` instead). Returns what was deleted.
+ * Ends the sessions matching `filter` (and the user's sign-ins waiting for a
+ * second factor) and fires `sessionRevoked` for each session, except `quiet`
+ * (the request's own session ending by sign-out, which fires `signOut`
+ * instead). Returns the sessions deleted.
  */
 export async function revokeSessions(
   ctx: Pick<RequestContext, "config">,
@@ -124,7 +150,7 @@ export async function revokeSessions(
   reason: SessionRevokedReason,
   quiet?: string,
 ): Promise<AdapterSessionRecord[]> {
-  const deleted = await callAdapter(ctx.config, "deleteSessionRecords", filter)
+  const deleted = (await callAdapter(ctx.config, "deleteSessionRecords", filter)).filter(isSession)
   for (const record of deleted) {
     if (record.id === quiet) continue
     await fireEvent(ctx, "sessionRevoked", { session: toSessionRecord(record), reason })

@@ -9,6 +9,13 @@
  * bound to the first factor's user (the code is checked against that user's
  * factor only), and is single use: finishing records its `jti`, so a copy
  * replayed later is refused even with another valid code.
+ *
+ * Where sessions have records, the wait has one too (`provider: "two-factor"`,
+ * never listed, no events): ending the user's sessions (sign out everywhere,
+ * `revokeUserSessions`, an e-mail claim released) deletes it with them, and the
+ * step cannot finish without it. Otherwise whoever stood at the code step in
+ * another browser, with the password, would keep that step through the owner's
+ * "sign out everywhere" and finish it with the next code they get hold of.
  * @module
  */
 import type { RequestContext } from "../context.js"
@@ -17,6 +24,7 @@ import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { callAdapter } from "../lib/adapter.js"
 import { sha256Hex } from "../lib/crypto.js"
+import { isRecordable, newRecord, PENDING_SIGN_IN } from "../session/records.js"
 import type { Account, Profile, User } from "../types.js"
 
 /** What the first factor established. */
@@ -32,19 +40,50 @@ interface PendingClaims extends PendingSignIn {
   sub: string
   jti: string
   exp: number
+  /** The id of the wait's record, when sessions have records. */
+  rid?: string
 }
 
-/** Starts the wait: the cookie, replacing any earlier one. */
+/** Starts the wait: its record (when sessions have them) and the cookie, replacing any earlier one. */
 export async function startPending(ctx: RequestContext, pending: PendingSignIn): Promise<void> {
   const { twoFactor } = ctx.cookieOptions
   const maxAge = ctx.config.twoFactor!.maxAge
+  const rid = await startRecord(ctx, pending, new Date(Date.now() + maxAge * 1000))
   const value = await encrypt(
     ctx.config.keys,
     twoFactor.name,
-    { ...json(pending), sub: pending.user.id },
+    { ...json(pending), sub: pending.user.id, ...(rid ? { rid } : {}) },
     maxAge,
   )
   ctx.cookies.push(...chunkedCookies(twoFactor, value, ctx.request.cookies, maxAge))
+}
+
+/** The wait's record, where sessions have records and the adapter can store one by itself. */
+async function startRecord(
+  ctx: RequestContext,
+  pending: PendingSignIn,
+  expires: Date,
+): Promise<string | undefined> {
+  const { config } = ctx
+  if (!config.sessionRecords || typeof config.adapter?.createSessionRecord !== "function")
+    return undefined
+  if (!(await isRecordable(config, pending.user.id, pending.account))) return undefined
+  const record = newRecord(ctx, pending.user.id, pending.account, expires)
+  await callAdapter(config, "createSessionRecord", { ...record, provider: PENDING_SIGN_IN })
+  return record.id
+}
+
+/**
+ * Ends the wait's record; `false` when it was already gone: the user's
+ * sessions were ended meanwhile (or the step finished in another request).
+ */
+async function endRecord(ctx: RequestContext, pending: PendingClaims): Promise<boolean> {
+  if (!pending.rid || !ctx.config.sessionRecords) return true
+  const ended = await callAdapter(ctx.config, "deleteSessionRecords", {
+    id: pending.rid,
+    userId: pending.sub,
+  })
+  return ended.length > 0
 }
 
 /** Dates and the like as JSON has them: the claims must survive the round trip unchanged. */
@@ -94,12 +133,23 @@ export function clearPending(ctx: RequestContext): void {
   ctx.cookies.push(...clearChunkedCookies(ctx.cookieOptions.twoFactor, ctx.request.cookies))
 }
 
+/** Gives up the wait (sign-out in its browser): its record and its cookie. */
+export async function abandonPending(ctx: RequestContext): Promise<void> {
+  const pending = await readPending(ctx)
+  if (pending) await endRecord(ctx, pending)
+  clearPending(ctx)
+}
+
 /**
  * Marks the pending sign-in used, once: through the adapter's verification
  * tokens (a duplicate is refused), so of two uses of one cookie only the first
- * finishes.
+ * finishes; and ends its record, refusing a wait whose record the user's
+ * sessions took with them.
  */
 export async function consumePending(ctx: RequestContext, pending: PendingClaims): Promise<void> {
+  if (!(await endRecord(ctx, pending))) {
+    throw new TwoFactorExpired("The user's sessions were ended while this sign-in waited")
+  }
   try {
     await callAdapter(ctx.config, "createVerificationToken", {
       identifier: "two-factor-used",
