@@ -7,7 +7,8 @@
  * `authorization.params`, then the query of the sign-in request (Auth.js's
  * `signIn(provider, options, authorizationParams)`). The protocol parameters
  * Tessera owns (`response_type`, `client_id`, `redirect_uri`, `state`,
- * `nonce`, `code_challenge*`, ...) cannot be overridden from the request.
+ * `nonce`, `code_challenge*`, ...) cannot be overridden from the request;
+ * `response_type` is `code` unless the provider's own `authorization.params` say otherwise.
  * @module
  */
 import * as o from "oauth4webapi"
@@ -71,7 +72,10 @@ export async function startOAuthSignIn(
     if (!RESERVED.has(key)) url.searchParams.set(key, value)
   }
   const { redirectUri, forwardTo } = redirectTarget(ctx, provider)
-  url.searchParams.set("response_type", "code")
+  // The authorization code flow. A provider's own configuration may name the value its
+  // server calls it by (Azure DevOps: `Assertion`); the sign-in request never can.
+  const responseType = provider.authorization?.params?.response_type
+  url.searchParams.set("response_type", typeof responseType === "string" ? responseType : "code")
   url.searchParams.set("client_id", client.client_id)
   url.searchParams.set("redirect_uri", redirectUri)
   if (provider.type === "oidc" && !url.searchParams.has("scope"))

@@ -13,6 +13,7 @@ import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthClient } from "./client.js"
 import { normalizeEmailAddress } from "../email/address.js"
 import { httpOptions, providerFetch } from "./http.js"
+import { verifyJwtResponseSignature } from "./tokens.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 
 type Provider = ResolvedOAuthProvider
@@ -74,8 +75,20 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
   if (conform) response = (await conform(response.clone())) ?? response
 
   if (provider.type === "oidc") {
+    const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase()
+    const jwt = mediaType === "application/jwt" ? await response.clone().text() : undefined
     // The userinfo must describe the user the ID Token names (OIDC Core 5.3.2).
-    return await o.processUserInfoResponse(as, oauth.client, String(claims!.sub), response)
+    const userinfo = await o.processUserInfoResponse(
+      as,
+      oauth.client,
+      String(claims!.sub),
+      response,
+    )
+    // A signed response (`userinfo_signed_response_alg`) is trusted for its
+    // signature, as an ID Token is: oauth4webapi checks its claims, not the signature.
+    if (jwt !== undefined)
+      await verifyJwtResponseSignature(provider, as, response, jwt.trim(), "userinfo response")
+    return userinfo
   }
   if (response.status !== 200)
     throw new OAuthProviderError(

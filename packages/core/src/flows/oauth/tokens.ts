@@ -48,7 +48,8 @@ export async function exchangeCode(exchange: CodeExchange): Promise<ExchangedTok
     expectedNonce: exchange.nonce ?? o.expectNoNonce,
     requireIdToken: provider.type === "oidc",
   })
-  if (processed.id_token) await verifyIdTokenSignature(provider, as, response, processed.id_token)
+  if (processed.id_token)
+    await verifyJwtResponseSignature(provider, as, response, processed.id_token, "ID Token")
 
   const tokens: TokenSet = { ...(processed as TokenSet) }
   if (typeof tokens.token_type === "string")
@@ -104,38 +105,40 @@ async function tokenResponse(exchange: CodeExchange): Promise<Response> {
 }
 
 /**
- * Asymmetric algorithms are checked against the issuer's JWKS by oauth4webapi
- * (keys cached with the metadata); `HS*` against the client secret, as OIDC
- * Core specifies. `alg: none` never passes: oauth4webapi refuses it before
- * this point, and this refuses it again.
+ * The signature of a JWT that oauth4webapi has processed from `response` (an
+ * ID Token, or a signed userinfo response). Asymmetric algorithms are checked
+ * against the issuer's JWKS by oauth4webapi (keys cached with the metadata);
+ * `HS*` against the client secret, as OIDC Core specifies. `alg: none` never
+ * passes: oauth4webapi refuses it before this point, and this refuses it again.
  */
-async function verifyIdTokenSignature(
+export async function verifyJwtResponseSignature(
   provider: Provider,
   as: o.AuthorizationServer,
   response: Response,
-  idToken: string,
+  jwt: string,
+  label: string,
 ): Promise<void> {
   let alg: unknown
   try {
-    alg = jwsAlgorithm(idToken)
+    alg = jwsAlgorithm(jwt)
   } catch {
-    throw new OAuthProviderError(`Provider "${provider.id}": the ID Token header cannot be read`)
+    throw new OAuthProviderError(`Provider "${provider.id}": the ${label} header cannot be read`)
   }
   if (typeof alg !== "string" || alg === "none")
-    throw new OAuthProviderError(`Provider "${provider.id}": unsigned ID Token refused`)
+    throw new OAuthProviderError(`Provider "${provider.id}": unsigned ${label} refused`)
   if (alg.startsWith("HS")) {
     if (!provider.clientSecret)
       throw new OAuthProviderError(
-        `Provider "${provider.id}": an ${alg} ID Token needs the client secret`,
+        `Provider "${provider.id}": an ${alg} ${label} needs the client secret`,
       )
-    if (!(await verifyHmacJws(idToken, provider.clientSecret, alg)))
-      throw new OAuthProviderError(`Provider "${provider.id}": the ID Token signature is invalid`)
+    if (!(await verifyHmacJws(jwt, provider.clientSecret, alg)))
+      throw new OAuthProviderError(`Provider "${provider.id}": the ${label} signature is invalid`)
     return
   }
   if (!as.jwks_uri) {
     if (provider.type === "oauth") return
     throw new OAuthProviderError(
-      `Provider "${provider.id}": no jwks_uri to check the ID Token signature with`,
+      `Provider "${provider.id}": no jwks_uri to check the ${label} signature with`,
     )
   }
   await o.validateApplicationLevelSignature(as, response, httpOptions(provider))
