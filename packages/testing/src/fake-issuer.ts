@@ -124,12 +124,14 @@ async function thumbprint(jwk: JsonWebKey): Promise<string> {
 }
 
 /**
- * An access token in the request: the Bearer header, an `access_token` parameter
+ * An access token in the request: the Bearer (or `OAuth`) header, an `access_token` parameter
  * (or `oauth_token`, the name older APIs such as Foursquare's v2 use), or a path segment.
  */
 function presentedToken(request: Recorded, known: (token: string) => boolean): string | undefined {
   const header = request.headers.get("authorization")
   if (header?.startsWith("Bearer ")) return header.slice(7)
+  // The `OAuth` scheme of older APIs (Mailchimp's metadata endpoint).
+  if (header?.startsWith("OAuth ")) return header.slice(6)
   const fromParams =
     new URLSearchParams(request.body).get("access_token") ??
     request.url.searchParams.get("access_token") ??
