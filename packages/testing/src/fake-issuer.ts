@@ -123,13 +123,19 @@ async function thumbprint(jwk: JsonWebKey): Promise<string> {
   return base64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical)))
 }
 
-/** An access token in the request: the Bearer header, an `access_token` parameter, or a path segment. */
+/**
+ * An access token in the request: the Bearer (or `OAuth`) header, an `access_token` parameter
+ * (or `oauth_token`, the name older APIs such as Foursquare's v2 use), or a path segment.
+ */
 function presentedToken(request: Recorded, known: (token: string) => boolean): string | undefined {
   const header = request.headers.get("authorization")
   if (header?.startsWith("Bearer ")) return header.slice(7)
+  // The `OAuth` scheme of older APIs (Mailchimp's metadata endpoint).
+  if (header?.startsWith("OAuth ")) return header.slice(6)
   const fromParams =
     new URLSearchParams(request.body).get("access_token") ??
-    request.url.searchParams.get("access_token")
+    request.url.searchParams.get("access_token") ??
+    request.url.searchParams.get("oauth_token")
   if (fromParams) return fromParams
   return request.url.pathname
     .split("/")
