@@ -9,7 +9,7 @@ import { json, StandIn } from "@tessera/testing"
 import { PROVIDER_TEST_ORIGIN, runProviderTests } from "@tessera/testing/suites"
 import WeChat from "@tessera/core/providers/wechat"
 import { customFetch, refreshTokenSet } from "@tessera/core"
-import { SECRET, type ProfileIdentity } from "./helpers.js"
+import { SECRET, signInFromEnv, type ProfileIdentity } from "./helpers.js"
 
 /** WeChat answers JSON with `content-type: text/plain`. */
 const plain = (body: unknown) =>
@@ -134,6 +134,13 @@ test("the authorization URL ends with #wechat_redirect; a Website App scans a QR
     url: "https://open.weixin.qq.com/connect/qrconnect#wechat_redirect",
     params: { appid: "wx123", scope: "snsapi_login" },
   })
+})
+
+test("with AUTH_WECHAT_ID from the environment, the AppID is the URL's appid too", async () => {
+  const env = { AUTH_WECHAT_ID: suite.clientId, AUTH_WECHAT_SECRET: suite.clientSecret }
+  const { start, session } = await signInFromEnv(suite, WeChat, env, "ada")
+  expect(new URL(start.headers.get("location")!).searchParams.get("appid")).toBe(suite.clientId)
+  expect(session?.user.name).toBe("阿达")
 })
 
 test("the code is exchanged by a GET with appid, secret, code and grant_type, as documented", async () => {
