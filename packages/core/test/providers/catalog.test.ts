@@ -1,5 +1,5 @@
 /**
- * Every provider module: a factory whose id is its file name, a row in
+ * Every provider module: a factory whose id is its file name (but see `ID_OF_MODULE`), a row in
  * src/providers/README.md, a `verifiedEmail` (OAuth/OIDC), and a test file that
  * runs the conformance suite.
  */
@@ -12,6 +12,12 @@ const testDir = fileURLToPath(new URL("./", import.meta.url))
 const readme = readFileSync(`${srcDir}README.md`, "utf8")
 /** Modules that hold shared types and helpers, not a provider. */
 const NOT_PROVIDERS = new Set(["index", "oauth"])
+/**
+ * Modules whose provider id is not their file name, as in Auth.js (whose
+ * `providers/ory-hydra` makes the provider `hydra`): apps moving over keep the
+ * callback URL and `AUTH_<ID>_*` variables they registered.
+ */
+const ID_OF_MODULE: Record<string, string> = { "ory-hydra": "hydra" }
 const ids = readdirSync(srcDir)
   .filter((file) => file.endsWith(".ts"))
   .map((file) => file.slice(0, -3))
@@ -31,14 +37,15 @@ async function load(id: string): Promise<any> {
   return module.default({})
 }
 
-describe.each(ids)("%s", (id) => {
+describe.each(ids)("%s", (moduleName) => {
   test("factory, README row, verifiedEmail, conformance test", async () => {
-    const provider = await load(id)
+    const provider = await load(moduleName)
+    const id = ID_OF_MODULE[moduleName] ?? moduleName
     expect(provider.options?.id ?? provider.id).toBe(id)
     const row = readme.split("\n").find((line) => line.startsWith(`| \`${id}\` |`))
     expect(row, `README row for ${id}`).toBeDefined()
     expect(row).toContain(`| ${provider.type} |`)
-    const source = readFileSync(`${srcDir}${id}.ts`, "utf8")
+    const source = readFileSync(`${srcDir}${moduleName}.ts`, "utf8")
     expect(source).toMatch(/^\/\*\*[\s\S]*?@module\n \*\//)
     if (provider.type === "oauth" || provider.type === "oidc") {
       expect(typeof provider.verifiedEmail, `${id}: verifiedEmail`).toBe("function")
@@ -51,8 +58,8 @@ describe.each(ids)("%s", (id) => {
       provider.type === "oidc" ||
       /import \{[^}]*\bsendToMailApi\b[^}]*\} from "\.\/email\.js"/.test(source)
     ) {
-      const file = `${testDir}${id}.test.ts`
-      expect(existsSync(file), `${id}.test.ts`).toBe(true)
+      const file = `${testDir}${moduleName}.test.ts`
+      expect(existsSync(file), `${moduleName}.test.ts`).toBe(true)
       expect(readFileSync(file, "utf8")).toMatch(/runProviderTests(<[^>]*>)?\(/)
     }
   })
