@@ -224,7 +224,8 @@ export interface Adapter {
   /**
    * Tessera extension (session management, with the next four methods): stores
    * the record of a JWT session, or, whatever the strategy, of a sign-in waiting
-   * for its second factor (`provider: "two-factor"`; no session row, no token).
+   * for its second factor (`provider: "two-factor:<provider id>"`; no session row,
+   * no token).
    * The user exists.
    */
   createSessionRecord?(record: AdapterSessionRecord): Awaitable<AdapterSessionRecord>

@@ -26,14 +26,19 @@ import { ipPrefixOf, userAgentOf } from "./client-info.js"
 export const LAST_SEEN_INTERVAL = 60
 
 /**
- * The `provider` of the record of a sign-in waiting for its second factor
- * (two-factor/pending.ts; the id no provider may have): not a session, so never
- * listed, counted or announced, but ended with the user's sessions.
+ * The `provider` of the record of a sign-in through `providerId` waiting for
+ * its second factor (two-factor/pending.ts): "two-factor:<provider id>", which
+ * no provider id can be (ids have no colon). Not a session, so never listed,
+ * counted or announced, but ended with the user's sessions, and with the
+ * provider's when it ends them (back-channel logout).
  */
-export const PENDING_SIGN_IN = TWO_FACTOR_ID
+export function pendingSignInProvider(providerId: string | null | undefined): string {
+  return providerId ? `${TWO_FACTOR_ID}:${providerId}` : TWO_FACTOR_ID
+}
 
 function isSession(record: AdapterSessionRecord): boolean {
-  return record.provider !== PENDING_SIGN_IN
+  const provider = record.provider ?? ""
+  return provider !== TWO_FACTOR_ID && !provider.startsWith(`${TWO_FACTOR_ID}:`)
 }
 
 /** A new session id: 128 bits from the CSPRNG, hex. */
@@ -151,6 +156,12 @@ export async function revokeSessions(
   quiet?: string,
 ): Promise<AdapterSessionRecord[]> {
   const deleted = (await callAdapter(ctx.config, "deleteSessionRecords", filter)).filter(isSession)
+  // The provider ends its sessions (back-channel logout): a sign-in through it
+  // still waiting for its second factor ends too, or it would finish later.
+  if (filter.provider) {
+    const provider = pendingSignInProvider(filter.provider)
+    await callAdapter(ctx.config, "deleteSessionRecords", { ...filter, provider })
+  }
   for (const record of deleted) {
     if (record.id === quiet) continue
     await fireEvent(ctx, "sessionRevoked", { session: toSessionRecord(record), reason })

@@ -10,9 +10,11 @@
  * factor only), and is single use: finishing records its `jti`, so a copy
  * replayed later is refused even with another valid code.
  *
- * Where sessions have records, the wait has one too (`provider: "two-factor"`,
- * never listed, no events): ending the user's sessions (sign out everywhere,
- * `revokeUserSessions`, an e-mail claim released) deletes it with them, and the
+ * Where sessions have records, the wait has one too (`provider:
+ * "two-factor:<provider id>"`, never listed, no events): ending the user's
+ * sessions (sign out everywhere, `revokeUserSessions`, an e-mail claim
+ * released) deletes it with them, as does the provider's back-channel logout
+ * of the provider session it came from, and the
  * step cannot finish without it. Otherwise whoever stood at the code step in
  * another browser, with the password, would keep that step through the owner's
  * "sign out everywhere" and finish it with the next code they get hold of.
@@ -24,7 +26,7 @@ import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { callAdapter } from "../lib/adapter.js"
 import { sha256Hex } from "../lib/crypto.js"
-import { isRecordable, newRecord, PENDING_SIGN_IN } from "../session/records.js"
+import { isRecordable, newRecord, pendingSignInProvider } from "../session/records.js"
 import type { Account, Profile, User } from "../types.js"
 
 /** What the first factor established. */
@@ -69,7 +71,8 @@ async function startRecord(
     return undefined
   if (!(await isRecordable(config, pending.user.id, pending.account))) return undefined
   const record = newRecord(ctx, pending.user.id, pending.account, expires)
-  await callAdapter(config, "createSessionRecord", { ...record, provider: PENDING_SIGN_IN })
+  const provider = pendingSignInProvider(record.provider)
+  await callAdapter(config, "createSessionRecord", { ...record, provider })
   return record.id
 }
 

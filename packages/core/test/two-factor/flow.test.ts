@@ -267,7 +267,7 @@ describe("every first factor goes through the gate", () => {
       // The owner's session from before, and the wait's record (no session: no token to it).
       const waiting = await backend.sessions()
       expect(waiting.map((row) => row.provider)).toEqual(
-        expect.arrayContaining(["two-factor", "nodemailer"]),
+        expect.arrayContaining(["two-factor:nodemailer", "nodemailer"]),
       )
       expect(waiting).toHaveLength(2)
       expect(await session(config, jar)).toBeNull()
