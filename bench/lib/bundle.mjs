@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build } from "esbuild"
@@ -35,13 +35,53 @@ const tesseraSources = {
 }
 
 /**
+ * Features the minimal app does not use that Tessera's single file holds
+ * because a configuration could turn them on (each behind an `import()`), by
+ * their source modules (relative to packages/core/src/; what only they import
+ * goes with them). All are Tessera's own but e-mail sign-in by link, which
+ * Auth.js's file holds too. For `singleFileBundleWithout`.
+ */
+export const TESSERA_ONLY = {
+  "page translations (7 catalogs)": /^pages\/i18n\/locales\/(?!en\.)/,
+  "two-factor (steps, QR codes)": /^(two-factor\/(flow|qr)|actions\/two-factor)\./,
+  "back-channel logout (jose)": /^actions\/backchannel-logout\./,
+  "e-mail sign-in (links: Auth.js too) and codes": /^flows\/email\//,
+  "rate limits": /^rate-limit\/(policies|limiter)\./,
+  "session management routes, recent sign-in": /^(actions\/sessions|session\/recent-sign-in)\./,
+  "Auth.js cookie adoption": /^jwt\/authjs\./,
+  "token refresh, OpenID logout": /^flows\/oauth\/(refresh|logout)\./,
+}
+
+/** Leaves the source modules matching `patterns` (and what only they import) out, as externals. */
+function leaveOut(patterns) {
+  return {
+    name: "leave-out",
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, ({ path, importer }) => {
+        const file = join(dirname(importer), path).split("/packages/core/src/")[1]
+        if (file && patterns.some((pattern) => pattern.test(file))) return { path, external: true }
+        return undefined
+      })
+    },
+  }
+}
+
+/**
  * One build. `splitting`: ESM chunks, so that what `import()` loads lazily is
  * kept apart from what the entry loads statically. `sources`: Tessera from its
  * TypeScript sources (for a breakdown by module), not from the built package.
  */
 async function bundle(
   library,
-  { splitting = false, minify = true, external = [], sources = false, write = false, outdir } = {},
+  {
+    splitting = false,
+    minify = true,
+    external = [],
+    sources = false,
+    write = false,
+    outdir,
+    without = [],
+  } = {},
 ) {
   return build({
     stdin: {
@@ -61,7 +101,10 @@ async function bundle(
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "browser"],
     external: ["node:*", ...external],
-    plugins: sources && library === "tessera" ? [tesseraSources] : [],
+    plugins:
+      sources && library === "tessera"
+        ? [tesseraSources, ...(without.length ? [leaveOut(without)] : [])]
+        : [],
     outdir: outdir ?? "out",
     entryNames: "app",
     write,
@@ -97,6 +140,18 @@ export async function singleFileBundle(library, { external = [] } = {}) {
     modules: Object.keys(output.inputs).length,
     byPackage: bytesByPackage([output]),
   }
+}
+
+/**
+ * Tessera's single file (built from the sources) without the features
+ * `names` of TESSERA_ONLY: not a build anyone can ship (the app would fail
+ * where it needs one), but the size of what is left, to compare with Auth.js.
+ */
+export async function singleFileBundleWithout(names) {
+  const without = names.map((name) => TESSERA_ONLY[name])
+  const result = await bundle("tessera", { sources: true, without })
+  const [file] = result.outputFiles
+  return { minified: file.contents.length, gzip: gzipSize(file.contents) }
 }
 
 /**
