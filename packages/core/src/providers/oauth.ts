@@ -404,7 +404,8 @@ export async function requestUserinfo(
   if (init.bearer !== false) headers.authorization = `Bearer ${tokens.access_token}`
   const response = await context.fetch(url, { method: init.method ?? "GET", headers })
   const body: unknown = await response.json().catch(() => undefined)
-  const path = new URL(url).pathname
+  // The configured endpoint's path, not the request's: a provider may put the token in it (HubSpot).
+  const path = new URL(provider.userinfo?.url ?? url).pathname
   if (!response.ok)
     throw new Error(`Provider "${provider.id}": ${path} answered ${response.status}`)
   if (!body || typeof body !== "object" || Array.isArray(body))
