@@ -22,7 +22,7 @@
  * @see https://api.intra.42.fr/apidoc/2.0/users/me.html
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** A user's photo, with its resized versions. */
@@ -86,7 +86,7 @@ export default function FortyTwo<P extends FortyTwoProfile = FortyTwoProfile>(
     userinfo: "https://api.intra.42.fr/v2/me",
     profile(profile) {
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.usual_full_name ?? profile.displayname ?? null,
         email: profile.email ?? null,
         image: profile.image?.link ?? null,

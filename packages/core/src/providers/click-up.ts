@@ -26,7 +26,7 @@
  * @see https://developer.clickup.com/reference/getauthorizeduser
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import {
   withBearerTokenType,
   type OAuthConfig,
@@ -74,7 +74,7 @@ export default function ClickUp<P extends ClickUpProfile = ClickUpProfile>(
     checks: ["state"],
     profile(profile) {
       return {
-        id: String(profile.user.id),
+        id: idText(profile.user.id),
         name: profile.user.username ?? null,
         email: profile.user.email ?? null,
         image: profile.user.profilePicture ?? null,

@@ -22,7 +22,7 @@
  * @see https://log.concept2.com/developers/documentation/#logbook-users-get
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** `GET /api/users/me`: the user, under `data`. */
@@ -71,7 +71,7 @@ export default function Concept2<P extends Concept2Profile = Concept2Profile>(
     userinfo: "https://log.concept2.com/api/users/me",
     profile(profile) {
       return {
-        id: String(profile.data.id),
+        id: idText(profile.data.id),
         name: profile.data.username ?? null,
         email: profile.data.email ?? null,
         image: profile.data.profile_image ?? null,

@@ -23,7 +23,7 @@
  * @see https://developer.dribbble.com/v2/user/
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /v2/user`. */
@@ -76,7 +76,7 @@ export default function Dribbble<P extends DribbbleProfile = DribbbleProfile>(
     userinfo: "https://api.dribbble.com/v2/user",
     profile(profile) {
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.name ?? profile.login ?? null,
         email: profile.email ?? null,
         image: profile.avatar_url ?? null,

@@ -33,7 +33,7 @@
  * @see https://developers.eveonline.com/docs/services/iec/
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The character from `GET https://login.eveonline.com/oauth/verify`. */
@@ -73,7 +73,7 @@ export default function EVEOnline<P extends EVEOnlineProfile = EVEOnlineProfile>
     userinfo: "https://login.eveonline.com/oauth/verify",
     checks: ["state"],
     profile(profile) {
-      const id = String(profile.CharacterID)
+      const id = idText(profile.CharacterID)
       return {
         id,
         name: profile.CharacterName ?? null,

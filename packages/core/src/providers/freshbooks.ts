@@ -28,7 +28,7 @@
  * @see https://www.freshbooks.com/api/me_endpoint
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The identity of the signed-in user, in `response`. */
@@ -74,7 +74,7 @@ export default function Freshbooks<P extends FreshbooksProfile = FreshbooksProfi
       const user = profile.response
       const name = [user.first_name, user.last_name].filter(Boolean).join(" ")
       return {
-        id: String(user.id),
+        id: idText(user.id),
         name: name || null,
         email: user.email ?? null,
         image: null,

@@ -28,7 +28,7 @@
  * @see https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import type {
   OAuthConfig,
@@ -164,7 +164,7 @@ export default function GitHub<P extends GitHubProfile = GitHubProfile>(
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.name ?? profile.login,
         email: profile.email,
         image: profile.avatar_url,

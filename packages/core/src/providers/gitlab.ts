@@ -18,7 +18,7 @@
  * @see https://docs.gitlab.com/integration/oauth_provider/
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /api/v4/user`. */
@@ -94,7 +94,7 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.name ?? profile.username,
         email: profile.email ?? null,
         image: profile.avatar_url ?? null,

@@ -23,7 +23,7 @@
  * @see https://developers.hubspot.com/docs/api/oauth/tokens
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import {
   requestUserinfo,
   type OAuthConfig,
@@ -73,7 +73,7 @@ export default function HubSpot<P extends HubSpotProfile = HubSpotProfile>(
     userinfo: { url: "https://api.hubapi.com/oauth/v1/access-tokens", request: requestTokenInfo },
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
-      return { id: String(profile.user_id), name: profile.user, email: profile.user, image: null }
+      return { id: idText(profile.user_id), name: profile.user, email: profile.user, image: null }
     },
     verifiedEmail: () => null,
     style: { brandColor: "#ff7a59" },

@@ -25,7 +25,7 @@
  * @see https://developers.kakao.com/docs/latest/en/kakaologin/rest-api#req-user-info
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 export type KakaoDateTime = string
@@ -112,7 +112,7 @@ export default function Kakao<P extends KakaoProfile = KakaoProfile>(
     profile(profile) {
       const account = profile.kakao_account
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: account?.profile?.nickname ?? profile.properties?.nickname ?? null,
         email: account?.email ?? null,
         image: account?.profile?.profile_image_url ?? null,

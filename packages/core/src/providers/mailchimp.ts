@@ -30,7 +30,7 @@
  * @see https://mailchimp.com/developer/marketing/guides/access-user-data-oauth-2/
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import {
   requestUserinfo,
@@ -103,7 +103,7 @@ export default function Mailchimp<P extends MailchimpProfile = MailchimpProfile>
     checks: ["pkce", "state"],
     profile(profile) {
       return {
-        id: String(profile.login.login_id),
+        id: idText(profile.login.login_id),
         name: profile.accountname ?? null,
         email: profile.login.email ?? null,
         image: profile.login.avatar ?? null,

@@ -19,7 +19,7 @@
  * @see https://oauth.mail.ru/docs
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /userinfo`. */
@@ -58,7 +58,7 @@ export default function Mailru<P extends MailruProfile = MailruProfile>(
     profile(profile) {
       const full = [profile.first_name, profile.last_name].filter(Boolean).join(" ")
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.name ?? (full || profile.nickname) ?? null,
         email: profile.email ?? null,
         image: profile.image ?? null,

@@ -42,7 +42,7 @@
  * @see https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/section_157771733782.html
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import type {
   OAuthConfig,
@@ -146,7 +146,7 @@ export default function NetSuite<P extends NetSuiteProfile = NetSuiteProfile>(
     checks: ["state"],
     profile(profile) {
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.name ?? null,
         email: profile.email ?? null,
         image: null,

@@ -6,6 +6,7 @@
  * @module
  */
 import type * as oauth from "oauth4webapi"
+import { OAuthCallbackError } from "../errors.js"
 import type { Account, Awaitable, Profile, TokenSet, User } from "../types.js"
 import type { customFetch } from "../symbols.js"
 import type { CommonProviderOptions } from "./index.js"
@@ -335,7 +336,9 @@ export async function requestTokens(
   const error = json && typeof json === "object" ? (json as { error?: unknown }).error : "not JSON"
   if (!response.ok || error !== undefined) {
     const label = error === undefined ? "" : ` with error "${clean(error)}"`
-    throw new Error(
+    // A spent or made-up code is the client's doing (logged as a refusal); anything else is not.
+    const Class = error === "invalid_grant" ? OAuthCallbackError : Error
+    throw new Class(
       `Provider "${provider.id}": the token endpoint answered ${response.status}${label}`,
     )
   }
@@ -404,7 +407,8 @@ export async function requestUserinfo(
   if (init.bearer !== false) headers.authorization = `Bearer ${tokens.access_token}`
   const response = await context.fetch(url, { method: init.method ?? "GET", headers })
   const body: unknown = await response.json().catch(() => undefined)
-  const path = new URL(url).pathname
+  // The configured endpoint's path, not the request's: a provider may put the token in it (HubSpot).
+  const path = new URL(provider.userinfo?.url ?? url).pathname
   if (!response.ok)
     throw new Error(`Provider "${provider.id}": ${path} answered ${response.status}`)
   if (!body || typeof body !== "object" || Array.isArray(body))

@@ -32,7 +32,7 @@
  * @see https://ossoapp.com/docs/reference/oauth-api
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from Osso's `GET /oauth/me`. */
@@ -73,7 +73,7 @@ export default function Osso<P extends OssoProfile = OssoProfile>(
       : {}),
     checks: ["pkce", "state"],
     profile(profile) {
-      return { id: String(profile.id), name: null, email: profile.email ?? null, image: null }
+      return { id: idText(profile.id), name: null, email: profile.email ?? null, image: null }
     },
     verifiedEmail: () => null,
     style: { brandColor: "#1d4ed8" },

@@ -19,7 +19,7 @@
  * @see https://osu.ppy.sh/docs/index.html#get-own-data
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /api/v2/me` (the common fields). */
@@ -67,7 +67,7 @@ export default function Osu<P extends OsuProfile = OsuProfile>(
     userinfo: "https://osu.ppy.sh/api/v2/me",
     profile(profile) {
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.username ?? null,
         email: null,
         image: profile.avatar_url ?? null,

@@ -23,7 +23,7 @@
  * @see https://developers.pipedrive.com/docs/api/v1/Users#getCurrentUser
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The answer of `GET /v1/users/me`: the user in `data`. */
@@ -81,7 +81,7 @@ export default function Pipedrive<P extends PipedriveProfile = PipedriveProfile>
     checks: ["pkce", "state"],
     profile({ data }) {
       return {
-        id: String(data.id),
+        id: idText(data.id),
         name: data.name ?? null,
         email: data.email ?? null,
         image: data.icon_url ?? null,

@@ -26,7 +26,7 @@
  * @see https://developers.strava.com/docs/reference/#api-Athletes-getLoggedInAthlete
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The athlete from `GET /api/v3/athlete` (summary fields). */
@@ -78,7 +78,7 @@ export default function Strava<P extends StravaProfile = StravaProfile>(
     profile(profile) {
       const name = [profile.firstname, profile.lastname].filter(Boolean).join(" ")
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: name || profile.username || null,
         email: null,
         image: profile.profile ?? null,

@@ -24,7 +24,7 @@
  * @see https://developer.todoist.com/api/v1/#tag/User
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /api/v1/user`. */
@@ -68,7 +68,7 @@ export default function Todoist<P extends TodoistProfile = TodoistProfile>(
     tokenRefresh: false,
     profile(profile) {
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: profile.full_name || null,
         email: profile.email || null,
         image: profile.avatar_big ?? null,

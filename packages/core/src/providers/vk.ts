@@ -35,7 +35,7 @@
  * @see https://dev.vk.com/en/method/users.get
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import {
   withBearerTokenType,
@@ -406,7 +406,7 @@ export default function VK<P extends VkProfile = VkProfile>(
     profile(profile, tokens) {
       const email = (tokens as VkTokenSet).email ?? profile.email ?? null
       return {
-        id: String(profile.id),
+        id: idText(profile.id),
         name: [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null,
         email: typeof email === "string" ? email : null,
         image: profile.photo_100 ?? null,

@@ -41,6 +41,7 @@
  * @see https://developers.weixin.qq.com/doc/oplatform/Website_App/WeChat_Login/Wechat_Login.html
  * @module
  */
+import { OAuthCallbackError } from "../errors.js"
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import type { Profile } from "../types.js"
 import type {
@@ -113,6 +114,14 @@ async function requestToken(context: TokenRequestContext): Promise<TokenSet> {
   url.searchParams.set("code", params.code ?? "")
   url.searchParams.set("grant_type", "authorization_code")
   const response = await context.fetch(url, { headers: { accept: "application/json" } })
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined)
+  // 40029 (invalid code) and 40163 (code already used): a made-up or replayed callback.
+  const errcode = (body as { errcode?: unknown } | undefined)?.errcode
+  if (errcode === 40029 || errcode === 40163)
+    throw new OAuthCallbackError(`WeChat: sns/oauth2/access_token refused the code (${errcode})`)
   const tokens = await readWeChat(response, "sns/oauth2/access_token")
   return { ...tokens, token_type: "bearer" }
 }

@@ -23,7 +23,7 @@
  * @see https://api.wikimedia.org/wiki/Authentication#Identifying_users
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /oauth2/resource/profile`. */
@@ -63,7 +63,7 @@ export default function Wikimedia<P extends WikimediaProfile = WikimediaProfile>
     userinfo: "https://meta.wikimedia.org/w/rest.php/oauth2/resource/profile",
     profile(profile) {
       return {
-        id: String(profile.sub),
+        id: idText(profile.sub),
         name: profile.username ?? null,
         email: profile.email ?? null,
         image: null,

@@ -22,7 +22,7 @@
  * @see https://developer.wordpress.com/docs/api/1.1/get/me/
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET /rest/v1/me`. */
@@ -77,7 +77,7 @@ export default function WordPress<P extends WordPressProfile = WordPressProfile>
     checks: ["pkce", "state"],
     profile(profile) {
       return {
-        id: String(profile.ID),
+        id: idText(profile.ID),
         name: profile.display_name || profile.username || null,
         email: profile.email || null,
         image: profile.avatar_URL || null,

@@ -28,7 +28,7 @@
  * @see https://www.zoho.com/accounts/protocol/oauth/multi-dc.html
  * @module
  */
-import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
+import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
 /** The user from `GET https://accounts.zoho.com/oauth/user/info`. */
@@ -67,7 +67,7 @@ export default function Zoho<P extends ZohoProfile = ZohoProfile>(
     profile(profile) {
       const fullName = [profile.First_Name, profile.Last_Name].filter(Boolean).join(" ")
       return {
-        id: String(profile.ZUID),
+        id: idText(profile.ZUID),
         name: fullName || profile.Display_Name || null,
         email: profile.Email || null,
         image: null,

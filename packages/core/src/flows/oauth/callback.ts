@@ -15,7 +15,7 @@
  */
 import * as o from "oauth4webapi"
 import type { RequestContext } from "../../context.js"
-import { InvalidCheck } from "../../errors.js"
+import { InvalidCheck, OAuthCallbackError } from "../../errors.js"
 import { timingSafeEqual } from "../../lib/crypto.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import type { ResponseInternal } from "../../types.js"
@@ -77,6 +77,8 @@ export async function oauthCallback(
     // With no known issuer (endpoints configured by hand) there is nothing to compare `iss` with.
     if (as.issuer === UNKNOWN_ISSUER) response.delete("iss")
     const grant = o.validateAuthResponse(as, oauth.client, response, state ?? o.skipStateCheck)
+    // Neither a code nor an error: a hand-made callback URL, the client's doing, not the provider's.
+    if (!params.get("code")) throw new OAuthCallbackError("The authorization response has no code")
 
     const { redirectUri } = redirectTarget(ctx, provider)
     const { tokens, claims } = await exchangeCode({

@@ -23,18 +23,26 @@ import {
 } from "../../errors.js"
 
 /** Provider-sent text is logged, so it is cut short and stripped of control characters. */
-function clean(text: unknown): string | undefined {
+function clean(text: unknown, max = 200): string | undefined {
   if (typeof text !== "string") return undefined
-  return text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, 200)
+  return text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, max)
+}
+
+/**
+ * An error's message, logged: a provider module's message may quote what the
+ * provider answered (an error text), which must not start a log line of its own.
+ */
+function messageOf(error: Error): string {
+  return clean(error.message, 500) ?? ""
 }
 
 /** A cause safe to log: the error's class, code and message, nothing it referenced. */
 export function summary(error: Error): Error {
-  const safe = new Error(error.message)
+  const safe = new Error(messageOf(error))
   safe.name = error.name
   const code = (error as { code?: unknown }).code
   if (typeof code === "string") (safe as Error & { code?: string }).code = code
-  safe.stack = `${error.name}: ${error.message}`
+  safe.stack = `${error.name}: ${safe.message}`
   return safe
 }
 
@@ -100,7 +108,7 @@ export function callbackFailure(providerId: string, error: unknown): AuthError {
     )
   }
   if (error instanceof Error) {
-    return new OAuthProviderError(`Provider "${providerId}": ${error.message}`, {
+    return new OAuthProviderError(`Provider "${providerId}": ${messageOf(error)}`, {
       cause: { err: summary(error), provider: providerId },
     })
   }

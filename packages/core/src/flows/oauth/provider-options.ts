@@ -17,3 +17,15 @@ export function endpointUrlsAsObjects<O extends OAuthUserConfig<any>>(options: O
   }
   return result
 }
+
+/**
+ * A provider's identifier of the user as text, for a built-in `profile`: a
+ * string or a number as the provider sent it. Anything else throws (the sign-in
+ * fails with `OAuthProfileParseError`): `String(profile.id)` of a profile
+ * without an id is `"undefined"`, one account every such sign-in would share.
+ */
+export function idText(value: unknown): string {
+  if (typeof value === "string" && value !== "") return value
+  if (typeof value === "number" && Number.isFinite(value)) return String(value)
+  throw new TypeError("The profile has no user id")
+}
