@@ -13,8 +13,10 @@ import {
   OTHER_SECRET,
   SECRET,
   credentialsProvider,
+  csrfToken,
   get,
   makeConfig,
+  post,
   recordingLogger,
   signIn,
 } from "../harness/index.js"
@@ -29,6 +31,34 @@ describe("Auth() reads process.env by itself", () => {
       const response = await Auth(get("/auth/csrf"), config)
       expect(response.status).toBe(200)
       expect(config.secret).toBeUndefined()
+    } finally {
+      process.env = saved
+    }
+  })
+})
+
+describe("Auth() reads the provider variables from process.env by itself", () => {
+  test("AUTH_GITHUB_ID and AUTH_GITHUB_SECRET configure a bare factory, without setEnvDefaults", async () => {
+    const saved = { ...process.env }
+    Object.assign(process.env, {
+      AUTH_SECRET: SECRET,
+      AUTH_URL: ORIGIN,
+      AUTH_GITHUB_ID: "env-client-id",
+      AUTH_GITHUB_SECRET: "env-client-secret",
+    })
+    try {
+      const config: AuthConfig = { providers: [GitHub] }
+      const { token, jar } = await csrfToken(config)
+      const response = await Auth(
+        post("/auth/signin/github", { csrfToken: token }, { jar }),
+        config,
+      )
+      expect(response.status).toBe(302)
+      const location = new URL(response.headers.get("location")!)
+      expect(location.origin).toBe("https://github.com")
+      expect(location.searchParams.get("client_id")).toBe("env-client-id")
+      // The caller's configuration is left as it was.
+      expect(config.providers).toEqual([GitHub])
     } finally {
       process.env = saved
     }
