@@ -23,7 +23,7 @@ import { decrypt, encrypt } from "./jwt/codec.js"
 import { KeyRing } from "./jwt/keys.js"
 import { processEnv, secretsFromEnv } from "./config/env.js"
 import { MissingSecret } from "./errors.js"
-import type { Awaitable } from "./types.js"
+import type { Awaitable, LoggerInstance } from "./types.js"
 
 export { deriveEncryptionKey } from "./jwt/keys.js"
 
@@ -147,6 +147,11 @@ export interface GetTokenParams<R extends boolean = false> {
   /** Return the encrypted token instead of decoding it. */
   raw?: R
   decode?: JWTOptions["decode"]
+  /**
+   * As in Auth.js. A token that does not decode is reported to its `debug` (the failure's
+   * kind only, never the token or its claims); `getToken` still answers `null`.
+   */
+  logger?: Partial<LoggerInstance> | Console
 }
 
 /**
@@ -185,7 +190,9 @@ export async function getToken<R extends boolean = false>(
   }
   try {
     return (await (params.decode ?? decode)({ token, secret, salt })) as any
-  } catch {
+  } catch (error) {
+    const kind = error instanceof Error ? error.name : typeof error
+    params.logger?.debug?.("getToken: the token did not decode", { kind })
     return null
   }
 }

@@ -99,7 +99,23 @@ export interface SignOutResult {
   url: string | null
 }
 
-type AuthorizationParams = string | string[][] | Record<string, string> | URLSearchParams
+/**
+ * Extra parameters for an OAuth/OIDC authorization request (the third argument of `signIn`).
+ * @see [Auth.js: SignInAuthorizationParams](https://authjs.dev/reference/sveltekit/client)
+ */
+export type SignInAuthorizationParams =
+  string | string[][] | Record<string, string> | URLSearchParams
+
+/**
+ * Auth.js's names for the types above, so an app's type imports move over unchanged.
+ * `SignInOptions<false>` is the same type: the result is one shape either way.
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
+ */
+export type SignInOptions<_Redirect extends boolean = true> = SignInParams
+/** Auth.js's name of {@link SignInResult}: `{ ok, status, error, code, url }`, as there. */
+export type SignInResponse = SignInResult
+/** Auth.js's name of {@link SignOutResult}. */
+export type SignOutResponse = SignOutResult
 
 /** Fields the client adds itself; never posted from `params`. */
 const RESERVED = new Set(["redirectTo", "callbackUrl", "redirect", "basePath", "action"])
@@ -132,7 +148,7 @@ function failed(failure: ClientFailure): SignInResult & SignOutResult {
 export async function signIn(
   providerId?: string,
   params: SignInParams = {},
-  authorizationParams?: AuthorizationParams,
+  authorizationParams?: SignInAuthorizationParams,
 ): Promise<SignInResult | undefined> {
   try {
     return await startSignIn(providerId, params, authorizationParams)
@@ -145,7 +161,7 @@ export async function signIn(
 async function startSignIn(
   providerId: string | undefined,
   params: SignInParams,
-  authorizationParams: AuthorizationParams | undefined,
+  authorizationParams: SignInAuthorizationParams | undefined,
 ): Promise<SignInResult | undefined> {
   const basePath = trimBasePath(params.basePath)
   const callbackUrl = params.redirectTo ?? params.callbackUrl ?? window.location.href

@@ -14,4 +14,11 @@
  * ```
  * @module
  */
-export { signIn, type SignInParams, type SignInResult } from "./client.js"
+export {
+  signIn,
+  type SignInAuthorizationParams,
+  type SignInOptions,
+  type SignInParams,
+  type SignInResponse,
+  type SignInResult,
+} from "./client.js"

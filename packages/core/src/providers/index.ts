@@ -21,6 +21,15 @@ export type * from "./webauthn.js"
  */
 export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauthn"
 
+/**
+ * A provider's id, as `signIn(id)` and the `/auth/signin/<id>` routes take it: any string (a
+ * provider's `id`); the ids of the credentials, e-mail and passkey providers autocomplete.
+ *
+ * @see [Auth.js: ProviderId](https://authjs.dev/reference/core/providers#providerid)
+ */
+export type ProviderId =
+  "credentials" | "email" | "nodemailer" | "passkey" | "webauthn" | (string & {})
+
 /** Fields every provider has. */
 export interface CommonProviderOptions {
   /** Unique among the configured providers; part of the URL (`/auth/signin/<id>`). */

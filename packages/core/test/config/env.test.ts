@@ -3,8 +3,10 @@
  * environment, filled into the caller's object as Auth.js does; `Auth()` also
  * reads `process.env` by itself.
  */
-import { describe, expect, test } from "vitest"
-import { Auth, createActionURL, setEnvDefaults, type AuthConfig } from "@tessera/core"
+import { describe, expect, test, vi } from "vitest"
+import { Auth, createActionURL, customFetch, setEnvDefaults, type AuthConfig } from "@tessera/core"
+import Resend from "@tessera/core/providers/resend"
+import { MemoryAdapter } from "@tessera/testing"
 import { encode } from "@tessera/core/jwt"
 import GitHub from "@tessera/core/providers/github"
 import {
@@ -13,8 +15,10 @@ import {
   OTHER_SECRET,
   SECRET,
   credentialsProvider,
+  csrfToken,
   get,
   makeConfig,
+  post,
   recordingLogger,
   signIn,
 } from "../harness/index.js"
@@ -30,6 +34,101 @@ describe("Auth() reads process.env by itself", () => {
       expect(response.status).toBe(200)
       expect(config.secret).toBeUndefined()
     } finally {
+      process.env = saved
+    }
+  })
+})
+
+describe("Auth() reads the provider variables from process.env by itself", () => {
+  test("AUTH_GITHUB_ID and AUTH_GITHUB_SECRET configure a bare factory, without setEnvDefaults", async () => {
+    const saved = { ...process.env }
+    Object.assign(process.env, {
+      AUTH_SECRET: SECRET,
+      AUTH_URL: ORIGIN,
+      AUTH_GITHUB_ID: "env-client-id",
+      AUTH_GITHUB_SECRET: "env-client-secret",
+    })
+    try {
+      const config: AuthConfig = { providers: [GitHub] }
+      const { token, jar } = await csrfToken(config)
+      const response = await Auth(
+        post("/auth/signin/github", { csrfToken: token }, { jar }),
+        config,
+      )
+      expect(response.status).toBe(302)
+      const location = new URL(response.headers.get("location")!)
+      expect(location.origin).toBe("https://github.com")
+      expect(location.searchParams.get("client_id")).toBe("env-client-id")
+      // The caller's configuration is left as it was.
+      expect(config.providers).toEqual([GitHub])
+    } finally {
+      process.env = saved
+    }
+  })
+})
+
+describe("AUTH_<PROVIDER>_KEY reaches the mail API", () => {
+  // The request Resend's API gets, with the key it was sent with.
+  const resendApi = () => {
+    const calls: { url: string; authorization: string | null }[] = []
+    const fetch = async (url: string | URL | Request, init?: RequestInit) => {
+      calls.push({
+        url: String(url),
+        authorization: new Headers(init?.headers).get("authorization"),
+      })
+      return Response.json({ id: "49a3999c-0ce1-4ea6-ab68-afcd6dc2e794" })
+    }
+    return { calls, fetch }
+  }
+
+  test.each([
+    ["through setEnvDefaults, for Resend({ from })", true],
+    ["through Auth() alone (process.env), for Resend({ from })", false],
+  ])("%s", async (_name, explicit) => {
+    const api = resendApi()
+    const env = { AUTH_SECRET: SECRET, AUTH_URL: ORIGIN, AUTH_RESEND_KEY: "re_from_env" }
+    const saved = { ...process.env }
+    if (!explicit) Object.assign(process.env, env)
+    try {
+      const config: AuthConfig = {
+        adapter: MemoryAdapter(),
+        providers: [Resend({ from: "auth@example.com", [customFetch]: api.fetch })],
+      }
+      if (explicit) setEnvDefaults(env, config)
+      const { token, jar } = await csrfToken(config)
+      const response = await Auth(
+        post("/auth/signin/resend", { email: "ada@example.com", csrfToken: token }, { jar }),
+        config,
+      )
+      expect(response.headers.get("location")).toContain("/auth/verify-request")
+      expect(api.calls).toEqual([
+        { url: "https://api.resend.com/emails", authorization: "Bearer re_from_env" },
+      ])
+    } finally {
+      process.env = saved
+    }
+  })
+
+  test("the bare factory, providers: [Resend], with AUTH_RESEND_KEY from process.env", async () => {
+    const api = resendApi()
+    const saved = { ...process.env }
+    Object.assign(process.env, {
+      AUTH_SECRET: SECRET,
+      AUTH_URL: ORIGIN,
+      AUTH_RESEND_KEY: "re_from_env",
+    })
+    vi.stubGlobal("fetch", api.fetch)
+    try {
+      const config: AuthConfig = { adapter: MemoryAdapter(), providers: [Resend] }
+      const { token, jar } = await csrfToken(config)
+      const response = await Auth(
+        post("/auth/signin/resend", { email: "ada@example.com", csrfToken: token }, { jar }),
+        config,
+      )
+      expect(response.headers.get("location")).toContain("/auth/verify-request")
+      expect(api.calls.map((c) => c.authorization)).toEqual(["Bearer re_from_env"])
+    } finally {
+      vi.unstubAllGlobals()
       process.env = saved
     }
   })

@@ -136,6 +136,31 @@ describe("getToken", () => {
     ).toBeNull()
   })
 
+  test("logger (an Auth.js option): a token that does not decode is reported at debug, without the token or its claims", async () => {
+    const debug: unknown[][] = []
+    const logger = { debug: (...args: unknown[]) => void debug.push(args) }
+    const other = await encode({ token: claims, secret: OTHER_SECRET, salt })
+    const found = await getToken({
+      req: req("http://a.example/", { cookie: `${salt}=${other}` }),
+      secret: SECRET,
+      logger,
+    })
+    expect(found).toBeNull()
+    expect(debug).toHaveLength(1)
+    const logged = JSON.stringify(debug)
+    expect(logged).not.toContain(other)
+    for (const value of Object.values(claims))
+      if (typeof value === "string") expect(logged).not.toContain(value)
+    // A token that decodes logs nothing.
+    const mine = await encode({ token: claims, secret: SECRET, salt })
+    await getToken({
+      req: req("http://a.example/", { cookie: `${salt}=${mine}` }),
+      secret: SECRET,
+      logger,
+    })
+    expect(debug).toHaveLength(1)
+  })
+
   test("the secret defaults to AUTH_SECRET (and AUTH_SECRET_1..3); with none at all it is MissingSecret", async () => {
     const token = await encode({ token: claims, secret: OTHER_SECRET, salt })
     const request = () => req("http://a.example/", { cookie: `${salt}=${token}` })

@@ -51,4 +51,17 @@ describe("@tessera/core/jwt", () => {
       Promise<string | null>
     >()
   })
+
+  test("getToken takes every option Auth.js's GetTokenParams has (logger included)", () => {
+    getToken({
+      req: request,
+      secret: ["s"],
+      secureCookie: true,
+      cookieName: "c",
+      salt: "c",
+      raw: false,
+      decode,
+      logger: console,
+    })
+  })
 })

@@ -54,3 +54,34 @@ describe("@tessera/sveltekit/webauthn", () => {
     expectTypeOf(webauthn.signIn).toEqualTypeOf(client.signIn)
   })
 })
+
+describe("@tessera/sveltekit/client type names", () => {
+  test("the names @auth/sveltekit/client exports, so an app's type imports move over unchanged", () => {
+    type Client = typeof import("@tessera/sveltekit/client")
+    type SignInOptions = import("@tessera/sveltekit/client").SignInOptions
+    type SignInFalse = import("@tessera/sveltekit/client").SignInOptions<false>
+    type SignInResponse = import("@tessera/sveltekit/client").SignInResponse
+    type SignOutParams = import("@tessera/sveltekit/client").SignOutParams
+    type SignOutResponse = import("@tessera/sveltekit/client").SignOutResponse
+    type AuthorizationParams = import("@tessera/sveltekit/client").SignInAuthorizationParams
+    expectTypeOf<Parameters<Client["signIn"]>[1]>().toEqualTypeOf<SignInOptions | undefined>()
+    expectTypeOf<SignInFalse>().toEqualTypeOf<SignInOptions>()
+    expectTypeOf<Parameters<Client["signIn"]>[2]>().toEqualTypeOf<AuthorizationParams | undefined>()
+    expectTypeOf<Awaited<ReturnType<Client["signIn"]>>>().toEqualTypeOf<
+      SignInResponse | undefined
+    >()
+    expectTypeOf<Parameters<Client["signOut"]>[0]>().toEqualTypeOf<SignOutParams | undefined>()
+    expectTypeOf<Awaited<ReturnType<Client["signOut"]>>>().toEqualTypeOf<
+      SignOutResponse | undefined
+    >()
+    // As in Auth.js: a response carries the outcome the page shows.
+    expectTypeOf<SignInResponse>().toHaveProperty("error")
+    expectTypeOf<SignOutResponse>().toHaveProperty("url")
+  })
+
+  test("@tessera/core/providers names ProviderId, the first parameter of signIn in Auth.js", () => {
+    type ProviderId = import("@tessera/core/providers").ProviderId
+    expectTypeOf<"github">().toExtend<ProviderId>()
+    expectTypeOf<ProviderId>().toExtend<string>()
+  })
+})
