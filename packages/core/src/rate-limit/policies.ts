@@ -126,13 +126,26 @@ export const credentialsIpPolicy: RateLimitPolicy = {
   subject: (ctx, limits) => (isType(ctx, "credentials") ? clientIp(ctx, limits) : undefined),
 }
 
-/** Sign-in e-mails, per address. */
+/**
+ * The mailbox an address delivers to, for counting mails: case-folded (an
+ * app's `normalizeIdentifier` may keep case) and without a `+tag` (one mailbox
+ * wherever sub-addressing is on), so spellings of one inbox share one count.
+ * Only the count: the mail still goes to the address as the provider has it.
+ */
+function mailbox(address: string | undefined): string | undefined {
+  const folded = normalized(address)
+  return folded?.replace(/^([^@+]+)\+[^@]*@/, "$1@")
+}
+
+/** Sign-in e-mails, per mailbox (see {@link mailbox}). */
 export const emailPolicy: RateLimitPolicy = {
   rule: "email",
   counts: "requests",
   subject: (ctx) =>
     isType(ctx, "email")
-      ? emailAddressOf(ctx.flow!.provider as ResolvedEmailProvider, ctx.request.body?.email)
+      ? mailbox(
+          emailAddressOf(ctx.flow!.provider as ResolvedEmailProvider, ctx.request.body?.email),
+        )
       : undefined,
 }
 
