@@ -50,11 +50,27 @@ export interface RateLimitPolicy {
 /** Fields Tessera adds to forms: never an identifier. */
 const RESERVED = new Set(["csrfToken", "callbackUrl", "redirectTo", "redirect", "json"])
 
-/** Identifiers compare trimmed and lower-cased, so `Ada` and ` ada` share one count. */
+/** Accents and other combining marks, and characters a collation ignores (zero-width, soft hyphen). */
+const IGNORED = /[\p{M}\p{Default_Ignorable_Code_Point}]/gu
+
+/**
+ * An identifier as the loosest common database collation compares it (case-,
+ * accent- and width-insensitive, ignorable characters ignored, trailing spaces
+ * dropped), so `Ada`, ` ada`, `ＡＤＡ`, `adá` and `a<ZWSP>da` share one count:
+ * `authorize` looking the name up in such a database finds the same user for
+ * all of them. Only the count: `authorize` gets the fields as sent.
+ */
 function normalized(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined
-  const trimmed = value.normalize("NFC").trim().toLowerCase()
-  return trimmed === "" ? undefined : trimmed
+  const folded = value
+    .normalize("NFKD")
+    .replace(IGNORED, "")
+    .toUpperCase()
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(IGNORED, "")
+    .trim()
+  return folded === "" ? undefined : folded
 }
 
 function submitted(ctx: RequestContext): Record<string, unknown> {

@@ -8,13 +8,41 @@
  * variants under an app's own `normalizeIdentifier` that keeps case, each got
  * five mails of their own: without `ipHeader` (no per-IP limit) the inbox got
  * as many as the attacker asked for. The addresses mailed stay as typed.
+ *
+ * A session cookie in a cacheable response: a browser still holding an
+ * Auth.js cookie has it adopted on any auth route, and the answer carries the
+ * new session cookie. `GET /auth/providers` (the same JSON for everyone, the
+ * first thing a CDN is told to cache) and the redirects to custom pages went
+ * out with that `Set-Cookie` and no `Cache-Control`: a shared cache keeping
+ * one (CDNs give responses without one a default lifetime, 3xx included)
+ * hands the user's session to whoever asks next. Every response that sets a
+ * cookie is now `private, no-cache, no-store` unless it says otherwise.
+ *
+ * The credentials lockout, spelled around: an app's `authorize` usually finds
+ * the user in a database, and the common collations (MySQL's default
+ * utf8mb4_0900_ai_ci, SQL Server's *_CI_AI, ICU nondeterministic ones) match
+ * `ＡＤＡ`, `adá` and `a<zero-width space>da` to "ada". The lockout counted
+ * each spelling on its own (trimmed and lower-cased only), so once "ada" was
+ * locked, every new spelling bought ten more guesses at her password.
  */
+import { readFileSync } from "node:fs"
 import { describe, expect, test } from "vitest"
-import { Auth } from "@tessera/core"
+import { Auth, type AuthConfig } from "@tessera/core"
 import Email from "@tessera/core/providers/email"
 import { MemoryRateLimitStore } from "@tessera/core/rate-limit"
 import { MemoryAdapter } from "@tessera/testing"
-import { csrfToken, makeConfig, ORIGIN, post } from "../harness/index.js"
+import {
+  credentialsProvider,
+  csrfToken,
+  get,
+  Jar,
+  makeConfig,
+  ORIGIN,
+  post,
+  setCookies,
+  setsSession,
+  signIn,
+} from "../harness/index.js"
 
 const rateLimitedPage = `${ORIGIN}/auth/signin?error=RateLimited`
 
@@ -73,5 +101,109 @@ describe("e-mail sign-in limit: one count per mailbox", () => {
     expect(sent).toHaveLength(5)
     // Still the app's own identifiers: the address is not changed, only counted once.
     expect(sent[1]).toBe("Victim@Example.com")
+  })
+})
+
+const authjs = JSON.parse(
+  readFileSync(new URL("../fixtures/authjs-session-tokens.json", import.meta.url), "utf8"),
+) as Record<"secret" | "plain", string>
+
+/** True when `response` sets a live session cookie (not an expired one). */
+const setsSessionCookie = (response: Response) =>
+  setCookies(response).some((c) => c.name.startsWith("tessera.session-token") && c.value !== "")
+
+describe("a response that sets a session cookie is never stored by a shared cache", () => {
+  test("GET routes where an Auth.js session is adopted: providers, redirects to custom pages", async () => {
+    const { config } = makeConfig({
+      secret: authjs.secret,
+      pages: { signIn: "/login", error: "/oops", signOut: "/bye" },
+    })
+    for (const path of ["/auth/providers", "/auth/signin", "/auth/error", "/auth/signout"]) {
+      const jar = new Jar({ "authjs.session-token": authjs.plain })
+      const response = await Auth(get(path, { jar }), config)
+      expect(setsSessionCookie(response), path).toBe(true)
+      expect(response.headers.get("cache-control"), path).toMatch(/\bno-store\b/)
+      expect(response.headers.get("cache-control"), path).toMatch(/\bprivate\b/)
+    }
+  })
+
+  test("a sign-in's redirect, and its URL as JSON, carry the session and no-store", async () => {
+    const { config } = makeConfig()
+    const { response } = await signIn(config)
+    expect(setsSessionCookie(response)).toBe(true)
+    expect(response.headers.get("cache-control")).toMatch(/\bno-store\b/)
+
+    const { token, jar } = await csrfToken(config)
+    const fields = { username: "ada", password: "correct horse", csrfToken: token }
+    const headers = { "X-Auth-Return-Redirect": "1" }
+    const json = await Auth(post("/auth/callback/credentials", fields, { jar, headers }), config)
+    expect(setsSessionCookie(json)).toBe(true)
+    expect(json.headers.get("cache-control")).toMatch(/\bno-store\b/)
+  })
+
+  test("a response without cookies keeps its own caching (the providers list stays cacheable)", async () => {
+    const { config } = makeConfig()
+    const response = await Auth(get("/auth/providers"), config)
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(response.headers.get("cache-control")).toBeNull()
+  })
+})
+
+/** As a case-, accent- and width-insensitive collation compares (ignorable characters ignored). */
+const collate = (value: string) =>
+  value
+    .normalize("NFKD")
+    .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, "")
+    .toLowerCase()
+    .trim()
+
+/** An app whose `authorize` looks the user up as its database's collation does. */
+function collatingApp(): AuthConfig {
+  return makeConfig({
+    providers: [
+      credentialsProvider({
+        authorize: ({ username, password }: Record<string, unknown>) =>
+          typeof username === "string" &&
+          collate(username) === "ada" &&
+          password === "correct horse"
+            ? { id: "ada", name: "Ada" }
+            : null,
+      }),
+    ],
+    rateLimit: { store: new MemoryRateLimitStore() },
+  }).config
+}
+
+async function guess(config: AuthConfig, username: string, password: string) {
+  const { token, jar } = await csrfToken(config)
+  const fields = { username, password, csrfToken: token }
+  return Auth(post("/auth/callback/credentials", fields, { jar }), config)
+}
+
+describe("credentials lockout: one count per name, however it is spelled", () => {
+  test("once ada is locked, no other spelling of her name gets a guess", async () => {
+    const config = collatingApp()
+    for (let i = 0; i < 10; i++) await guess(config, "ada", `guess ${i}`)
+    const spellings = [
+      "ＡＤＡ", // fullwidth
+      "ada\u0301", // a combining accent after the last a
+      "ad\u00e1", // precomposed á
+      "a\u200bda", // zero-width space
+      "a\u00adda", // soft hyphen
+      "ada\ufe0f", // variation selector
+      "ADA ", // case and spaces, as before
+    ]
+    for (const username of spellings) {
+      const response = await guess(config, username, "correct horse")
+      expect(setsSession(response), JSON.stringify(username)).toBe(false)
+      expect(response.headers.get("location"), JSON.stringify(username)).toBe(rateLimitedPage)
+    }
+  })
+
+  test("different names keep their own counts", async () => {
+    const config = collatingApp()
+    for (let i = 0; i < 10; i++) await guess(config, "ada", `guess ${i}`)
+    const other = await guess(config, "grace", "nope")
+    expect(other.headers.get("location")).not.toBe(rateLimitedPage)
   })
 })
