@@ -24,13 +24,19 @@
  * `ＡＤＡ`, `adá` and `a<zero-width space>da` to "ada". The lockout counted
  * each spelling on its own (trimmed and lower-cased only), so once "ada" was
  * locked, every new spelling bought ten more guesses at her password.
+ *
+ * Pinned (already safe, not covered elsewhere): the newer state-changing
+ * routes (sessions/revoke, two-factor setup/enable/disable, sign-out of every
+ * session) refuse a cross-site request even with the victim's valid token,
+ * and the route table gives every POST a CSRF rule.
  */
 import { readFileSync } from "node:fs"
-import { describe, expect, test } from "vitest"
+import { afterEach, describe, expect, test, vi } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import Email from "@tessera/core/providers/email"
 import { MemoryRateLimitStore } from "@tessera/core/rate-limit"
 import { MemoryAdapter } from "@tessera/testing"
+import { routes } from "../../src/routes.js"
 import {
   credentialsProvider,
   csrfToken,
@@ -42,7 +48,9 @@ import {
   setCookies,
   setsSession,
   signIn,
+  ADA,
 } from "../harness/index.js"
+import { codeFor, enableTwoFactor, fakeClock, getJson } from "../two-factor/helpers.js"
 
 const rateLimitedPage = `${ORIGIN}/auth/signin?error=RateLimited`
 
@@ -205,5 +213,73 @@ describe("credentials lockout: one count per name, however it is spelled", () =>
     for (let i = 0; i < 10; i++) await guess(config, "ada", `guess ${i}`)
     const other = await guess(config, "grace", "nope")
     expect(other.headers.get("location")).not.toBe(rateLimitedPage)
+  })
+})
+
+describe("the newer state-changing routes refuse cross-site requests, token or not", () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  test("sessions/revoke, two-factor setup/enable/disable, signout scope=all: nothing changes", async () => {
+    fakeClock()
+    const adapter = MemoryAdapter()
+    adapter.store.users.set(ADA.id!, {
+      ...ADA,
+      id: ADA.id!,
+      email: ADA.email!,
+      emailVerified: null,
+    })
+    const { config } = makeConfig({ adapter, session: { strategy: "database" } })
+    const { jar } = await signIn(config)
+    await signIn(config) // a second session of Ada's, elsewhere
+    const factor = await enableTwoFactor(config, jar)
+    const before = await getJson(config, jar, "/auth/sessions")
+    expect(before.body).toHaveLength(2)
+    const other = (before.body as Array<{ id: string; current: boolean }>).find((s) => !s.current)!
+
+    const attempts: Array<[string, Record<string, string>]> = [
+      ["/auth/sessions/revoke", { id: other.id }],
+      ["/auth/two-factor/disable", { code: codeFor(factor.secret) }],
+      ["/auth/two-factor/setup", {}],
+      ["/auth/two-factor/enable", { code: codeFor(factor.secret) }],
+      ["/auth/signout", { scope: "all" }],
+    ]
+    const crossSite = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]
+    for (const [path, fields] of attempts) {
+      for (const headers of crossSite) {
+        const { token } = await csrfToken(config, jar)
+        const response = await Auth(
+          post(path, { ...fields, csrfToken: token }, { jar, headers }),
+          config,
+        )
+        const refused =
+          response.status === 403 || /[?&]error=/.test(response.headers.get("location") ?? "")
+        expect(refused, `${path} ${JSON.stringify(headers)}`).toBe(true)
+        expect(setCookies(response).some((c) => c.name.includes("session-token"))).toBe(false)
+      }
+      // A simple (no preflight) text/plain post carrying no token: refused as well.
+      const plain = await Auth(
+        new Request(`${ORIGIN}${path}`, {
+          method: "POST",
+          headers: { "content-type": "text/plain", cookie: jar.header() },
+          body: new URLSearchParams(fields).toString(),
+        }),
+        config,
+      )
+      expect(plain.status === 403 || plain.status === 302, path).toBe(true)
+    }
+    expect((await getJson(config, jar, "/auth/two-factor/status")).body).toEqual({
+      enabled: true,
+      pending: false,
+    })
+    expect((await getJson(config, jar, "/auth/sessions")).body).toEqual(before.body)
+  })
+
+  test("every POST in the route table has a CSRF rule; only back-channel logout has none", () => {
+    const unchecked = Object.entries(routes)
+      .filter(([, route]) => route.POST && route.POST.csrf === false)
+      .map(([action]) => action)
+    expect(unchecked).toEqual(["backchannel-logout"])
   })
 })
