@@ -8,7 +8,9 @@ import { serializeCookie } from "./cookies.js"
 /**
  * Builds the web `Response`. A redirect becomes a 302, or JSON `{ url }` when the
  * client asked for it with `X-Auth-Return-Redirect: 1` (fetch-based clients, which
- * cannot read a cross-origin Location header).
+ * cannot read a cross-origin Location header). A response that sets cookies is
+ * `no-store` unless it says otherwise: a shared cache must never keep one (it
+ * may carry a session), whatever the route, the status or the method.
  */
 export function toResponse(result: ResponseInternal, returnRedirectAsJson: boolean): Response {
   const given = result.headers
@@ -21,6 +23,9 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
   }
   const headers = new Headers(result.headers)
   for (const cookie of result.cookies ?? []) headers.append("Set-Cookie", serializeCookie(cookie))
+  if (result.cookies?.length && !headers.has("Cache-Control")) {
+    for (const [name, value] of Object.entries(noStoreHeaders)) headers.set(name, value)
+  }
   if (result.redirect) {
     if (returnRedirectAsJson) {
       headers.set("Content-Type", "application/json")

@@ -42,7 +42,7 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, RateLimit
     credentials: { max: 10, window: 15 * 60 },
     /** Failed credentials sign-ins per IP address: 100 per 15 minutes. */
     credentialsIp: { max: 100, window: 15 * 60 },
-    /** Sign-in e-mails per address: 5 per hour. */
+    /** Sign-in e-mails per mailbox (`Ada+x@` counts as `ada@`): 5 per hour. */
     email: { max: 5, window: 60 * 60 },
     /** Sign-in e-mails per IP address: 50 per hour. */
     emailIp: { max: 50, window: 60 * 60 },

@@ -50,11 +50,27 @@ export interface RateLimitPolicy {
 /** Fields Tessera adds to forms: never an identifier. */
 const RESERVED = new Set(["csrfToken", "callbackUrl", "redirectTo", "redirect", "json"])
 
-/** Identifiers compare trimmed and lower-cased, so `Ada` and ` ada` share one count. */
+/** Accents and other combining marks, and characters a collation ignores (zero-width, soft hyphen). */
+const IGNORED = /[\p{M}\p{Default_Ignorable_Code_Point}]/gu
+
+/**
+ * An identifier as the loosest common database collation compares it (case-,
+ * accent- and width-insensitive, ignorable characters ignored, trailing spaces
+ * dropped), so `Ada`, ` ada`, `ＡＤＡ`, `adá` and `a<ZWSP>da` share one count:
+ * `authorize` looking the name up in such a database finds the same user for
+ * all of them. Only the count: `authorize` gets the fields as sent.
+ */
 function normalized(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined
-  const trimmed = value.normalize("NFC").trim().toLowerCase()
-  return trimmed === "" ? undefined : trimmed
+  const folded = value
+    .normalize("NFKD")
+    .replace(IGNORED, "")
+    .toUpperCase()
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(IGNORED, "")
+    .trim()
+  return folded === "" ? undefined : folded
 }
 
 function submitted(ctx: RequestContext): Record<string, unknown> {
@@ -126,13 +142,26 @@ export const credentialsIpPolicy: RateLimitPolicy = {
   subject: (ctx, limits) => (isType(ctx, "credentials") ? clientIp(ctx, limits) : undefined),
 }
 
-/** Sign-in e-mails, per address. */
+/**
+ * The mailbox an address delivers to, for counting mails: case-folded (an
+ * app's `normalizeIdentifier` may keep case) and without a `+tag` (one mailbox
+ * wherever sub-addressing is on), so spellings of one inbox share one count.
+ * Only the count: the mail still goes to the address as the provider has it.
+ */
+function mailbox(address: string | undefined): string | undefined {
+  const folded = normalized(address)
+  return folded?.replace(/^([^@+]+)\+[^@]*@/, "$1@")
+}
+
+/** Sign-in e-mails, per mailbox (see {@link mailbox}). */
 export const emailPolicy: RateLimitPolicy = {
   rule: "email",
   counts: "requests",
   subject: (ctx) =>
     isType(ctx, "email")
-      ? emailAddressOf(ctx.flow!.provider as ResolvedEmailProvider, ctx.request.body?.email)
+      ? mailbox(
+          emailAddressOf(ctx.flow!.provider as ResolvedEmailProvider, ctx.request.body?.email),
+        )
       : undefined,
 }
 
