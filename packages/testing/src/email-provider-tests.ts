@@ -17,7 +17,8 @@
  *
  * @example
  * ```ts
- * import { json, runProviderTests } from "@tessera/testing"
+ * import { json } from "@tessera/testing"
+ * import { runProviderTests } from "@tessera/testing/suites"
  * import Acme from "../src/acme-mail.js"
  *
  * runProviderTests({

@@ -27,7 +27,7 @@
  *
  * @example
  * ```ts
- * import { json, runProviderTests } from "@tessera/testing"
+ * import { runProviderTests } from "@tessera/testing/suites"
  * import Acme from "../src/acme.js"
  *
  * const user = (id: string, verified: boolean) => ({ id, name: "Ada", email: "ada@acme.example", verified })
