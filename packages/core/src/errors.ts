@@ -174,8 +174,9 @@ export class CallbackRouteError extends AuthError {
 /**
  * The custom error page itself redirected to the error page.
  *
- * Kept for Auth.js compatibility: Tessera does not throw it (Auth.js declares it and does not
- * throw it either).
+ * Kept for Auth.js compatibility: Tessera does not throw or log it. (Auth.js logs it when a
+ * broken configuration would send the browser to a custom error page that itself asks for a
+ * sign-in, and shows its built-in error page instead.)
  *
  * @see [Auth.js: ErrorPageLoop](https://authjs.dev/reference/core/errors#errorpageloop)
  */
