@@ -44,7 +44,11 @@ export function renderClientScriptModule() {
     "/** The passkey script of the built-in sign-in page: @simplewebauthn/browser + Tessera's client. */",
     `export const webauthnClientScript: string = ${JSON.stringify(script)}`,
     "",
-    "/** For a Content-Security-Policy that allows this inline script: `script-src '<hash>'`. */",
+    "/**",
+    " * For a Content-Security-Policy that allows this inline script: `script-src '<hash>'`.",
+    " *",
+    " * @see [CSP Level 3 §2.3.1, hash-source](https://www.w3.org/TR/CSP3/#grammardef-hash-source)",
+    " */",
     `export const webauthnClientScriptHash = ${JSON.stringify(hash)}`,
     "",
   ].join("\n")

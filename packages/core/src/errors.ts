@@ -174,6 +174,10 @@ export class CallbackRouteError extends AuthError {
 /**
  * The custom error page itself redirected to the error page.
  *
+ * Kept for Auth.js compatibility: Tessera does not throw or log it. (Auth.js logs it when a
+ * broken configuration would send the browser to a custom error page that itself asks for a
+ * sign-in, and shows its built-in error page instead.)
+ *
  * @see [Auth.js: ErrorPageLoop](https://authjs.dev/reference/core/errors#errorpageloop)
  */
 export class ErrorPageLoop extends AuthError {
@@ -191,6 +195,10 @@ export class EventError extends AuthError {
 
 /**
  * A callback URL could not be parsed or points outside the application.
+ *
+ * Kept for Auth.js compatibility: Tessera does not throw it. A `callbackUrl` that is neither a
+ * path nor an http(s) URL is dropped (the user goes to the app's origin) instead of failing the
+ * request (docs/migrating-from-authjs.md).
  *
  * @see [Auth.js: InvalidCallbackUrl](https://authjs.dev/reference/core/errors#invalidcallbackurl)
  * @see [RFC 9700 §4.11, Open Redirection](https://www.rfc-editor.org/rfc/rfc9700.html#section-4.11)
@@ -413,6 +421,9 @@ export class EmailDeliveryError extends EmailSignInError {
 /**
  * Sign-out failed.
  *
+ * Kept for Auth.js compatibility: Tessera does not throw it; a failure while signing out is
+ * reported under its own class (e.g. {@link AdapterError}, {@link EventError}).
+ *
  * @see [Auth.js: SignOutError](https://authjs.dev/reference/core/errors#signouterror)
  */
 export class SignOutError extends AuthError {
@@ -439,6 +450,9 @@ export class InvalidRequest extends AuthError {
 
 /**
  * The configured session strategy cannot serve this provider.
+ *
+ * Kept for Auth.js compatibility: Tessera does not throw it. Auth.js throws it for credentials
+ * with database sessions, which Tessera supports (docs/migrating-from-authjs.md).
  *
  * @see [Auth.js: UnsupportedStrategy](https://authjs.dev/reference/core/errors#unsupportedstrategy)
  */

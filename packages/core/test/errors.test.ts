@@ -2,6 +2,8 @@
  * `@tessera/core/errors`: the Auth.js v5 classes with the same names and `type`
  * values, the same constructor shapes, and `kind` deciding the landing page.
  */
+import { readdirSync, readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import { describe, expect, test } from "vitest"
 import * as errors from "@tessera/core/errors"
 import { AuthError, CredentialsSignin, SignInError } from "@tessera/core/errors"
@@ -148,5 +150,36 @@ describe("error classes", () => {
       .map(([k]) => k)
       .filter((k) => k !== "SignInError")
     expect(exported.sort()).toEqual([...Object.keys(expected), ...tesseraAdditions].sort())
+  })
+})
+
+describe("classes nothing throws", () => {
+  const src = fileURLToPath(new URL("../src/", import.meta.url))
+  const errorsSource = readFileSync(`${src}errors.ts`, "utf8")
+  const elsewhere = readdirSync(src, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts") && file !== "errors.ts")
+    .map((file) => readFileSync(`${src}${file}`, "utf8"))
+    .join("\n")
+
+  /** The doc comment right above `export class <name>`. */
+  function docOf(name: string): string {
+    const at = errorsSource.indexOf(`export class ${name} `)
+    const start = errorsSource.lastIndexOf("/**", at)
+    return errorsSource.slice(start, at)
+  }
+
+  test("are marked as kept for Auth.js compatibility (and are still exported)", () => {
+    const classes = [...errorsSource.matchAll(/^export class (\w+) extends (\w+)/gm)]
+    const parents = new Set(classes.map(([, , parent]) => parent))
+    const unthrown = classes
+      .map(([, name]) => name!)
+      // A base class is thrown through its subclasses.
+      .filter((name) => !parents.has(name))
+      .filter((name) => !new RegExp(`\\b${name}\\b`).test(elsewhere))
+    expect(unthrown.length).toBeGreaterThan(0)
+    for (const name of unthrown) {
+      expect(docOf(name), `${name}: nothing throws it`).toMatch(/Kept for Auth\.js compatibility/)
+      expect(errors).toHaveProperty(name)
+    }
   })
 })

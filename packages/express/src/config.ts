@@ -7,7 +7,11 @@
  */
 import { setEnvDefaults, type AuthConfig } from "@tessera/core"
 
-/** The configuration `ExpressAuth` and `getSession` accept: core's, without `raw`. */
+/**
+ * The configuration `ExpressAuth` and `getSession` accept: core's, without `raw`.
+ *
+ * @see [Auth.js: @auth/express](https://authjs.dev/reference/express)
+ */
 export type ExpressAuthConfig = Omit<AuthConfig, "raw">
 
 /**

@@ -51,6 +51,8 @@ import { pathAndQuery, requestHeaders, requestUrl } from "./url.js"
  * ```ts
  * app.use("/auth", ExpressAuth({ providers: [GitHub] }))
  * ```
+ *
+ * @see [Auth.js: @auth/express](https://authjs.dev/reference/express) (`ExpressAuth`)
  */
 export function ExpressAuth(config: ExpressAuthConfig): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -101,7 +103,11 @@ function isAuthRoute(pathname: string, basePath: string): boolean {
   return isAuthAction(pathname.slice(basePath.length + 1).split("/")[0] ?? "")
 }
 
-/** What {@link getSession} resolves to, as in `@auth/express`. */
+/**
+ * What {@link getSession} resolves to, as in `@auth/express`.
+ *
+ * @see [Auth.js: @auth/express](https://authjs.dev/reference/express) (`GetSessionResult`)
+ */
 export type GetSessionResult = Promise<Session | null>
 
 /**
@@ -120,6 +126,8 @@ export type GetSessionResult = Promise<Session | null>
  *   res.render("profile", { user: session.user })
  * })
  * ```
+ *
+ * @see [Auth.js: @auth/express](https://authjs.dev/reference/express) (`getSession`)
  */
 export async function getSession(req: Request, config: ExpressAuthConfig): GetSessionResult {
   const url = requestUrl(req, process.env.AUTH_URL)

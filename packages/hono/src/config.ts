@@ -13,13 +13,19 @@ import { routePath } from "hono/route"
 import { setEnvDefaults, type AuthConfig as CoreAuthConfig } from "@tessera/core"
 import { withSessionCapture } from "./capture.js"
 
-/** The configuration `initAuthConfig` takes: core's, without `raw`. */
+/**
+ * The configuration `initAuthConfig` takes: core's, without `raw`.
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`AuthConfig`)
+ */
 export interface AuthConfig extends Omit<CoreAuthConfig, "raw"> {}
 
 /**
  * The variables the integration reads: `hono/adapter`'s `env(c)`, so
  * `process.env` on Node.js, Bun and Deno, and the bindings (`c.env`) on
  * Cloudflare Workers.
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`AuthEnv`)
  */
 export type AuthEnv = {
   AUTH_URL?: string

@@ -39,14 +39,23 @@ declare module "hono" {
   }
 }
 
-/** Who is signed in: the session, and the JWT (JWT sessions) or the stored user (database sessions). */
+/**
+ * Who is signed in: the session, and the JWT (JWT sessions) or the stored user (database sessions).
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`AuthUser`)
+ */
 export type AuthUser = {
   session: Session
   token?: JWT
   user?: AdapterUser
 }
 
-/** Returns the configuration for a request. Return the same object every time: see {@link initAuthConfig}. */
+/**
+ * Returns the configuration for a request. Return the same object every time: see {@link
+ * initAuthConfig}.
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`ConfigHandler`)
+ */
 export type ConfigHandler = (c: Context) => AuthConfig
 
 /**
@@ -66,6 +75,8 @@ export type ConfigHandler = (c: Context) => AuthConfig
  * const authConfig: AuthConfig = { providers: [GitHub] }
  * app.use("*", initAuthConfig(() => authConfig))
  * ```
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`initAuthConfig`)
  */
 export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
   return async (c, next) => {
@@ -85,6 +96,8 @@ export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
  * ```ts
  * app.use("/auth/*", authHandler())
  * ```
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`authHandler`)
  */
 export function authHandler(): MiddlewareHandler {
   return async (c, next) => {
@@ -121,6 +134,9 @@ function isAuthRoute(pathname: string, basePath: string): boolean {
  * app.use("/api/*", verifyAuth())
  * app.get("/api/me", (c) => c.json(c.get("authUser").session.user))
  * ```
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`verifyAuth`)
+ * @see [RFC 9110 §15.5.2, 401 Unauthorized](https://www.rfc-editor.org/rfc/rfc9110.html#section-15.5.2)
  */
 export function verifyAuth(): MiddlewareHandler {
   return async (c, next) => {
@@ -153,6 +169,8 @@ export function verifyAuth(): MiddlewareHandler {
  *   return c.text(authUser ? `Hello ${authUser.session.user?.name}` : "Hello stranger")
  * })
  * ```
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`getAuthUser`)
  */
 export async function getAuthUser(c: Context): Promise<AuthUser | null> {
   const { authUser, cookies } = await readAuthUser(c)

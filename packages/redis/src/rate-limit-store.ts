@@ -17,6 +17,9 @@ import type { RateLimitStore } from "@tessera/core/rate-limit"
  * The commands used, as node-redis v5 clients have them (`createClient()`,
  * `createCluster()`, `createClientPool()`); typed structurally so any of them,
  * or a compatible wrapper, fits.
+ *
+ * @see [node-redis](https://github.com/redis/node-redis)
+ * @see [Redis: INCR, pattern: rate limiter](https://redis.io/docs/latest/commands/incr/#pattern-rate-limiter)
  */
 export interface RedisCommands {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
@@ -24,7 +27,11 @@ export interface RedisCommands {
   del(key: string): Promise<unknown>
 }
 
-/** Options of {@link RedisRateLimitStore}. */
+/**
+ * Options of {@link RedisRateLimitStore}.
+ *
+ * @see [Redis: INCR, pattern: rate limiter](https://redis.io/docs/latest/commands/incr/#pattern-rate-limiter)
+ */
 export interface RedisRateLimitStoreOptions {
   /** Put before every key, to keep Tessera's keys apart from the app's. Default `"tessera:rate-limit:"`. */
   prefix?: string

@@ -46,7 +46,11 @@ type Promised<F> = F extends (...args: infer A) => infer R
   ? (...args: A) => Promise<Awaited<R>>
   : never
 
-/** Every method of `Adapter`, required, each returning a Promise. */
+/**
+ * Every method of `Adapter`, required, each returning a Promise.
+ *
+ * @see [Auth.js: Adapter](https://authjs.dev/reference/core/adapters#adapter)
+ */
 export type SqlAdapterMethods = {
   [
     K in Exclude<
@@ -191,7 +195,13 @@ const toToken = (row: {
   expires: toDate(row.expires),
 })
 
-/** A unique or primary-key violation, on either engine. */
+/**
+ * A unique or primary-key violation, on either engine.
+ *
+ * @param error What a query threw.
+ * @see [PostgreSQL error codes](https://www.postgresql.org/docs/current/errcodes-appendix.html) (`23505`)
+ * @see [SQLite result codes](https://www.sqlite.org/rescode.html#constraint_unique) (`SQLITE_CONSTRAINT_UNIQUE`)
+ */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
   return (

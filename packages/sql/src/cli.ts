@@ -26,6 +26,12 @@ import { formatReport, ImportRefused, importAuthjs } from "./import/authjs/index
 import { SqlAdapter, type SqlAdapterInstance } from "./index.js"
 import { redactString, secretsOf } from "./redact.js"
 
+/**
+ * Where the CLI writes and what it reads: its output streams and environment (replaceable in
+ * tests).
+ *
+ * @see {@link main}
+ */
 export interface CliIO {
   out(text: string): void
   err(text: string): void
@@ -51,6 +57,11 @@ const defaultIO: CliIO = {
   env: process.env,
 }
 
+/**
+ * The database a command works on: a SQLite file or a PostgreSQL URL.
+ *
+ * @see {@link resolveTarget}
+ */
 export type Target = DatabaseLocation
 
 class UsageError extends Error {}
@@ -61,7 +72,13 @@ function locationOf(url: string): Target {
   return { kind: "sqlite", path: url.replace(/^(sqlite|file):(\/\/)?/i, "") }
 }
 
-/** Where `tessera migrate` would write, from its arguments and environment. */
+/**
+ * Where `tessera migrate` would write, from its arguments and environment.
+ *
+ * @param args The command's arguments (`--sqlite <file>`, `--postgres <url>`).
+ * @param env The environment (`DATABASE_URL`, ...).
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
+ */
 export function resolveTarget(args: string[], env: CliIO["env"]): Target {
   let target: Target | undefined
   for (let i = 0; i < args.length; i++) {
@@ -179,7 +196,13 @@ async function runAuthjsImport(
   }
 }
 
-/** Runs the CLI with `argv` (without `node` and the script); resolves to the exit code. */
+/**
+ * Runs the CLI with `argv` (without `node` and the script); resolves to the exit code.
+ *
+ * @param argv The arguments after the script.
+ * @param io Where to write and what environment to read (default: the process's).
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
+ */
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
   const [command, ...args] = argv
   try {

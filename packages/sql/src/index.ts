@@ -37,7 +37,11 @@ export {
   type SqlRateLimitStoreOptions,
 } from "./rate-limit-store.js"
 
-/** An adapter with every `Adapter` method, plus the handles to manage it. */
+/**
+ * An adapter with every `Adapter` method, plus the handles to manage it.
+ *
+ * @see [Auth.js: Kysely adapter](https://authjs.dev/getting-started/adapters/kysely)
+ */
 export interface SqlAdapterInstance extends SqlAdapterMethods {
   /** The Kysely instance, for your own queries on the same database. */
   readonly db: Kysely<Database>
@@ -55,6 +59,11 @@ export interface SqlAdapterInstance extends SqlAdapterMethods {
   close(): Promise<void>
 }
 
+/**
+ * Options of {@link SqlAdapter}.
+ *
+ * @see [Auth.js: Kysely adapter](https://authjs.dev/getting-started/adapters/kysely)
+ */
 export interface SqlAdapterOptions {
   /** Needed only when it cannot be told from the Kysely instance's dialect. */
   dialect?: SqlDialect
@@ -89,6 +98,11 @@ function build(
  * The adapter on an existing Kysely instance (its schema must be migrated: see
  * `migrate`). The dialect is detected for Kysely's own Postgres and SQLite
  * dialects; pass it for others.
+ *
+ * @param db A Kysely instance on SQLite or PostgreSQL, migrated with `migrate`.
+ * @param options `dialect`, when Kysely's dialect does not tell it.
+ * @see [Auth.js: Kysely adapter](https://authjs.dev/getting-started/adapters/kysely)
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
  */
 export function SqlAdapter(db: Kysely<any>, options: SqlAdapterOptions = {}): SqlAdapterInstance {
   const dialect = options.dialect ?? detectDialect(db)

@@ -282,7 +282,12 @@ function twoFactor(dialect: SqlDialect): Migration {
   }
 }
 
-/** Every migration, by name; names sort in the order they apply. */
+/**
+ * Every migration, by name; names sort in the order they apply.
+ *
+ * @param dialect `"sqlite"` or `"postgres"`.
+ * @see [Kysely: migrations](https://kysely.dev/docs/migrations)
+ */
 export function migrations(dialect: SqlDialect): Record<string, Migration> {
   return {
     "0001_init": init(dialect),
@@ -299,9 +304,19 @@ class InCodeMigrationProvider implements MigrationProvider {
   }
 }
 
+/**
+ * The table that records which migrations ran.
+ *
+ * @see [Kysely: migrations](https://kysely.dev/docs/migrations)
+ */
 export const MIGRATION_TABLE = "tessera_migrations"
 export const MIGRATION_LOCK_TABLE = "tessera_migrations_lock"
 
+/**
+ * Options of {@link migrate}.
+ *
+ * @see {@link migrate}
+ */
 export interface MigrateOptions {
   /** Needed only when it cannot be told from the Kysely instance's dialect. */
   dialect?: SqlDialect
@@ -311,6 +326,11 @@ export interface MigrateOptions {
  * Brings the schema up to date. Idempotent: with nothing pending it changes
  * nothing. Safe to run from several processes at once. Returns the names of
  * the migrations it applied.
+ *
+ * @param db A Kysely instance on SQLite or PostgreSQL.
+ * @param options `dialect`, when Kysely's dialect does not tell it.
+ * @see [Kysely: migrations](https://kysely.dev/docs/migrations)
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
  */
 export async function migrate(
   db: Kysely<any>,

@@ -12,6 +12,11 @@
 import type { Kysely } from "kysely"
 import type { Database, SqlDialect } from "./schema.js"
 
+/**
+ * How many expired rows `purge` deleted, per table.
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
+ */
 export interface PurgeResult {
   sessions: number
   verificationTokens: number

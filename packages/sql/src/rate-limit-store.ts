@@ -23,7 +23,11 @@ import { detectDialect } from "./dialects.js"
 import { redactError } from "./redact.js"
 import type { Database, SqlDialect, Timestamp } from "./schema.js"
 
-/** Options of {@link SqlRateLimitStore}. */
+/**
+ * Options of {@link SqlRateLimitStore}.
+ *
+ * @see [docs/passwords-and-rate-limits.md](https://github.com/tessera-auth/tessera/blob/main/docs/passwords-and-rate-limits.md)
+ */
 export interface SqlRateLimitStoreOptions {
   /** Needed only when it cannot be told from the Kysely instance's dialect. */
   dialect?: SqlDialect
@@ -35,7 +39,11 @@ export interface SqlRateLimitStoreOptions {
   secrets?: string[]
 }
 
-/** A `RateLimitStore` on SQL, with `cleanup()` to delete expired counters now. */
+/**
+ * A `RateLimitStore` on SQL, with `cleanup()` to delete expired counters now.
+ *
+ * @see [docs/passwords-and-rate-limits.md](https://github.com/tessera-auth/tessera/blob/main/docs/passwords-and-rate-limits.md)
+ */
 export interface SqlRateLimitStoreInstance extends RateLimitStore {
   /** Deletes every expired counter, in batches of 1,000; returns how many. */
   cleanup(): Promise<number>

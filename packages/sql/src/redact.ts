@@ -34,6 +34,10 @@ export function redactString(value: string, secrets: readonly string[] = []): st
  * error, its `cause` chain and an AggregateError's `errors`. The error keeps its
  * class and `code`, so callers can still tell a unique violation from a lost
  * connection. Returns the error, for `throw redactError(e, secrets)`.
+ *
+ * @param error What a query threw.
+ * @param secrets Further strings to cut (the connection string's password).
+ * @see [PostgreSQL: error message fields](https://www.postgresql.org/docs/current/protocol-error-fields.html) (`detail` quotes row values)
  */
 export function redactError<E>(error: E, secrets: readonly string[] = []): E {
   const seen = new Set<object>()

@@ -8,13 +8,31 @@
  * @module
  */
 
+/**
+ * The database engines `@tessera/sql` supports.
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
+ */
 export type SqlDialect = "sqlite" | "postgres"
 
-/** A `Date` (PostgreSQL timestamptz) or milliseconds since the epoch (SQLite). */
+/**
+ * A `Date` (PostgreSQL timestamptz) or milliseconds since the epoch (SQLite).
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
+ */
 export type Timestamp = Date | number
-/** PostgreSQL returns `bigint` columns as strings. */
+/**
+ * PostgreSQL returns `bigint` columns as strings.
+ *
+ * @see [node-postgres: types](https://node-postgres.com/features/types)
+ */
 export type BigIntColumn = number | string
 
+/**
+ * The `users` table.
+ *
+ * @see [Auth.js: database models](https://authjs.dev/concepts/database-models) (User)
+ */
 export interface UsersTable {
   id: string
   name: string | null
@@ -24,7 +42,11 @@ export interface UsersTable {
   image: string | null
 }
 
-/** Primary key (provider, provider_account_id). */
+/**
+ * Primary key (provider, provider_account_id).
+ *
+ * @see [Auth.js: database models](https://authjs.dev/concepts/database-models) (Account)
+ */
 export interface AccountsTable {
   user_id: string
   type: string
@@ -47,6 +69,8 @@ export interface AccountsTable {
  * `session_token` is the SHA-256 (hex) of the cookie value, never the value.
  * Every row is also a session record (0003): database sessions, and JWT
  * sessions, whose rows have `session_token` `record:<id>` (no cookie hashes to that).
+ *
+ * @see [Auth.js: database models](https://authjs.dev/concepts/database-models) (Session)
  */
 export interface SessionsTable {
   session_token: string
@@ -65,13 +89,22 @@ export interface SessionsTable {
   provider_session_id: string | null
 }
 
-/** Primary key (identifier, token); `token` is a keyed hash of the mailed value. */
+/**
+ * Primary key (identifier, token); `token` is a keyed hash of the mailed value.
+ *
+ * @see [Auth.js: database models](https://authjs.dev/concepts/database-models) (Verification Token)
+ */
 export interface VerificationTokensTable {
   identifier: string
   token: string
   expires: Timestamp
 }
 
+/**
+ * The `authenticators` table: the users' passkeys.
+ *
+ * @see [Auth.js: WebAuthn, database schema](https://authjs.dev/getting-started/authentication/webauthn)
+ */
 export interface AuthenticatorsTable {
   credential_id: string
   user_id: string
@@ -87,6 +120,8 @@ export interface AuthenticatorsTable {
 /**
  * Rate-limit counters (`SqlRateLimitStore`). `key` holds the rule, a keyed hash
  * of the subject and the window's index, never an address.
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
  */
 export interface RateLimitsTable {
   key: string
@@ -95,7 +130,11 @@ export interface RateLimitsTable {
   expires_at: Timestamp
 }
 
-/** A user's second factor. `secret` is the TOTP key as Tessera encrypted it. */
+/**
+ * A user's second factor. `secret` is the TOTP key as Tessera encrypted it.
+ *
+ * @see [docs/two-factor.md](https://github.com/tessera-auth/tessera/blob/main/docs/two-factor.md)
+ */
 export interface TwoFactorsTable {
   user_id: string
   secret: string
@@ -105,12 +144,21 @@ export interface TwoFactorsTable {
   last_used_step: BigIntColumn | null
 }
 
-/** Primary key (user_id, code_hash); `code_hash` is a keyed hash of a recovery code. */
+/**
+ * Primary key (user_id, code_hash); `code_hash` is a keyed hash of a recovery code.
+ *
+ * @see [docs/two-factor.md](https://github.com/tessera-auth/tessera/blob/main/docs/two-factor.md)
+ */
 export interface TwoFactorRecoveryCodesTable {
   user_id: string
   code_hash: string
 }
 
+/**
+ * Every table `@tessera/sql` keeps, for `Kysely<Database>`.
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md)
+ */
 export interface Database {
   users: UsersTable
   accounts: AccountsTable

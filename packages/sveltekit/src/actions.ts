@@ -24,10 +24,18 @@ import type { SignInOptions, SignOutOptions } from "./types.js"
 /** The second step of a sign-in, for users with a second factor: `signIn("two-factor", { code })`. */
 export const TWO_FACTOR_ID = "two-factor"
 
-/** Form fields with this prefix become authorization parameters of OAuth/OIDC providers. */
+/**
+ * Form fields with this prefix become authorization parameters of OAuth/OIDC providers.
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`signIn`, authorization parameters)
+ */
 export const AUTHORIZATION_PARAMS_PREFIX = "authorizationParams-"
 
-/** What an action returns when asked not to redirect (`redirect=false`). */
+/**
+ * What an action returns when asked not to redirect (`redirect=false`).
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit)
+ */
 export interface ActionResult {
   url: string
 }

@@ -35,6 +35,11 @@ const TWO_FACTOR_ID = "two-factor"
 /** Where the auth actions are mounted when no `basePath` is given. */
 const DEFAULT_BASE_PATH = "/auth"
 
+/**
+ * Options of the client `signIn`.
+ *
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
+ */
 export interface SignInParams {
   /** Where to go after signing in. Default: the current page. */
   redirectTo?: string
@@ -53,6 +58,11 @@ export interface SignInParams {
   [field: string]: unknown
 }
 
+/**
+ * What the client `signIn` resolves to: failures are results, not exceptions.
+ *
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
+ */
 export interface SignInResult {
   /** True when the sign-in succeeded. */
   ok: boolean
@@ -74,6 +84,11 @@ export interface SignInResult {
   url: string | null
 }
 
+/**
+ * Options of the client `signOut`.
+ *
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
+ */
 export interface SignOutParams {
   redirectTo?: string
   callbackUrl?: string
@@ -88,6 +103,11 @@ export interface SignOutParams {
   basePath?: string
 }
 
+/**
+ * What the client `signOut` resolves to: failures are results, not exceptions.
+ *
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
+ */
 export interface SignOutResult {
   /** True when the session was ended. */
   ok: boolean
@@ -144,6 +164,12 @@ function failed(failure: ClientFailure): SignInResult & SignOutResult {
  * `authorizationParams` are added to an OAuth/OIDC authorization request.
  * Resolves to a {@link SignInResult} with `redirect: false`, and whenever the
  * sign-in failed with nowhere to go; never rejects for a failed sign-in.
+ *
+ * @param providerId The provider to sign in with; none shows the sign-in page.
+ * @param params Where to go afterwards, `redirect`, and the provider's fields (credentials,
+ *   `email`).
+ * @param authorizationParams Extra parameters of an OAuth/OIDC authorization request.
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client) (`signIn`)
  */
 export async function signIn(
   providerId?: string,
@@ -208,6 +234,9 @@ async function startSignIn(
 /**
  * Ends the session, then goes to `redirectTo` (default: the current page). Resolves
  * to a {@link SignOutResult} with `redirect: false`, and when signing out failed.
+ *
+ * @param params Where to go afterwards, `redirect`, and `scope` (`"others"` or `"all"`).
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client) (`signOut`)
  */
 export async function signOut(params: SignOutParams = {}): Promise<SignOutResult | undefined> {
   const basePath = trimBasePath(params.basePath)
@@ -233,7 +262,11 @@ export async function signOut(params: SignOutParams = {}): Promise<SignOutResult
   }
 }
 
-/** What {@link listSessions} resolves to. */
+/**
+ * What {@link listSessions} resolves to.
+ *
+ * @see [docs/sessions.md: managing sessions](https://github.com/tessera-auth/tessera/blob/main/docs/sessions.md#managing-sessions-see-them-end-them)
+ */
 export interface ListSessionsResult {
   ok: boolean
   /** HTTP status of the request; 0 when no answer came. */
@@ -247,7 +280,11 @@ export interface ListSessionsResult {
   sessions: SessionListEntry[]
 }
 
-/** What {@link revokeSession} resolves to. */
+/**
+ * What {@link revokeSession} resolves to.
+ *
+ * @see [docs/sessions.md: managing sessions](https://github.com/tessera-auth/tessera/blob/main/docs/sessions.md#managing-sessions-see-them-end-them)
+ */
 export interface RevokeSessionResult {
   ok: boolean
   status: number
@@ -261,6 +298,9 @@ export interface RevokeSessionResult {
  * The signed-in user's sessions (`GET <basePath>/sessions`): one per device or browser
  * they signed in on. Needs session records on the server (an adapter). Never rejects for
  * a refusal: see {@link ListSessionsResult}.
+ *
+ * @param options `basePath`, when the auth routes are not at `/auth`.
+ * @see [docs/sessions.md: managing sessions](https://github.com/tessera-auth/tessera/blob/main/docs/sessions.md#managing-sessions-see-them-end-them)
  */
 export async function listSessions(
   options: { basePath?: string } = {},
@@ -284,6 +324,10 @@ export async function listSessions(
  * Ends one of the signed-in user's sessions, by the `id` {@link listSessions} gave
  * (`POST <basePath>/sessions/revoke`). Ending this browser's own session signs it out
  * (`current: true`); reload or navigate to show that. Never rejects for a refusal.
+ *
+ * @param id The session's id, from `listSessions`.
+ * @param options `basePath`, when the auth routes are not at `/auth`.
+ * @see [docs/sessions.md: managing sessions](https://github.com/tessera-auth/tessera/blob/main/docs/sessions.md#managing-sessions-see-them-end-them)
  */
 export async function revokeSession(
   id: string,
@@ -318,6 +362,9 @@ function errorOf(data: unknown): string {
 /**
  * The CSRF token the state-changing actions need (also sets its cookie). Rejects when
  * there is none to have; `signIn` and `signOut` report that as `MissingCSRF`.
+ *
+ * @param options `basePath`, when the auth routes are not at `/auth`.
+ * @see [Auth.js: getCsrfToken](https://authjs.dev/reference/nextjs/react#getcsrftoken)
  */
 export async function getCsrfToken(options: { basePath?: string } = {}): Promise<string> {
   const response = await request(`${trimBasePath(options.basePath)}/csrf`, {
@@ -334,7 +381,12 @@ export async function getCsrfToken(options: { basePath?: string } = {}): Promise
   return data.csrfToken
 }
 
-/** The configured providers, by id, or `null` when the server did not answer. */
+/**
+ * The configured providers, by id, or `null` when the server did not answer.
+ *
+ * @param options `basePath`, when the auth routes are not at `/auth`.
+ * @see [Auth.js: getProviders](https://authjs.dev/reference/nextjs/react#getproviders)
+ */
 export async function getProviders(
   options: { basePath?: string } = {},
 ): Promise<Record<string, PublicProvider> | null> {

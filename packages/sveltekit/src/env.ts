@@ -12,9 +12,19 @@
  * @module
  */
 
-/** Environment variables, as `$env/dynamic/private` exposes them. */
+/**
+ * Environment variables, as `$env/dynamic/private` exposes them.
+ *
+ * @see [SvelteKit: $env/dynamic/private](https://svelte.dev/docs/kit/$env-dynamic-private)
+ */
 export type Env = Record<string, string | undefined>
 
+/**
+ * What the integration reads from SvelteKit at run time: whether it is building, and the
+ * environment.
+ *
+ * @see [SvelteKit: $app/environment](https://svelte.dev/docs/kit/$app-environment)
+ */
 export interface KitRuntime {
   /** True while SvelteKit builds or prerenders: nothing request-time runs then. */
   readonly building: boolean
@@ -22,6 +32,11 @@ export interface KitRuntime {
   readonly env: Env
 }
 
+/**
+ * Where {@link KitRuntime} comes from; see {@link setKitRuntime}.
+ *
+ * @see {@link setKitRuntime}
+ */
 export type KitRuntimeSource = () => KitRuntime | Promise<KitRuntime>
 
 type KitModules = [{ env: Env }, { building: boolean }]
@@ -62,6 +77,9 @@ export function kitRuntime(): KitRuntime | Promise<KitRuntime> {
 /**
  * Replaces where the runtime values come from, e.g. `setKitRuntime(() => ({ building: false, env: process.env }))`
  * in tests or outside SvelteKit. Call it with no argument to go back to SvelteKit's modules.
+ *
+ * @param next Returns the runtime values; none: SvelteKit's own modules.
+ * @see [SvelteKit: $env/dynamic/private](https://svelte.dev/docs/kit/$env-dynamic-private)
  */
 export function setKitRuntime(next?: KitRuntimeSource): void {
   source = next ?? fromSvelteKit

@@ -22,6 +22,11 @@ import { withoutForwarded } from "./forwarded.js"
 import { sessionReader } from "./session.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 
+/**
+ * What `SvelteKitAuth` returns: the hook and the two form actions.
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`SvelteKitAuth`)
+ */
 export interface SvelteKitAuthResult {
   /**
    * The request hook. Answers the auth actions under `basePath` (default
@@ -44,6 +49,9 @@ export interface SvelteKitAuthResult {
  * Missing settings come from `$env/dynamic/private`: `AUTH_SECRET`, `AUTH_URL`,
  * `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`/`_SECRET`/`_ISSUER`. Nothing is read or
  * run while SvelteKit builds or prerenders.
+ *
+ * @param input The configuration, or an async function returning it for a request.
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`SvelteKitAuth`)
  */
 export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthResult {
   const lazyConfigs = new WeakMap<RequestEvent, Promise<SvelteKitAuthConfig>>()

@@ -7,7 +7,11 @@ import type { AuthConfig } from "@tessera/core"
 import type { Session } from "@tessera/core/types"
 import type { RequestEvent } from "@sveltejs/kit"
 
-/** `AuthConfig` without `raw`: the integration decides how it calls `Auth()`. */
+/**
+ * `AuthConfig` without `raw`: the integration decides how it calls `Auth()`.
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`SvelteKitAuthConfig`)
+ */
 export interface SvelteKitAuthConfig extends Omit<AuthConfig, "raw"> {}
 
 /**
@@ -15,11 +19,17 @@ export interface SvelteKitAuthConfig extends Omit<AuthConfig, "raw"> {}
  * initialisation), e.g. to read `event.platform.env` on edge adapters.
  * Return the same object for the same settings: the configuration is validated
  * once per object, so a fresh object per request is validated per request.
+ *
+ * @see [Auth.js: lazy initialization](https://authjs.dev/reference/sveltekit#lazy-initialization)
  */
 export type SvelteKitAuthConfigInput =
   SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>)
 
-/** Options accepted by the server-side `signIn`/`signOut` helpers (and as form fields). */
+/**
+ * Options accepted by the server-side `signIn`/`signOut` helpers (and as form fields).
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`signIn`)
+ */
 export interface SignInOptions {
   /** Where to go after signing in. Default: a `redirectTo`/`callbackUrl` query of the action or of the page the form was on, that page, then `/`. */
   redirectTo?: string
@@ -31,6 +41,11 @@ export interface SignInOptions {
   [field: string]: string | boolean | undefined
 }
 
+/**
+ * Options accepted by the server-side `signOut` helper (and as form fields).
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`signOut`)
+ */
 export interface SignOutOptions {
   redirectTo?: string
   callbackUrl?: string

@@ -44,6 +44,8 @@ type Awaitable<T> = T | PromiseLike<T>
  * Raw access to the adapter's storage, bypassing the adapter, so the suite can
  * check what was really written (and deleted). Each reader returns the stored
  * record (in the adapter's field names) or null when there is none.
+ *
+ * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
  */
 export interface AdapterTestDb {
   /** Called once before the tests (open connections, run migrations). */
@@ -70,6 +72,11 @@ export interface AdapterTestDb {
   ): Awaitable<(Partial<AdapterTwoFactor> & { recoveryCodes: string[] }) | null | undefined>
 }
 
+/**
+ * Options of {@link runAdapterTests}: the adapter, raw readers of what it stored, tests to skip.
+ *
+ * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
+ */
 export interface AdapterTestOptions {
   adapter: Adapter
   db: AdapterTestDb
@@ -90,6 +97,10 @@ const inOneHour = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 3_600_00
  * the `Adapter` interface is exercised, including Tessera's extensions
  * (`createUserAndAccount`, the session records, account tokens and refresh
  * leases); skip tests by name for methods an adapter does not implement.
+ *
+ * @param options The adapter, raw readers that bypass it (`db`), and tests to skip.
+ * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
+ * @see [Auth.js: Adapter](https://authjs.dev/reference/core/adapters#adapter)
  */
 export function runAdapterTests(options: AdapterTestOptions): void {
   const { adapter, db, skipTests = [], name = "adapter conformance", raceSize = 20 } = options

@@ -16,13 +16,23 @@
  */
 import { Auth, type AuthConfig } from "@tessera/core"
 
+/**
+ * One `Set-Cookie` line, parsed: name, value, attributes.
+ *
+ * @see [RFC 6265 §4.1, Set-Cookie](https://www.rfc-editor.org/rfc/rfc6265.html#section-4.1)
+ */
 export interface SetCookie {
   name: string
   value: string
   attributes: Record<string, string | true>
 }
 
-/** The cookies a response sets, values decoded, attribute names lower-cased. */
+/**
+ * The cookies a response sets, values decoded, attribute names lower-cased.
+ *
+ * @param response The response to read.
+ * @see [RFC 6265 §4.1, Set-Cookie](https://www.rfc-editor.org/rfc/rfc6265.html#section-4.1)
+ */
 export function parseSetCookies(response: Response): SetCookie[] {
   return response.headers.getSetCookie().map((line) => {
     const [pair, ...rest] = line.split(";")
@@ -41,15 +51,34 @@ export function parseSetCookies(response: Response): SetCookie[] {
   })
 }
 
+/**
+ * The session cookie's name on http (on https it has the `__Secure-` prefix).
+ *
+ * @see [docs/sessions.md: cookies and CSRF](https://github.com/tessera-auth/tessera/blob/main/docs/sessions.md#cookies-and-csrf)
+ */
 export const SESSION_COOKIE = "tessera.session-token"
 
-/** True when the response sets a (non-empty) session cookie. */
+/**
+ * True when the response sets a (non-empty) session cookie.
+ *
+ * @param response The response to read.
+ * @see {@link SESSION_COOKIE}
+ */
 export function setsSession(response: Response): boolean {
   return parseSetCookies(response).some(
     (c) => c.name.startsWith(SESSION_COOKIE) && c.value !== "" && c.attributes["max-age"] !== "0",
   )
 }
 
+/**
+ * A browser for `Auth()` without a server: requests go straight to `Auth(request, config)`, cookies
+ * kept in `jar`.
+ *
+ * @param config The configuration `Auth()` gets.
+ * @param origin The app's origin.
+ * @param basePath Where the auth routes are.
+ * @see [docs/testing.md: signing in from a test](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#signing-in-from-a-test)
+ */
 export class AppBrowser {
   readonly jar = new Map<string, string>()
   constructor(

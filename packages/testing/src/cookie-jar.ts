@@ -5,7 +5,13 @@
  * @module
  */
 
-/** Stores the `Set-Cookie` lines of `headers` in `jar`; an expired or emptied cookie is removed. */
+/**
+ * Stores the `Set-Cookie` lines of `headers` in `jar`; an expired or emptied cookie is removed.
+ *
+ * @param jar Cookie name -> value.
+ * @param headers The response's headers.
+ * @see [RFC 6265 §4.1, Set-Cookie](https://www.rfc-editor.org/rfc/rfc6265.html#section-4.1)
+ */
 export function storeCookies(jar: Map<string, string>, headers: Headers): void {
   for (const line of headers.getSetCookie()) {
     const [pair, ...attributes] = line.split(";")
@@ -29,7 +35,12 @@ export function storeCookies(jar: Map<string, string>, headers: Headers): void {
   }
 }
 
-/** The `Cookie` header for what `jar` holds, or `undefined` when it is empty. */
+/**
+ * The `Cookie` header for what `jar` holds, or `undefined` when it is empty.
+ *
+ * @param jar Cookie name -> value.
+ * @see [RFC 6265 §5.4, The Cookie Header](https://www.rfc-editor.org/rfc/rfc6265.html#section-5.4)
+ */
 export function cookieHeader(jar: ReadonlyMap<string, string>): string | undefined {
   if (jar.size === 0) return undefined
   return [...jar].map(([name, value]) => `${name}=${value}`).join("; ")

@@ -17,7 +17,8 @@
  *
  * @example
  * ```ts
- * import { json, runProviderTests } from "@tessera/testing"
+ * import { json } from "@tessera/testing"
+ * import { runProviderTests } from "@tessera/testing/suites"
  * import Acme from "../src/acme-mail.js"
  *
  * runProviderTests({
@@ -46,7 +47,11 @@ import { readForm, readJson, StandIn, type Recorded } from "./stand-in.js"
 const ORIGIN = "http://localhost:3000"
 const SECRET = "tessera-provider-tests-secret-0123456789abcdef"
 
-/** The request the service received, with what the check needs to judge it. */
+/**
+ * The request the service received, with what the check needs to judge it.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface MailApiRequest {
   request: Recorded
   /** The body parsed as JSON (undefined when it is not JSON). */
@@ -62,6 +67,12 @@ export interface MailApiRequest {
   from: string
 }
 
+/**
+ * Options of {@link runEmailProviderTests}: the provider and its mail API's request, success and
+ * failure.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface EmailProviderTestOptions {
   /** The provider factory (the module's default export). */
   provider: (options: any) => EmailConfig
@@ -90,6 +101,11 @@ export interface EmailProviderTestOptions {
   skipTests?: string[]
 }
 
+/**
+ * What {@link runEmailProviderTests} returns, for tests of the provider's own quirks.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface EmailProviderTestHandle {
   /** Available once the suite's `beforeAll` ran. */
   readonly standIn: StandIn
@@ -119,6 +135,13 @@ function errorText(error: unknown, depth = 0): string {
   return parts.join("\n")
 }
 
+/**
+ * Registers the conformance tests of an e-mail provider that sends through an HTTP mail API (also
+ * reached through `runProviderTests` with `api`).
+ *
+ * @param spec The provider and its mail API.
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export function runEmailProviderTests(spec: EmailProviderTestOptions): EmailProviderTestHandle {
   const apiKey = spec.apiKey ?? "tessera-test-api-key-0123456789"
   const from = spec.from ?? "Acme <no-reply@acme.example>"

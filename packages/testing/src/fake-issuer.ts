@@ -35,6 +35,11 @@
 import { json, type Recorded, type StandIn } from "./stand-in.js"
 import { SIGNING_KEY, STRANGER_KEY } from "./test-keys.js"
 
+/**
+ * An authorization code the fake issuer handed out, with what it was issued for.
+ *
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ */
 export interface CodeRecord {
   code: string
   clientId: string
@@ -49,13 +54,22 @@ export interface CodeRecord {
   used: boolean
 }
 
-/** How the client must authenticate at the token endpoint, or your own check of the request. */
+/**
+ * How the client must authenticate at the token endpoint, or your own check of the request.
+ *
+ * @see [RFC 6749 §2.3, Client Authentication](https://www.rfc-editor.org/rfc/rfc6749.html#section-2.3)
+ */
 export type TokenEndpointAuth =
   | "client_secret_basic"
   | "client_secret_post"
   | "none"
   | ((request: Recorded, form: URLSearchParams) => boolean)
 
+/**
+ * Options of {@link FakeIssuer}: its endpoints, client, and the identity it signs in.
+ *
+ * @see {@link FakeIssuer}
+ */
 export interface FakeIssuerOptions {
   standIn: StandIn
   /** The issuer identifier, e.g. `https://accounts.google.com` (reached through StandIn.fetch) or a StandIn URL. */
@@ -143,6 +157,15 @@ function presentedToken(request: Recorded, known: (token: string) => boolean): s
     .find((segment) => segment !== "" && known(segment))
 }
 
+/**
+ * An OAuth 2 / OpenID Connect authorization server on a {@link StandIn}: authorization, token,
+ * userinfo and JWKS endpoints that check what the client sends (PKCE, client authentication,
+ * redirect URI) and record it.
+ *
+ * @param options Its endpoints, client and identity.
+ * @see [RFC 6749 §4.1, Authorization Code Grant](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1)
+ * @see [OpenID Connect Core 1.0 §3.1, Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export class FakeIssuer {
   readonly codes = new Map<string, CodeRecord>()
   readonly accessTokens = new Map<string, CodeRecord>()
@@ -350,7 +373,13 @@ export class FakeIssuer {
   }
 }
 
-/** The client id and secret of an `Authorization: Basic` header (RFC 6749 §2.3.1 form-encoding undone). */
+/**
+ * The client id and secret of an `Authorization: Basic` header (RFC 6749 §2.3.1 form-encoding
+ * undone).
+ *
+ * @param request The recorded token request.
+ * @see [RFC 6749 §2.3.1, Client Password](https://www.rfc-editor.org/rfc/rfc6749.html#section-2.3.1)
+ */
 export function basicCredentials(request: Recorded): { id: string; secret: string } | undefined {
   const header = request.headers.get("authorization")
   if (!header?.startsWith("Basic ")) return undefined

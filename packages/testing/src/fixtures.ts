@@ -9,7 +9,12 @@ import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "@tessera
 
 const uid = () => crypto.randomUUID()
 
-/** A user with random id and e-mail. Dates have millisecond precision, as every database keeps. */
+/**
+ * A user with random id and e-mail. Dates have millisecond precision, as every database keeps.
+ *
+ * @param overrides Fields to set.
+ * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
+ */
 export function testUser(overrides: Partial<AdapterUser> = {}): AdapterUser {
   const id = uid()
   return {
@@ -22,7 +27,13 @@ export function testUser(overrides: Partial<AdapterUser> = {}): AdapterUser {
   }
 }
 
-/** An OAuth account with every standard token field set. */
+/**
+ * An OAuth account with every standard token field set.
+ *
+ * @param userId The user it belongs to.
+ * @param overrides Fields to set.
+ * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
+ */
 export function testAccount(
   userId: string,
   overrides: Partial<AdapterAccount> = {},
@@ -43,6 +54,13 @@ export function testAccount(
   }
 }
 
+/**
+ * A passkey (authenticator) with a random credential id.
+ *
+ * @param userId The user it belongs to.
+ * @param overrides Fields to set.
+ * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
+ */
 export function testAuthenticator(
   userId: string,
   overrides: Partial<AdapterAuthenticator> = {},

@@ -19,6 +19,11 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http"
 import type { Session } from "@tessera/core/types"
 import { cookieHeader, storeCookies } from "./cookie-jar.js"
 
+/**
+ * Options of {@link HttpBrowser.request}: method, headers, and a form or JSON body.
+ *
+ * @see [docs/testing.md: over HTTP: HttpBrowser](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#over-http-httpbrowser)
+ */
 export interface BrowserRequestInit {
   method?: string
   headers?: Record<string, string>
@@ -30,6 +35,12 @@ export interface BrowserRequestInit {
   body?: string | Uint8Array<ArrayBuffer>
 }
 
+/**
+ * Your running app over real HTTP, as a browser without JavaScript: a cookie jar, redirects not
+ * followed, helpers for the CSRF token, credentials sign-in and the session.
+ *
+ * @see [docs/testing.md: over HTTP: HttpBrowser](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#over-http-httpbrowser)
+ */
 export class HttpBrowser {
   /** Cookie name -> value, as the app set them. */
   readonly jar = new Map<string, string>()
@@ -106,6 +117,11 @@ export class HttpBrowser {
   }
 }
 
+/**
+ * A request {@link sendRaw} writes as given.
+ *
+ * @see [RFC 9112 §3.2, Request Target](https://www.rfc-editor.org/rfc/rfc9112.html#section-3.2)
+ */
 export interface RawRequest {
   method?: string
   /** The request target as sent on the request line: `/path`, or `http://host/path` (absolute form). */
@@ -115,6 +131,11 @@ export interface RawRequest {
   body?: string
 }
 
+/**
+ * What {@link sendRaw} got back.
+ *
+ * @see {@link sendRaw}
+ */
 export interface RawResponse {
   status: number
   headers: IncomingHttpHeaders
@@ -124,6 +145,10 @@ export interface RawResponse {
 /**
  * One request over `node:http` to the server at `origin`, headers exactly as
  * given: for the requests a browser would never send.
+ *
+ * @param origin The app's origin.
+ * @param request The method, target, headers and body to send as they are.
+ * @see [RFC 9112 §3.2, Request Target](https://www.rfc-editor.org/rfc/rfc9112.html#section-3.2)
  */
 export function sendRaw(origin: string, request: RawRequest): Promise<RawResponse> {
   const { hostname, port } = new URL(origin)

@@ -9,12 +9,22 @@ import { randomBytes } from "node:crypto"
 import type { AuthConfig } from "@tessera/core"
 import Credentials from "@tessera/core/providers/credentials"
 
+/**
+ * An app started for {@link runIntegrationTests}: where it listens, how to stop it.
+ *
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
+ */
 export interface IntegrationApp {
   /** `http://127.0.0.1:<port>`. */
   origin: string
   stop(): Promise<void>
 }
 
+/**
+ * What {@link runIntegrationTests} needs: a name, and how to start the app with a configuration.
+ *
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
+ */
 export interface IntegrationHarness {
   /** Names the suite. */
   name: string
@@ -29,7 +39,11 @@ export interface IntegrationHarness {
   start(options: { config: (origin: string) => Promise<AuthConfig> }): Promise<IntegrationApp>
 }
 
-/** The accounts the suite's credentials provider knows. */
+/**
+ * The accounts the suite's credentials provider knows.
+ *
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
+ */
 export const integrationUsers = {
   alice: {
     password: "wonderland-42",
@@ -42,7 +56,11 @@ export const integrationUsers = {
   },
 } as const
 
-/** A credentials provider (`id: "credentials"`) that signs in the {@link integrationUsers}. */
+/**
+ * A credentials provider (`id: "credentials"`) that signs in the {@link integrationUsers}.
+ *
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
+ */
 export function integrationCredentials() {
   return Credentials({
     credentials: {
@@ -65,6 +83,8 @@ export function integrationCredentials() {
  * ```ts
  * const config = integrationConfig({ session: { updateAge: 0 } })
  * ```
+ *
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
  */
 export function integrationConfig(extra: Partial<AuthConfig> = {}): AuthConfig {
   return {

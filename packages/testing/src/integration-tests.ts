@@ -71,7 +71,12 @@ function sessionChunks(response: Response): string[] {
     .map((line) => line.slice(0, line.indexOf("=")))
 }
 
-/** Runs the suite against the app `harness` starts. */
+/**
+ * Runs the suite against the app `harness` starts.
+ *
+ * @param harness Names the suite and starts the app.
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
+ */
 export function runIntegrationTests(harness: IntegrationHarness): void {
   describe(`${harness.name}: integration conformance`, () => {
     let app: IntegrationApp

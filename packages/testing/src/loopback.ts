@@ -6,6 +6,11 @@
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
+/**
+ * A server listening on 127.0.0.1: its origin, and how to stop it.
+ *
+ * @see {@link listenOnLoopback}
+ */
 export interface LoopbackServer {
   /** `http://127.0.0.1:<port>`. */
   origin: string
@@ -25,6 +30,8 @@ export interface LoopbackServer {
  * // ... fetch(origin) ...
  * await stop()
  * ```
+ *
+ * @see [RFC 8252 §7.3, Loopback Interface Redirection](https://www.rfc-editor.org/rfc/rfc8252.html#section-7.3)
  */
 export async function listenOnLoopback(server: Server): Promise<LoopbackServer> {
   await new Promise<void>((resolve, reject) => {

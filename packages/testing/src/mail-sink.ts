@@ -22,6 +22,11 @@
  */
 import { SMTPServer } from "smtp-server"
 
+/**
+ * A message the sink received: envelope, headers, text and HTML parts.
+ *
+ * @see [RFC 5322, Internet Message Format](https://www.rfc-editor.org/rfc/rfc5322.html)
+ */
 export interface ReceivedMail {
   /** Envelope sender (MAIL FROM). */
   from: string
@@ -39,6 +44,11 @@ export interface ReceivedMail {
   raw: string
 }
 
+/**
+ * A running SMTP sink: where it listens, what it received, how to wait for a message and stop it.
+ *
+ * @see [docs/testing.md: a local mail server](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-mail-server)
+ */
 export interface MailSink {
   host: string
   port: number
@@ -58,11 +68,24 @@ export interface MailSink {
   stop(): Promise<void>
 }
 
+/**
+ * Options of {@link startMailSink}.
+ *
+ * @see [docs/testing.md: a local mail server](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-mail-server)
+ */
 export interface MailSinkOptions {
   /** Refuse these recipients with `550` (to test delivery failures). */
   rejectRecipient?: (address: string) => boolean
 }
 
+/**
+ * Starts an SMTP server on 127.0.0.1 that keeps every message it receives (no TLS, no
+ * authentication): e-mail sign-in tested end to end.
+ *
+ * @param options `rejectRecipient`: addresses to refuse.
+ * @see [docs/testing.md: a local mail server](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-mail-server)
+ * @see [RFC 5321, Simple Mail Transfer Protocol](https://www.rfc-editor.org/rfc/rfc5321.html)
+ */
 export async function startMailSink(options: MailSinkOptions = {}): Promise<MailSink> {
   const messages: ReceivedMail[] = []
   const waiters = new Set<() => void>()
@@ -252,7 +275,15 @@ function collect(part: MimePart, found: { text?: string; html?: string }, depth 
     found.html = decodeBody(part, params.charset ?? "utf-8")
 }
 
-/** Parses a received message. Exported for tests of the parser itself. */
+/**
+ * Parses a received message. Exported for tests of the parser itself.
+ *
+ * @param raw The message as received.
+ * @param from The envelope sender.
+ * @param to The envelope recipients.
+ * @see [RFC 5322, Internet Message Format](https://www.rfc-editor.org/rfc/rfc5322.html)
+ * @see [RFC 2045, MIME](https://www.rfc-editor.org/rfc/rfc2045.html)
+ */
 export function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
   const root = splitPart(raw)
   const found: { text?: string; html?: string } = {}

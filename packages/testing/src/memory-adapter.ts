@@ -30,7 +30,11 @@ import type {
   VerificationToken,
 } from "@tessera/core/adapters"
 
-/** The maps behind a `MemoryAdapter`. Pass your own to inspect or seed them. */
+/**
+ * The maps behind a `MemoryAdapter`. Pass your own to inspect or seed them.
+ *
+ * @see [docs/testing.md: MemoryAdapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#memoryadapter)
+ */
 export interface MemoryStore {
   users: Map<string, AdapterUser>
   /** Keyed by `accountKey(provider, providerAccountId)`. */
@@ -45,6 +49,11 @@ export interface MemoryStore {
   recoveryCodes: Map<string, Set<string>>
 }
 
+/**
+ * An empty {@link MemoryStore}.
+ *
+ * @see [docs/testing.md: MemoryAdapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#memoryadapter)
+ */
 export function createMemoryStore(): MemoryStore {
   return {
     users: new Map(),
@@ -57,14 +66,26 @@ export function createMemoryStore(): MemoryStore {
   }
 }
 
-/** The key of an account in `MemoryStore.accounts`. */
+/**
+ * The key of an account in `MemoryStore.accounts`.
+ *
+ * @see [docs/testing.md: MemoryAdapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#memoryadapter)
+ */
 export const accountKey = (provider: string, providerAccountId: string) =>
   JSON.stringify([provider, providerAccountId])
 
-/** The key of a token in `MemoryStore.verificationTokens`. */
+/**
+ * The key of a token in `MemoryStore.verificationTokens`.
+ *
+ * @see [docs/testing.md: MemoryAdapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#memoryadapter)
+ */
 export const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
 
-/** Thrown when a write would break a uniqueness rule (as a database would). */
+/**
+ * Thrown when a write would break a uniqueness rule (as a database would).
+ *
+ * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
+ */
 export class UniqueConstraintError extends Error {
   override name = "UniqueConstraintError"
   readonly code = "UNIQUE_VIOLATION"
@@ -156,7 +177,11 @@ function toRecord(s: AdapterSession): AdapterSessionRecord | null {
   }
 }
 
-/** The key a JWT session's record is kept under in `MemoryStore.sessions` (no cookie hashes to it). */
+/**
+ * The key a JWT session's record is kept under in `MemoryStore.sessions` (no cookie hashes to it).
+ *
+ * @see [docs/testing.md: MemoryAdapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#memoryadapter)
+ */
 export const recordKey = (id: string) => `record:${id}`
 
 function matches(record: AdapterSessionRecord, filter: SessionRecordFilter): boolean {
@@ -199,6 +224,10 @@ const copyAuthenticator = (a: AdapterAuthenticator): AdapterAuthenticator => ({
 /**
  * An adapter that keeps everything in memory. Each call creates an empty store
  * unless one is passed in.
+ *
+ * @param store The maps to keep data in; a new, empty store by default.
+ * @see [docs/testing.md: MemoryAdapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#memoryadapter)
+ * @see [Auth.js: Adapter](https://authjs.dev/reference/core/adapters#adapter)
  */
 export function MemoryAdapter(
   store: MemoryStore = createMemoryStore(),

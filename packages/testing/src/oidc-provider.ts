@@ -33,6 +33,12 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { cookieHeader, storeCookies } from "./cookie-jar.js"
 
+/**
+ * Options of {@link startOidcProvider}: the client's redirect URIs and credentials, token
+ * lifetimes, logout settings.
+ *
+ * @see [docs/testing.md: a local OpenID provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-openid-provider)
+ */
 export interface StartOidcProviderOptions {
   /** Redirect URIs of the client: your app's `<origin><basePath>/callback/<providerId>`. */
   redirectUris: string[]
@@ -74,6 +80,11 @@ export interface StartOidcProviderOptions {
   port?: number
 }
 
+/**
+ * A running local OpenID provider: its issuer, client credentials, how to sign tokens and stop it.
+ *
+ * @see [docs/testing.md: a local OpenID provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-openid-provider)
+ */
 export interface OidcProviderServer {
   /** The issuer identifier, `http://127.0.0.1:<port>`. Discovery is at `<issuer>/.well-known/openid-configuration`. */
   issuer: string
@@ -98,7 +109,13 @@ function capitalise(id: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1)
 }
 
-/** Starts the provider; resolves once it listens. Always `stop()` it. */
+/**
+ * Starts the provider; resolves once it listens. Always `stop()` it.
+ *
+ * @param options The client's redirect URIs, and optional settings.
+ * @see [docs/testing.md: a local OpenID provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-openid-provider)
+ * @see [OpenID Connect Discovery 1.0](https://openid.net/specs/openid-connect-discovery-1_0.html)
+ */
 export async function startOidcProvider(
   options: StartOidcProviderOptions,
 ): Promise<OidcProviderServer> {
@@ -254,6 +271,11 @@ function withoutDevelopmentWarnings<T>(work: () => T): T {
   return result
 }
 
+/**
+ * Options of {@link completeOidcLogin}: who signs in (or cancels), with which cookie jar and fetch.
+ *
+ * @see [docs/testing.md: a local OpenID provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-openid-provider)
+ */
 export interface CompleteOidcLoginOptions {
   /** The account to sign in as. Any id works; default `alice`. */
   accountId?: string
@@ -265,7 +287,11 @@ export interface CompleteOidcLoginOptions {
   fetch?: typeof fetch
 }
 
-/** The request the provider sends the browser back to the application with. */
+/**
+ * The request the provider sends the browser back to the application with.
+ *
+ * @see [OpenID Connect Core 1.0 §3.1, Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
+ */
 export interface OidcCallback {
   url: URL
   method: "GET" | "POST"
@@ -279,6 +305,10 @@ const MAX_STEPS = 20
  * Drives the provider's development interactions from `authorizationUrl` to
  * the callback: follows redirects, submits the login form (any password) and
  * the consent form. Stops at the first request that leaves the provider.
+ *
+ * @param authorizationUrl The provider URL the app redirected to.
+ * @param options Who signs in (or `cancel`), the cookie jar and fetch.
+ * @see [OpenID Connect Core 1.0 §3.1, Authorization Code Flow](https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth)
  */
 export async function completeOidcLogin(
   authorizationUrl: string | URL,
@@ -329,6 +359,10 @@ export async function completeOidcLogin(
  * the browser afterwards (the `post_logout_redirect_uri`, with `state`), or its
  * own "signed out" page. Clients with a `backchannel_logout_uri` get their
  * logout tokens before this resolves.
+ *
+ * @param endSessionUrl The provider's end-session URL the app redirected to.
+ * @param options The cookie jar of the provider's session, and fetch.
+ * @see [OpenID Connect RP-Initiated Logout 1.0](https://openid.net/specs/openid-connect-rpinitiated-1_0.html)
  */
 export async function completeOidcLogout(
   endSessionUrl: string | URL,
@@ -440,6 +474,8 @@ function stripTags(html: string): string {
  * const idp = await startOidcProvider({ redirectUris: [`${origin}/auth/callback/local`] })
  * const config = { providers: [localOidcProvider(idp)], ... }
  * ```
+ *
+ * @see [docs/testing.md: a local OpenID provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#a-local-openid-provider)
  */
 export function localOidcProvider(server: OidcProviderServer, id = "local") {
   return {

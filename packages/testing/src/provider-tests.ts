@@ -27,7 +27,7 @@
  *
  * @example
  * ```ts
- * import { json, runProviderTests } from "@tessera/testing"
+ * import { runProviderTests } from "@tessera/testing/suites"
  * import Acme from "../src/acme.js"
  *
  * const user = (id: string, verified: boolean) => ({ id, name: "Ada", email: "ada@acme.example", verified })
@@ -69,10 +69,19 @@ import { json, StandIn, type Recorded } from "./stand-in.js"
 
 type Awaitable<T> = T | PromiseLike<T>
 
-/** The app's origin in every run. */
+/**
+ * The app's origin in every run.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export const PROVIDER_TEST_ORIGIN = "http://localhost:3000"
 const SECRET = "tessera-provider-tests-secret-0123456789abcdef"
 
+/**
+ * The user a provider's `profile` must make from an identity.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface ExpectedUser {
   id: string
   name: string | null
@@ -80,7 +89,11 @@ export interface ExpectedUser {
   image: string | null
 }
 
-/** One account at the provider, and what signing in with it must produce. */
+/**
+ * One account at the provider, and what signing in with it must produce.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface ProviderTestIdentity {
   /** The account's subject: the ID Token's `sub`, and the key the stand-in's resources find it by. */
   sub: string
@@ -98,7 +111,11 @@ export interface ProviderTestIdentity {
   }
 }
 
-/** What a token response is made from. */
+/**
+ * What a token response is made from.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface TokenResponseContext<I extends ProviderTestIdentity> {
   identity: I
   record: CodeRecord
@@ -112,13 +129,23 @@ export interface TokenResponseContext<I extends ProviderTestIdentity> {
   clientId: string
 }
 
-/** What a resource (userinfo, profile API) answers from. */
+/**
+ * What a resource (userinfo, profile API) answers from.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface ResourceContext<I extends ProviderTestIdentity> {
   identity: I
   request: Recorded
   accessToken: string
 }
 
+/**
+ * Options of `runProviderTests` for an OAuth 2 / OpenID Connect provider: its endpoints, client
+ * authentication, profile resources and identities.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface OAuthProviderTestOptions<I extends ProviderTestIdentity = ProviderTestIdentity> {
   /** The provider factory (the module's default export). */
   provider: (options: any) => OAuthConfig<any>
@@ -179,7 +206,11 @@ export interface OAuthProviderTestOptions<I extends ProviderTestIdentity = Provi
   skipTests?: string[]
 }
 
-/** What one sign-in through the suite's stand-in produced. */
+/**
+ * What one sign-in through the suite's stand-in produced.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface ProviderSignIn {
   /** The response to POST signin/<id>. */
   start: Response
@@ -199,6 +230,11 @@ export interface ProviderSignIn {
   errors: Error[]
 }
 
+/**
+ * Options of a handle's `signIn`: factory options, the outcome, the identity.
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface ProviderSignInOptions {
   /** Factory options added to the suite's. */
   options?: Record<string, unknown>
@@ -208,7 +244,11 @@ export interface ProviderSignInOptions {
   insecure?: boolean
 }
 
-/** Access to a running suite, for a provider's own extra tests (in the same file). */
+/**
+ * Access to a running suite, for a provider's own extra tests (in the same file).
+ *
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export interface ProviderTestHandle<I extends ProviderTestIdentity = ProviderTestIdentity> {
   /** Available once the suite's `beforeAll` ran. */
   readonly standIn: StandIn
@@ -266,6 +306,9 @@ function describeErrors(errors: Error[]): string {
 /**
  * Registers the conformance tests of one provider (OAuth/OIDC, or e-mail with
  * `api`). Returns a handle for further tests of that provider's own quirks.
+ *
+ * @param options The provider and its endpoints (OAuth/OIDC), or its mail API (`api`).
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
  */
 export function runProviderTests<I extends ProviderTestIdentity>(
   options: OAuthProviderTestOptions<I>,
@@ -278,6 +321,13 @@ export function runProviderTests(
   return runOAuthProviderTests(options)
 }
 
+/**
+ * Registers the conformance tests of an OAuth 2 / OpenID Connect provider (what `runProviderTests`
+ * runs without `api`).
+ *
+ * @param spec The provider and its endpoints.
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export function runOAuthProviderTests<I extends ProviderTestIdentity>(
   spec: OAuthProviderTestOptions<I>,
 ): ProviderTestHandle<I> {

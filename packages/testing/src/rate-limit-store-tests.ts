@@ -33,7 +33,11 @@ import { WORKER_ENV, incrementMany } from "./rate-limit-store-worker.js"
 
 type Awaitable<T> = T | PromiseLike<T>
 
-/** Runs the two-process test: a worker script (see `runRateLimitStoreWorker`) and its environment. */
+/**
+ * Runs the two-process test: a worker script (see `runRateLimitStoreWorker`) and its environment.
+ *
+ * @see {@link runRateLimitStoreTests}
+ */
 export interface CrossProcessOptions {
   /** The worker script, run with `node` (so: JavaScript, importing built packages). */
   worker: string | URL
@@ -49,6 +53,12 @@ export interface CrossProcessOptions {
   requires?: (string | URL)[]
 }
 
+/**
+ * Options of {@link runRateLimitStoreTests}: how to make and close the store, and how other
+ * processes reach it.
+ *
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
+ */
 export interface RateLimitStoreTestOptions {
   /** The describe block's name. Default "rate-limit store conformance". */
   name?: string
@@ -130,6 +140,8 @@ async function twoProcesses(
  * ```ts
  * runRateLimitStoreTests({ name: "memory", createStore: () => new MemoryRateLimitStore(), crossProcess: false })
  * ```
+ *
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
  */
 export function runRateLimitStoreTests(options: RateLimitStoreTestOptions): void {
   const { name = "rate-limit store conformance", skipTests = [] } = options

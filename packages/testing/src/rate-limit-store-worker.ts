@@ -22,7 +22,11 @@
 import { createInterface } from "node:readline"
 import type { RateLimitStore } from "@tessera/core/rate-limit"
 
-/** Environment variables the suite sets for the worker. */
+/**
+ * Environment variables the suite sets for the worker.
+ *
+ * @see {@link runRateLimitStoreWorker}
+ */
 export const WORKER_ENV = {
   key: "TESSERA_RATE_LIMIT_KEY",
   count: "TESSERA_RATE_LIMIT_COUNT",
@@ -32,6 +36,13 @@ export const WORKER_ENV = {
 /**
  * Increments `key` `count` times, `parallel` at a time, and returns every count
  * the store answered, in completion order.
+ *
+ * @param store The store.
+ * @param key The counter.
+ * @param count How many increments.
+ * @param ttlSeconds The counter's window.
+ * @param parallel How many at a time (default 8).
+ * @see {@link runRateLimitStoreTests}
  */
 export async function incrementMany(
   store: RateLimitStore,
@@ -59,6 +70,8 @@ export async function incrementMany(
  *
  * @param open makes the store (connecting to the backend named in the
  *   environment) and, optionally, a function that closes it
+ *
+ * @see {@link runRateLimitStoreTests}
  */
 export async function runRateLimitStoreWorker(
   open: () => Promise<{ store: RateLimitStore; close?: () => Promise<void> | void }>,

@@ -20,6 +20,11 @@ import { delimiter, join } from "node:path"
 import { freePort } from "./postgres.js"
 import { afterExit, shellQuote } from "./watchdog.js"
 
+/**
+ * A Redis server started for tests: its URL, and how to stop it.
+ *
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
+ */
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
   url: string
@@ -27,6 +32,11 @@ export interface RedisServer {
   stop(): Promise<void>
 }
 
+/**
+ * Options of {@link startRedis}.
+ *
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
+ */
 export interface StartRedisOptions {
   /** Ignore `REDIS_URL` and always start a private server. */
   ignoreEnv?: boolean
@@ -34,7 +44,11 @@ export interface StartRedisOptions {
   binary?: string
 }
 
-/** `redis-server` from `PATH` (or `/usr/bin`, `/usr/local/bin`), or `undefined` when there is none. */
+/**
+ * `redis-server` from `PATH` (or `/usr/bin`, `/usr/local/bin`), or `undefined` when there is none.
+ *
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
+ */
 export function findRedisServer(): string | undefined {
   const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/bin", "/usr/local/bin"]
   for (const dir of dirs) {
@@ -59,6 +73,9 @@ export function findRedisServer(): string | undefined {
  * await client.quit()
  * await redis.stop()
  * ```
+ *
+ * @param options Whether to ignore `REDIS_URL`, and which binary to run.
+ * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
  */
 export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServer> {
   const fromEnv = process.env.REDIS_URL

@@ -24,7 +24,11 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
-/** One request the stand-in received. */
+/**
+ * One request the stand-in received.
+ *
+ * @see {@link StandIn}
+ */
 export interface Recorded {
   method: string
   /** The URL as the client meant it (the virtual host for `customFetch` requests). */
@@ -33,8 +37,21 @@ export interface Recorded {
   body: string
 }
 
+/**
+ * Answers one route of a {@link StandIn}.
+ *
+ * @see {@link StandIn}
+ */
 export type StandInHandler = (request: Recorded) => Response | Promise<Response>
 
+/**
+ * A loopback HTTP server standing in for any host: routes by URL, every request recorded, and a
+ * `fetch` that sends requests for the hosts it stands in for to it (`customFetch`).
+ *
+ * @param server The listening server.
+ * @param origin Its `http://127.0.0.1:<port>`.
+ * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
+ */
 export class StandIn {
   readonly requests: Recorded[] = []
   private readonly routes = new Map<string, StandInHandler>()
@@ -131,12 +148,23 @@ export class StandIn {
   }
 }
 
-/** Starts a {@link StandIn}. */
+/**
+ * Starts a {@link StandIn}.
+ *
+ * @see {@link StandIn}
+ */
 export function startStandIn(): Promise<StandIn> {
   return StandIn.start()
 }
 
-/** A JSON response. */
+/**
+ * A JSON response.
+ *
+ * @param body The value to send as JSON.
+ * @param status The status (default 200).
+ * @param headers More headers.
+ * @see [RFC 8259, JSON](https://www.rfc-editor.org/rfc/rfc8259.html)
+ */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -144,7 +172,12 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   })
 }
 
-/** The body of a recorded request as JSON (`undefined` when it is not JSON). */
+/**
+ * The body of a recorded request as JSON (`undefined` when it is not JSON).
+ *
+ * @param request The recorded request.
+ * @see {@link StandIn}
+ */
 export function readJson(request: Recorded): any {
   try {
     return JSON.parse(request.body)
@@ -153,7 +186,13 @@ export function readJson(request: Recorded): any {
   }
 }
 
-/** The body of a recorded form request (`application/x-www-form-urlencoded` or `multipart/form-data`). */
+/**
+ * The body of a recorded form request (`application/x-www-form-urlencoded` or
+ * `multipart/form-data`).
+ *
+ * @param request The recorded request.
+ * @see [HTML: form submission](https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#form-submission-2)
+ */
 export async function readForm(request: Recorded): Promise<URLSearchParams> {
   const type = request.headers.get("content-type") ?? ""
   if (!type.startsWith("multipart/form-data")) return new URLSearchParams(request.body)

@@ -15,14 +15,23 @@
 import { loadOptional } from "./optional.js"
 import { outOfBounds, parsePhc, refuseParams, type PhcString } from "./phc.js"
 
-/** Argon2's cost parameters: m (memory, KiB), t (passes), p (lanes). */
+/**
+ * Argon2's cost parameters: m (memory, KiB), t (passes), p (lanes).
+ *
+ * @see [RFC 9106, Argon2 Memory-Hard Function](https://www.rfc-editor.org/rfc/rfc9106.html)
+ */
 export type Argon2Params = {
   m: number
   t: number
   p: number
 }
 
-/** OWASP's recommended minimum for argon2id: 19 MiB, 2 passes, 1 lane. */
+/**
+ * OWASP's recommended minimum for argon2id: 19 MiB, 2 passes, 1 lane.
+ *
+ * @see [OWASP Password Storage Cheat Sheet](https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html) (argon2id parameters)
+ * @see [RFC 9106, Argon2 Memory-Hard Function](https://www.rfc-editor.org/rfc/rfc9106.html)
+ */
 export const ARGON2_DEFAULTS: Readonly<Argon2Params> = Object.freeze({ m: 19456, t: 2, p: 1 })
 
 export type Argon2Variant = "argon2d" | "argon2i" | "argon2id"

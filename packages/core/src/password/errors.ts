@@ -8,11 +8,21 @@
  * @module
  */
 
-/** The `type` of every error this module throws. */
+/**
+ * The `type` of every error this module throws.
+ *
+ * @see {@link PasswordError}
+ */
 export type PasswordErrorType =
   "InvalidPassword" | "InvalidPasswordHash" | "MissingPasswordDependency"
 
-/** The base of this module's errors. */
+/**
+ * The base of this module's errors.
+ *
+ * @param message What went wrong (never the password or the hash).
+ * @param options `cause`, as for `Error`.
+ * @see {@link PasswordErrorType}
+ */
 export class PasswordError extends Error {
   static type: PasswordErrorType = "InvalidPassword"
   /** Identifies the failure in logs and `switch`es. Stable across releases. */
@@ -34,6 +44,8 @@ export class PasswordError extends Error {
  *
  * `verifyPassword` does not throw it: such a password cannot match any hash
  * made here, so it answers `{ valid: false }`.
+ *
+ * @see [OWASP Password Storage Cheat Sheet](https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html)
  */
 export class InvalidPassword extends PasswordError {
   static override type: PasswordErrorType = "InvalidPassword"
@@ -47,6 +59,8 @@ export class InvalidPassword extends PasswordError {
  * Thrown rather than answered with `{ valid: false }`: it is a fault in the
  * server's data, not a wrong password, and treating it as one would lock the
  * account out silently (and count against the user's rate limit).
+ *
+ * @see [PHC string format](https://github.com/P-H-C/phc-string-format/blob/master/phc-sf-spec.md)
  */
 export class InvalidPasswordHash extends PasswordError {
   static override type: PasswordErrorType = "InvalidPasswordHash"
@@ -56,6 +70,8 @@ export class InvalidPasswordHash extends PasswordError {
  * An optional peer dependency is needed and could not be loaded:
  * `@node-rs/argon2` for argon2, `bcryptjs` (or `bcrypt`) for legacy bcrypt
  * hashes. The message says what to install; `cause` holds the loader's error.
+ *
+ * @see [@node-rs/argon2](https://www.npmjs.com/package/@node-rs/argon2)
  */
 export class MissingPasswordDependency extends PasswordError {
   static override type: PasswordErrorType = "MissingPasswordDependency"

@@ -69,6 +69,8 @@ export { ARGON2_DEFAULTS, type Argon2Params } from "./argon2.js"
  * scrypt, the default. Parameters left out take {@link SCRYPT_DEFAULTS}
  * (N = 2^17, r = 8, p = 1). Lower them only in tests: they are the cost of
  * every guess an attacker with your database makes.
+ *
+ * @see [RFC 7914, The scrypt Password-Based Key Derivation Function](https://www.rfc-editor.org/rfc/rfc7914.html)
  */
 export interface ScryptHashOptions extends Partial<ScryptParams> {
   algorithm?: "scrypt"
@@ -77,6 +79,8 @@ export interface ScryptHashOptions extends Partial<ScryptParams> {
 /**
  * argon2id, with the optional peer dependency `@node-rs/argon2`. Parameters
  * left out take {@link ARGON2_DEFAULTS} (m = 19456 KiB, t = 2, p = 1).
+ *
+ * @see [RFC 9106, Argon2 Memory-Hard Function](https://www.rfc-editor.org/rfc/rfc9106.html)
  */
 export interface Argon2idHashOptions extends Partial<Argon2Params> {
   algorithm: "argon2id"
@@ -85,10 +89,16 @@ export interface Argon2idHashOptions extends Partial<Argon2Params> {
 /**
  * The hashing policy: what `hashPassword` writes, and what `verifyPassword`
  * compares stored hashes with to answer `needsRehash`. Pass the same options to both.
+ *
+ * @see [OWASP Password Storage Cheat Sheet](https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html)
  */
 export type PasswordHashOptions = ScryptHashOptions | Argon2idHashOptions
 
-/** What `verifyPassword` found. */
+/**
+ * What `verifyPassword` found.
+ *
+ * @see [OWASP Password Storage Cheat Sheet](https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html) (upgrading legacy hashes)
+ */
 export interface PasswordVerification {
   /** The password matches the hash. */
   valid: boolean

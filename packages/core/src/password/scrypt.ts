@@ -12,7 +12,11 @@
 import { nodeCrypto } from "./node-crypto.js"
 import { outOfBounds, parsePhc, refuseParams, type PhcString } from "./phc.js"
 
-/** scrypt's cost parameters: N = 2^ln (CPU and memory), r (block size), p (parallelism). */
+/**
+ * scrypt's cost parameters: N = 2^ln (CPU and memory), r (block size), p (parallelism).
+ *
+ * @see [RFC 7914, The scrypt Password-Based Key Derivation Function](https://www.rfc-editor.org/rfc/rfc7914.html) §2
+ */
 export type ScryptParams = {
   ln: number
   r: number
@@ -22,6 +26,9 @@ export type ScryptParams = {
 /**
  * OWASP's recommended minimum: N = 2^17, r = 8, p = 1, which takes 128 MiB of
  * memory per hash (and about half a second of one core on a small server).
+ *
+ * @see [OWASP Password Storage Cheat Sheet](https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html) (scrypt parameters)
+ * @see [RFC 7914, The scrypt Password-Based Key Derivation Function](https://www.rfc-editor.org/rfc/rfc7914.html)
  */
 export const SCRYPT_DEFAULTS: Readonly<ScryptParams> = Object.freeze({ ln: 17, r: 8, p: 1 })
 

@@ -19,7 +19,11 @@
 import type { Awaitable, User } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
 
-/** One form field on the built-in sign-in page. Extra keys become `<input>` attributes. */
+/**
+ * One form field on the built-in sign-in page. Extra keys become `<input>` attributes.
+ *
+ * @see [Auth.js: Credentials provider](https://authjs.dev/reference/core/providers/credentials)
+ */
 export interface CredentialInput {
   label?: string
   type?: string
@@ -30,6 +34,11 @@ export interface CredentialInput {
   [attribute: string]: unknown
 }
 
+/**
+ * A credentials provider after `Credentials()`: its form fields and `authorize`.
+ *
+ * @see [Auth.js: Credentials provider](https://authjs.dev/reference/core/providers/credentials)
+ */
 export interface CredentialsConfig<
   C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
 > extends CommonProviderOptions {
@@ -47,8 +56,18 @@ export interface CredentialsConfig<
   ) => Awaitable<User | null>
 }
 
+/**
+ * The `type` Auth.js gives the credentials provider's module (kept for type compatibility).
+ *
+ * @see [Auth.js: Credentials provider](https://authjs.dev/reference/core/providers/credentials)
+ */
 export type CredentialsProviderType = "Credentials"
 
+/**
+ * What `Credentials(options)` takes: every field of {@link CredentialsConfig}, all optional.
+ *
+ * @see [Auth.js: Credentials provider](https://authjs.dev/reference/core/providers/credentials)
+ */
 export interface CredentialsUserConfig<
   C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
 > extends Partial<Omit<CredentialsConfig<C>, "type">> {}

@@ -26,6 +26,12 @@ import type { Awaitable, Theme } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
 import { sendWithNodemailer } from "./nodemailer.js"
 
+/**
+ * What an e-mail provider's `sendVerificationRequest` receives: the address, the sign-in link, its
+ * token and expiry, the provider, the page's theme and language.
+ *
+ * @see [Auth.js: e-mail providers](https://authjs.dev/reference/core/providers/email)
+ */
 export interface EmailSendVerificationRequestParams {
   /** The normalized e-mail address. */
   identifier: string
@@ -50,9 +56,18 @@ export interface EmailSendVerificationRequestParams {
   request: Request
 }
 
-/** Auth.js spelling of {@link EmailSendVerificationRequestParams}. */
+/**
+ * Auth.js spelling of {@link EmailSendVerificationRequestParams}.
+ *
+ * @see [Auth.js: e-mail providers](https://authjs.dev/reference/core/providers/email)
+ */
 export type EmailProviderSendVerificationRequestParams = EmailSendVerificationRequestParams
 
+/**
+ * An e-mail provider (sign-in by link or one-time code), as resolved from its factory.
+ *
+ * @see [Auth.js: e-mail providers](https://authjs.dev/reference/core/providers/email)
+ */
 export interface EmailConfig extends CommonProviderOptions {
   type: "email"
   id: string
@@ -92,8 +107,19 @@ export interface EmailConfig extends CommonProviderOptions {
   options?: EmailUserConfig
 }
 
+/**
+ * The `type` of e-mail providers.
+ *
+ * @see [Auth.js: e-mail providers](https://authjs.dev/reference/core/providers/email)
+ */
 export type EmailProviderType = "email"
 
+/**
+ * What an e-mail provider factory takes: every field of {@link EmailConfig} but `type`, all
+ * optional.
+ *
+ * @see [Auth.js: e-mail providers](https://authjs.dev/reference/core/providers/email)
+ */
 export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
 
 /**
@@ -117,14 +143,25 @@ export default function Email(config: EmailUserConfig = {}): EmailConfig {
   }
 }
 
-/** The API key of an HTTP mail API provider; throws (naming the variable to set) when there is none. */
+/**
+ * The API key of an HTTP mail API provider; throws (naming the variable to set) when there is none.
+ *
+ * @param provider The resolved e-mail provider.
+ * @param service The mail API's name, for the error message.
+ * @see {@link mailParts}
+ */
 export function mailApiKey(provider: EmailConfig, service: string): string {
   if (typeof provider.apiKey === "string" && provider.apiKey !== "") return provider.apiKey
   const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_KEY`
   throw new TypeError(`${service}: no API key (set apiKey, or ${variable})`)
 }
 
-/** The sender: `from`, or `no-reply@<the app's host>` as for `Nodemailer`. */
+/**
+ * The sender: `from`, or `no-reply@<the app's host>` as for `Nodemailer`.
+ *
+ * @param params What `sendVerificationRequest` received.
+ * @see [Auth.js: Nodemailer provider](https://authjs.dev/reference/core/providers/nodemailer)
+ */
 export function mailSender(params: EmailSendVerificationRequestParams): string {
   return params.provider.from ?? `no-reply@${new URL(params.url).hostname}`
 }
@@ -132,6 +169,10 @@ export function mailSender(params: EmailSendVerificationRequestParams): string {
 /**
  * What a request to an HTTP mail API is made of: the API key (required), the
  * sender, the recipient and the default sign-in message.
+ *
+ * @param params What `sendVerificationRequest` received.
+ * @param service The mail API's name, for error messages.
+ * @see {@link sendToMailApi}
  */
 export function mailParts(
   params: EmailSendVerificationRequestParams,
@@ -152,7 +193,13 @@ export function mailParts(
   }
 }
 
-/** An e-mail provider that sends through an HTTP mail API with `sendVerificationRequest`. */
+/**
+ * An e-mail provider that sends through an HTTP mail API with `sendVerificationRequest`.
+ *
+ * @param defaults The provider's own settings: `id`, `name`, `sendVerificationRequest`.
+ * @param options The app's options, which win over `defaults`.
+ * @see [Auth.js: e-mail providers](https://authjs.dev/reference/core/providers/email)
+ */
 export function mailApiProvider<C extends EmailConfig>(
   defaults: Pick<C, "id" | "name" | "sendVerificationRequest"> & Partial<C>,
   options: Omit<Partial<C>, "options" | "type">,
@@ -177,6 +224,12 @@ export function mailApiProvider<C extends EmailConfig>(
  *   })
  * }
  * ```
+ *
+ * @param params What `sendVerificationRequest` received.
+ * @param service The mail API's name, for error messages.
+ * @param url The API endpoint.
+ * @param init The request (method, headers, body).
+ * @see {@link mailParts}
  */
 export async function sendToMailApi(
   params: EmailSendVerificationRequestParams,

@@ -30,7 +30,11 @@ export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | "webauth
 export type ProviderId =
   "credentials" | "email" | "nodemailer" | "passkey" | "webauthn" | (string & {})
 
-/** Fields every provider has. */
+/**
+ * Fields every provider has.
+ *
+ * @see [Auth.js: providers](https://authjs.dev/reference/core/providers)
+ */
 export interface CommonProviderOptions {
   /** Unique among the configured providers; part of the URL (`/auth/signin/<id>`). */
   id: string
@@ -39,6 +43,11 @@ export interface CommonProviderOptions {
   type: ProviderType
 }
 
+/**
+ * Any provider after its factory ran: OAuth 2, OpenID Connect, e-mail, credentials or WebAuthn.
+ *
+ * @see [Auth.js: providers](https://authjs.dev/reference/core/providers)
+ */
 export type ProviderConfig =
   OIDCConfig<any> | OAuth2Config<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
 

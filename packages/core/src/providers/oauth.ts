@@ -15,10 +15,19 @@ export type { TokenSet }
 
 type UrlParams = Record<string, unknown>
 
-/** The checks performed on the callback. `pkce` by default; `nonce` is OIDC only. */
+/**
+ * The checks performed on the callback. `pkce` by default; `nonce` is OIDC only.
+ *
+ * @see [RFC 7636, PKCE](https://www.rfc-editor.org/rfc/rfc7636.html)
+ * @see [RFC 6749 §10.12, Cross-Site Request Forgery](https://www.rfc-editor.org/rfc/rfc6749.html#section-10.12) (`state`)
+ */
 export type OAuthChecks = Array<"pkce" | "state" | "none" | "nonce">
 
-/** An endpoint given as a URL, or as a URL with extra parameters and optional custom handling. */
+/**
+ * An endpoint given as a URL, or as a URL with extra parameters and optional custom handling.
+ *
+ * @see [Auth.js: OAuth providers](https://authjs.dev/reference/core/providers#oauth2config)
+ */
 export type EndpointHandler<P extends UrlParams, C = any, R = any> = {
   url?: string
   params?: P
@@ -28,6 +37,12 @@ export type EndpointHandler<P extends UrlParams, C = any, R = any> = {
   conform?: (response: Response) => Awaitable<Response | undefined>
 }
 
+/**
+ * Parameters of the authorization request the provider sends the browser with.
+ *
+ * @see [RFC 6749 §4.1.1, Authorization Request](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1.1)
+ * @see [OpenID Connect Core 1.0 §3.1.2.1, Authentication Request](https://openid.net/specs/openid-connect-core-1_0.html#AuthRequest)
+ */
 export interface AuthorizationParameters extends UrlParams {
   scope?: string
   response_type?: string
@@ -36,9 +51,18 @@ export interface AuthorizationParameters extends UrlParams {
   [parameter: string]: unknown
 }
 
+/**
+ * A provider's `authorization`: the endpoint's URL, its parameters, or both.
+ *
+ * @see [RFC 6749 §4.1.1, Authorization Request](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1.1)
+ */
 export type AuthorizationEndpointHandler = EndpointHandler<AuthorizationParameters>
 
-/** What a custom token `request` receives. */
+/**
+ * What a custom token `request` receives.
+ *
+ * @see [RFC 6749 §4.1.3, Access Token Request](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1.3)
+ */
 export interface TokenRequestContext {
   /** The parameters of the callback request (`code`, `state`, ...). */
   params: Record<string, string>
@@ -51,7 +75,11 @@ export interface TokenRequestContext {
   fetch: typeof fetch
 }
 
-/** What a custom userinfo `request` receives. */
+/**
+ * What a custom userinfo `request` receives.
+ *
+ * @see [OpenID Connect Core 1.0 §5.3, UserInfo Endpoint](https://openid.net/specs/openid-connect-core-1_0.html#UserInfo)
+ */
 export interface UserinfoRequestContext {
   tokens: TokenSet
   provider: OAuthConfigInternal<any>
@@ -66,6 +94,8 @@ export interface UserinfoRequestContext {
 /**
  * The token endpoint. A custom `request` yields `{ tokens }` (or the token set
  * itself); its tokens are still validated like a token endpoint response.
+ *
+ * @see [RFC 6749 §4.1.3, Access Token Request](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1.3)
  */
 export type TokenEndpointHandler = EndpointHandler<
   UrlParams,
@@ -73,10 +103,18 @@ export type TokenEndpointHandler = EndpointHandler<
   { tokens: TokenSet } | TokenSet
 >
 
-/** The userinfo endpoint. A custom `request` yields the profile. */
+/**
+ * The userinfo endpoint. A custom `request` yields the profile.
+ *
+ * @see [OpenID Connect Core 1.0 §5.3, UserInfo Endpoint](https://openid.net/specs/openid-connect-core-1_0.html#UserInfo)
+ */
 export type UserinfoEndpointHandler = EndpointHandler<UrlParams, UserinfoRequestContext, Profile>
 
-/** Colours and logo of the provider's button on the built-in sign-in page. */
+/**
+ * Colours and logo of the provider's button on the built-in sign-in page.
+ *
+ * @see [Auth.js: OAuthProviderButtonStyles](https://authjs.dev/reference/core/providers#oauthproviderbuttonstyles)
+ */
 export interface OAuthProviderButtonStyles {
   logo?: string
   brandColor?: string
@@ -86,9 +124,25 @@ export interface OAuthProviderButtonStyles {
   text?: string
 }
 
+/**
+ * A provider's `profile`: the user Tessera stores, made from the provider's profile and tokens.
+ *
+ * @see [Auth.js: profile](https://authjs.dev/reference/core/providers#profile)
+ */
 export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
+/**
+ * A provider's `account`: which token fields are stored with the account.
+ *
+ * @see [Auth.js: account](https://authjs.dev/reference/core/providers#account)
+ */
 export type AccountCallback = (tokens: TokenSet) => TokenSet | undefined | void
 
+/**
+ * An OAuth 2 provider: its endpoints, client, checks and how its profile becomes a user.
+ *
+ * @see [Auth.js: OAuth providers](https://authjs.dev/reference/core/providers#oauth2config)
+ * @see [RFC 6749, The OAuth 2.0 Authorization Framework](https://www.rfc-editor.org/rfc/rfc6749.html)
+ */
 export interface OAuth2Config<P> extends CommonProviderOptions {
   type: "oauth"
   id: string
@@ -185,7 +239,11 @@ export interface OAuth2Config<P> extends CommonProviderOptions {
   options?: OAuthUserConfig<P>
 }
 
-/** What a custom refresh `request` receives. */
+/**
+ * What a custom refresh `request` receives.
+ *
+ * @see [RFC 6749 §6, Refreshing an Access Token](https://www.rfc-editor.org/rfc/rfc6749.html#section-6)
+ */
 export interface TokenRefreshContext {
   refreshToken: string
   provider: OAuthConfigInternal<any>
@@ -196,12 +254,21 @@ export interface TokenRefreshContext {
 /**
  * A provider's own way of refreshing tokens: extra body `params`, or a
  * `request` that returns the token response (validated like any other).
+ *
+ * @see [RFC 6749 §6, Refreshing an Access Token](https://www.rfc-editor.org/rfc/rfc6749.html#section-6)
  */
 export interface TokenRefreshHandler {
   params?: Record<string, string>
   request?: (context: TokenRefreshContext) => Awaitable<TokenSet>
 }
 
+/**
+ * An OpenID Connect provider: an OAuth 2 provider whose identity comes in a verified ID Token,
+ * endpoints from its issuer's discovery document.
+ *
+ * @see [Auth.js: OpenID Connect providers](https://authjs.dev/reference/core/providers#oidcconfig)
+ * @see [OpenID Connect Core 1.0](https://openid.net/specs/openid-connect-core-1_0.html)
+ */
 export interface OIDCConfig<P> extends Omit<OAuth2Config<P>, "type" | "checks" | "options"> {
   type: "oidc"
   /** Default `["pkce", "nonce"]`. */
@@ -244,12 +311,33 @@ export interface OIDCConfig<P> extends Omit<OAuth2Config<P>, "type" | "checks" |
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ProviderClaim = any
 
+/**
+ * An OAuth 2 or OpenID Connect provider.
+ *
+ * @see [Auth.js: OAuth providers](https://authjs.dev/reference/core/providers#oauth2config)
+ */
 export type OAuthConfig<P> = OIDCConfig<P> | OAuth2Config<P>
 
+/**
+ * What an OAuth provider factory takes: every field of {@link OAuth2Config} but `type`, all
+ * optional.
+ *
+ * @see [Auth.js: OAuth providers](https://authjs.dev/reference/core/providers#oauth2config)
+ */
 export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "options" | "type">
+/**
+ * What an OpenID Connect provider factory takes: every field of {@link OIDCConfig} but `type`, all
+ * optional.
+ *
+ * @see [Auth.js: OpenID Connect providers](https://authjs.dev/reference/core/providers#oidcconfig)
+ */
 export type OIDCUserConfig<P> = Omit<Partial<OIDCConfig<P>>, "options" | "type">
 
-/** An OAuth/OIDC provider after configuration resolution. */
+/**
+ * An OAuth/OIDC provider after configuration resolution.
+ *
+ * @see {@link OAuthConfig}
+ */
 export type OAuthConfigInternal<P> = OAuthConfig<P> & {
   authorization?: AuthorizationEndpointHandler
   token?: TokenEndpointHandler
@@ -269,6 +357,9 @@ export type { Account }
  * ```ts
  * { type: "oidc", ..., verifiedEmail: emailIfVerified }
  * ```
+ *
+ * @param profile The ID Token claims or userinfo response.
+ * @see [OpenID Connect Core 1.0 §5.1, Standard Claims](https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims) (`email_verified`)
  */
 export function emailIfVerified(profile: {
   email?: unknown
@@ -305,6 +396,10 @@ function clean(text: unknown): string {
  *     requestTokens(context, { body: { client_key: context.provider.clientId! } }),
  * }
  * ```
+ *
+ * @param context What the provider's custom token `request` received.
+ * @param init `basic`: client authentication by HTTP Basic; extra `body` parameters and `headers`.
+ * @see [RFC 6749 §4.1.3, Access Token Request](https://www.rfc-editor.org/rfc/rfc6749.html#section-4.1.3)
  */
 export async function requestTokens(
   context: TokenRequestContext,
@@ -348,6 +443,9 @@ export async function requestTokens(
 /**
  * A `token.conform` for providers whose token response has no `token_type`
  * (OAuth 2.0 requires one): their access tokens are bearer tokens.
+ *
+ * @param response The token endpoint's response.
+ * @see [RFC 6749 §5.1, Successful Response](https://www.rfc-editor.org/rfc/rfc6749.html#section-5.1) (`token_type` is required)
  */
 export async function withBearerTokenType(response: Response): Promise<Response | undefined> {
   if (response.status !== 200) return undefined
@@ -362,6 +460,9 @@ export async function withBearerTokenType(response: Response): Promise<Response 
 /**
  * The `profile` of OpenID Connect providers that use the standard claims: `sub`,
  * `name` (else `preferred_username`), `email`, `picture`.
+ *
+ * @param profile The ID Token claims or userinfo response.
+ * @see [OpenID Connect Core 1.0 §5.1, Standard Claims](https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims)
  */
 export function profileOf(profile: {
   sub: string
@@ -390,6 +491,12 @@ export function profileOf(profile: {
  *   request: (context) => requestUserinfo(context, { method: "POST", headers: { "x-api-version": "2" } }),
  * }
  * ```
+ *
+ * @param context What the provider's custom userinfo `request` received.
+ * @param init The request's URL, query and headers, when they differ from the provider's
+ *   `userinfo`.
+ * @see [OpenID Connect Core 1.0 §5.3, UserInfo Endpoint](https://openid.net/specs/openid-connect-core-1_0.html#UserInfo)
+ * @see [RFC 6750 §2.1, Authorization Request Header Field](https://www.rfc-editor.org/rfc/rfc6750.html#section-2.1)
  */
 export async function requestUserinfo(
   context: UserinfoRequestContext,

@@ -27,7 +27,11 @@ import type { CommonProviderOptions } from "./index.js"
  */
 export { webauthnClientScriptHash } from "../flows/webauthn/client-script.generated.js"
 
-/** The relying party: the site the credential is bound to. Defaults come from the request URL. */
+/**
+ * The relying party: the site the credential is bound to. Defaults come from the request URL.
+ *
+ * @see [Web Authentication Level 3 §5.4.2, Relying Party Parameters](https://www.w3.org/TR/webauthn-3/#dictdef-publickeycredentialrpentity)
+ */
 export interface RelayingParty {
   /** A registrable domain, e.g. `example.com`. Default: the request's host name. */
   id: string
@@ -37,17 +41,29 @@ export interface RelayingParty {
   origin: string | string[]
 }
 
-/** What `getRelayingParty` receives first: the provider and the app's URL (origin and basePath). */
+/**
+ * What `getRelayingParty` receives first: the provider and the app's URL (origin and basePath).
+ *
+ * @see [Web Authentication Level 3 §5.4.2, Relying Party Parameters](https://www.w3.org/TR/webauthn-3/#dictdef-publickeycredentialrpentity)
+ */
 export interface WebAuthnRelyingPartyOptions {
   provider: WebAuthnConfig
   /** The auth URL of the request, on the app's trusted origin, e.g. `https://example.com/auth`. */
   url: URL
 }
 
-/** Auth.js spells it "relaying"; the correct spelling is accepted too. */
+/**
+ * Auth.js spells it "relaying"; the correct spelling is accepted too.
+ *
+ * @see [Web Authentication Level 3 §5.4.2, Relying Party Parameters](https://www.w3.org/TR/webauthn-3/#dictdef-publickeycredentialrpentity)
+ */
 export type RelyingParty = RelayingParty
 
-/** Who wants to register or sign in, as read from the `webauthn-options` request. */
+/**
+ * Who wants to register or sign in, as read from the `webauthn-options` request.
+ *
+ * @see [Web Authentication Level 3 §5.4.3, User Account Parameters](https://www.w3.org/TR/webauthn-3/#dictdef-publickeycredentialuserentity)
+ */
 export interface WebAuthnUserInfo {
   /** `email` is required to register a new user; `name` is used as display name. */
   user: Pick<User, "email" | "name">
@@ -55,6 +71,12 @@ export interface WebAuthnUserInfo {
   exists: boolean
 }
 
+/**
+ * The passkey (WebAuthn) provider, as resolved from `WebAuthn()`/`Passkey()`.
+ *
+ * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
+ * @see [Web Authentication Level 3](https://www.w3.org/TR/webauthn-3/)
+ */
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn"
   /** Overrides of the relying party derived from the request URL. (Auth.js spelling.) */
@@ -106,11 +128,25 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   [key: string]: unknown
 }
 
+/**
+ * The `type` Auth.js gives the WebAuthn provider's module (kept for type compatibility).
+ *
+ * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
+ */
 export type WebAuthnProviderType = "WebAuthn"
 
+/**
+ * What `WebAuthn(options)` takes: every field of {@link WebAuthnConfig} but `type`, all optional.
+ *
+ * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
+ */
 export interface WebAuthnUserConfig extends Partial<Omit<WebAuthnConfig, "type" | "options">> {}
 
-/** The default passkey form: one e-mail field, offered for passkey autofill. */
+/**
+ * The default passkey form: one e-mail field, offered for passkey autofill.
+ *
+ * @see [HTML: autofill, `webauthn` token](https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#attr-fe-autocomplete-webauthn)
+ */
 export const defaultFormFields: Record<string, CredentialInput> = {
   email: {
     label: "Email",

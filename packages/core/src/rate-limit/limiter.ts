@@ -24,7 +24,11 @@ import type { RateLimitStore } from "./store.js"
 
 export type { RateLimitRule } from "./rules.js"
 
-/** The answer of `check` and `hit`. */
+/**
+ * The answer of `check` and `hit`.
+ *
+ * @see [RFC 6585 §4, 429 Too Many Requests](https://www.rfc-editor.org/rfc/rfc6585.html#section-4) (`Retry-After`)
+ */
 export interface RateLimitResult {
   /**
    * From `hit`: this hit went over the limit; refuse what it counted.
@@ -41,7 +45,11 @@ export interface RateLimitResult {
   retryAfter: number
 }
 
-/** Options of {@link createRateLimiter}. */
+/**
+ * Options of {@link createRateLimiter}.
+ *
+ * @see [OWASP Authentication Cheat Sheet: protect against automated attacks](https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks)
+ */
 export interface RateLimiterOptions<Rule extends string> {
   /**
    * Keys the HMAC that hides subjects. With several (rotation), the first is
@@ -57,7 +65,11 @@ export interface RateLimiterOptions<Rule extends string> {
   now?: () => number
 }
 
-/** Rate limits over a store; made once, used by every request. */
+/**
+ * Rate limits over a store; made once, used by every request.
+ *
+ * @see [OWASP Authentication Cheat Sheet: protect against automated attacks](https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks)
+ */
 export interface RateLimiter<Rule extends string = string> {
   /**
    * Whether one more hit would be allowed, without counting one. Call it

@@ -8,7 +8,11 @@
  */
 import type { RateLimitStore } from "./store.js"
 
-/** Options of {@link MemoryRateLimitStore}. */
+/**
+ * Options of {@link MemoryRateLimitStore}.
+ *
+ * @see {@link MemoryRateLimitStore}
+ */
 export interface MemoryRateLimitStoreOptions {
   /**
    * The most counters kept (default 100,000, a few tens of MiB at most). When
@@ -42,6 +46,9 @@ const SWEEP_INTERVAL = 60_000
  * const store = new MemoryRateLimitStore({ maxKeys: 10_000 })
  * const limiter = createRateLimiter({ secret, store, rules: { signin: { max: 5, window: 60 } } })
  * ```
+ *
+ * @param options `maxKeys` (the most counters kept) and `now` (the clock).
+ * @see {@link RateLimitStore}
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #entries = new Map<string, Entry>()
@@ -122,6 +129,8 @@ const SHARED = Symbol.for("tessera.rate-limit.memory-store")
  * ```ts
  * const limiter = createRateLimiter({ secret, store: defaultRateLimitStore(), rules })
  * ```
+ *
+ * @see {@link MemoryRateLimitStore}
  */
 export function defaultRateLimitStore(): RateLimitStore {
   const scope = globalThis as { [SHARED]?: RateLimitStore }

@@ -5,7 +5,11 @@
  * @module
  */
 
-/** At most `max` hits per `window` seconds (sliding). */
+/**
+ * At most `max` hits per `window` seconds (sliding).
+ *
+ * @see [OWASP Authentication Cheat Sheet: protect against automated attacks](https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks)
+ */
 export interface RateLimitRule {
   /** Hits allowed within any `window` seconds; a positive integer. */
   max: number

@@ -20,6 +20,8 @@
  * await store.increment("signin:3f2a…:28934", 120) // 2
  * await store.get("signin:3f2a…:28934") // 2
  * ```
+ *
+ * @see [Redis: INCR, pattern: rate limiter](https://redis.io/docs/latest/commands/incr/#pattern-rate-limiter)
  */
 export interface RateLimitStore {
   /**

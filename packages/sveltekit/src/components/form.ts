@@ -4,10 +4,19 @@
  * @module
  */
 
-/** `options` of the components: where to go afterwards, plus any extra fields. */
+/**
+ * `options` of the components: where to go afterwards, plus any extra fields.
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`SignIn`, `SignOut` components)
+ */
 export type FormOptions =
   FormData | { redirectTo?: string; callbackUrl?: string; [field: string]: unknown }
 
+/**
+ * Extra authorization parameters for the `SignIn` component, in any form `URLSearchParams` takes.
+ *
+ * @see [Auth.js: @auth/sveltekit](https://authjs.dev/reference/sveltekit) (`SignIn` component)
+ */
 export type AuthorizationParamsInput =
   string | string[][] | Record<string, string> | URLSearchParams
 
