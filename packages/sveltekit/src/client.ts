@@ -132,9 +132,17 @@ export type SignInAuthorizationParams =
  * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
  */
 export type SignInOptions<_Redirect extends boolean = true> = SignInParams
-/** Auth.js's name of {@link SignInResult}: `{ ok, status, error, code, url }`, as there. */
+/**
+ * Auth.js's name of {@link SignInResult}: `{ ok, status, error, code, url }`, as there.
+ *
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
+ */
 export type SignInResponse = SignInResult
-/** Auth.js's name of {@link SignOutResult}. */
+/**
+ * Auth.js's name of {@link SignOutResult}.
+ *
+ * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
+ */
 export type SignOutResponse = SignOutResult
 
 /** Fields the client adds itself; never posted from `params`. */
