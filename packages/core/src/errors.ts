@@ -172,11 +172,9 @@ export class CallbackRouteError extends AuthError {
 }
 
 /**
- * The custom error page itself redirected to the error page.
- *
- * Kept for Auth.js compatibility: Tessera does not throw or log it. (Auth.js logs it when a
- * broken configuration would send the browser to a custom error page that itself asks for a
- * sign-in, and shows its built-in error page instead.)
+ * The custom error page asks for a sign-in: a broken configuration sent the browser there, it
+ * came back to sign in with that page as its `callbackUrl`, and would go round again. Logged
+ * (never thrown), as Auth.js does; the browser gets the built-in error page instead.
  *
  * @see [Auth.js: ErrorPageLoop](https://authjs.dev/reference/core/errors#errorpageloop)
  */

@@ -13,10 +13,12 @@
  */
 import type { AuthConfig } from "./config/auth-config.js"
 import { processEnv } from "./config/env.js"
+import { createLogger } from "./config/logger.js"
 import { resolveConfig, type ResolvedConfig } from "./config/resolve.js"
 import { createContext, type RequestContext } from "./context.js"
 import {
   AuthError,
+  ErrorPageLoop,
   MissingCSRF,
   RateLimited,
   UnknownAction,
@@ -297,8 +299,25 @@ function configuredOrigin(config: AuthConfig | undefined): string | undefined {
 }
 
 /**
+ * Whether the browser comes from the custom error page itself, sent to sign in
+ * with that page as its way back (`callbackUrl`): the page asks for a session,
+ * and redirecting there again would loop (Auth.js's `ErrorPageLoop`).
+ */
+function comesFromErrorPage(request: Request, errorPage: string): boolean {
+  const back = new URL(request.url).searchParams.get("callbackUrl")
+  if (!back) return false
+  try {
+    const base = new URL(request.url).origin
+    return new URL(back, base).pathname === new URL(errorPage, base).pathname
+  } catch {
+    return false
+  }
+}
+
+/**
  * The configuration is broken: 500 JSON for API actions; for pages, the custom
- * error page when there is one, otherwise the built-in error page (in the
+ * error page when there is one (unless that page sent the browser here: then
+ * `ErrorPageLoop` is logged), otherwise the built-in error page (in the
  * language `Accept-Language` asks for, with a link to the configured origin's
  * home page, or to `/` on whatever origin the browser is at).
  */
@@ -310,7 +329,13 @@ async function configurationErrorResult(
     return { status: 500, body: { message: configurationMessage } }
   }
   const errorPage = config?.pages?.error
-  if (typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")) {
+  const isPath =
+    typeof errorPage === "string" && errorPage.startsWith("/") && !errorPage.startsWith("//")
+  if (isPath && comesFromErrorPage(request, errorPage)) {
+    createLogger(!!config?.debug, config?.logger).error(
+      new ErrorPageLoop(`The error page ${errorPage} should not require authentication`),
+    )
+  } else if (isPath) {
     // An absolute Location, as Auth.js sends: on the configured origin when there is one. Without,
     // the request's own (the configuration is broken, nothing better is known); same path either way.
     const url = new URL(errorPage, configuredOrigin(config) ?? new URL(request.url).origin)

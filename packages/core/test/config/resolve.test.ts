@@ -149,6 +149,24 @@ describe("a broken configuration", () => {
     )
   })
 
+  test("a custom error page that asks for a sign-in does not loop: the built-in page, and ErrorPageLoop logged (as Auth.js)", async () => {
+    const { config, log } = makeConfig({ secret: undefined, pages: { error: "/oops" } })
+    // The app's error page sent the browser to sign in, with itself as the way back.
+    for (const back of ["/oops?error=Configuration", `${ORIGIN}/oops`]) {
+      const query = new URLSearchParams({ callbackUrl: back })
+      const response = await Auth(get(`/auth/signin?${query}`), config)
+      expect(response.status).toBe(500)
+      expect(response.headers.get("location")).toBeNull()
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/)
+    }
+    expect(
+      log.errors.filter((e) => (e as { type?: string }).type === "ErrorPageLoop"),
+    ).toHaveLength(2)
+    // Another way back still goes to the custom page.
+    const elsewhere = await Auth(get("/auth/signin?callbackUrl=%2Foops-not"), config)
+    expect(elsewhere.headers.get("location")).toBe(`${ORIGIN}/oops?error=Configuration`)
+  })
+
   test("in raw mode the configuration error is thrown to the integration", async () => {
     const { config } = makeConfig({ secret: undefined })
     await expect(Auth(get("/auth/session"), { ...config, raw })).rejects.toMatchObject({
