@@ -187,8 +187,15 @@ function signInPageUrl(event: RequestEvent, config: AuthConfig, callbackUrl: str
 /**
  * The POST core would have received from a browser, rebuilt from the action's
  * request: same headers (cookies, forwarded host), a new form body.
+ *
+ * Core runs without its CSRF token here: SvelteKit's origin check guards form
+ * actions. An app may turn that check off; a submission the browser itself
+ * calls cross-site (`Sec-Fetch-Site`) is refused anyway, or another site's page
+ * could sign the visitor in to its own account (login CSRF) or out.
  */
 function internalRequest(event: RequestEvent, url: URL, body: Record<string, string>): Request {
+  if (event.request.headers.get("sec-fetch-site") === "cross-site")
+    error(403, "Cross-site form submissions cannot sign in or out")
   const headers = new Headers(withoutForwardedHeaders(event.request.headers))
   for (const name of ["content-length", "content-encoding", "transfer-encoding", "content-type"])
     headers.delete(name)

@@ -1,0 +1,84 @@
+/**
+ * Login CSRF through the form actions of an app that turned SvelteKit's
+ * origin check off (`kit.csrf.checkOrigin: false`, say to take form posts
+ * from another site on other routes).
+ *
+ * The `signIn` and `signOut` actions run core without its CSRF token (SvelteKit's
+ * origin check is the form actions' CSRF protection, as in Auth.js). With that
+ * check off, an attacker's page could auto-submit the credentials form to the
+ * app, and the victim's browser would come back signed in to the attacker's
+ * account (whatever the victim then saves lands there), or be signed out at
+ * will. Browsers say where a request comes from (`Sec-Fetch-Site`): a
+ * cross-site submission is refused with 403 before anything is signed in or
+ * out. A same-site page (a sibling subdomain) and requests without the header
+ * (older browsers, server code) work as before.
+ */
+import { isHttpError, isRedirect } from "@sveltejs/kit"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { SvelteKitAuth } from "../../src/index.js"
+import { setKitRuntime } from "../../src/env.js"
+import { ORIGIN, testConfig, useKitRuntime } from "../helpers/config.js"
+import { Browser, createEvent, formRequest, type TestEvent } from "../helpers/kit.js"
+
+const SESSION = "tessera.session-token"
+const ADA = { providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/" }
+
+beforeEach(() => useKitRuntime({ NODE_ENV: "production" }))
+afterEach(() => setKitRuntime())
+
+/** What the action threw: a redirect's status, or an HTTP error's. */
+async function outcome(action: (event: TestEvent) => unknown, event: TestEvent) {
+  try {
+    await action(event)
+  } catch (thrown) {
+    if (isRedirect(thrown)) return { redirect: thrown.status }
+    if (isHttpError(thrown)) return { error: thrown.status }
+    throw thrown
+  }
+  return {}
+}
+
+const crossSite = { origin: "https://attacker.example", "sec-fetch-site": "cross-site" }
+
+describe("signIn", () => {
+  it("a cross-site submission of the credentials form is refused: 403, no session", async () => {
+    const { signIn } = SvelteKitAuth(testConfig())
+    const event = createEvent(formRequest(`${ORIGIN}/signin`, ADA, crossSite))
+    expect(await outcome(signIn, event)).toEqual({ error: 403 })
+    expect(event.cookies.latest(SESSION)).toBeUndefined()
+  })
+
+  it.each([
+    ["same-origin", { "sec-fetch-site": "same-origin" }],
+    [
+      "same-site (a sibling subdomain)",
+      { origin: "https://www.example.com", "sec-fetch-site": "same-site" },
+    ],
+    ["none (typed or bookmarked)", { "sec-fetch-site": "none" }],
+    ["without Sec-Fetch-Site (older browsers, server code)", {}],
+  ])("%s still signs in", async (_name, headers) => {
+    const { signIn } = SvelteKitAuth(testConfig())
+    const event = createEvent(formRequest(`${ORIGIN}/signin`, ADA, headers))
+    expect(await outcome(signIn, event)).toEqual({ redirect: 303 })
+    expect(event.cookies.latest(SESSION)?.value).toMatch(/^ey/)
+  })
+})
+
+describe("signOut", () => {
+  it("a cross-site submission is refused: 403, the session stays", async () => {
+    const { signIn, signOut } = SvelteKitAuth(testConfig())
+    const signedIn = createEvent(formRequest(`${ORIGIN}/signin`, ADA))
+    await outcome(signIn, signedIn)
+    const browser = new Browser()
+    browser.receiveEvent(signedIn)
+
+    const request = browser.request(`${ORIGIN}/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...crossSite },
+      body: new URLSearchParams({ redirectTo: "/" }),
+    })
+    const event = createEvent(request)
+    expect(await outcome(signOut, event)).toEqual({ error: 403 })
+    expect(event.cookies.latest(SESSION)).toBeUndefined()
+  })
+})
