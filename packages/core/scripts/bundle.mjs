@@ -24,9 +24,13 @@
  * - `webauthn`: the passkey flow, reachable only from the WebAuthn and Passkey
  *   factories (and `webauthn-client`, the page's script, whose CSP hash the
  *   factory's module exports); `password`: its own entry point;
- * - `two-factor` (and `two-factor-qr`): the second factor's actions and steps,
- *   loaded on first use; `authjs`: reading an Auth.js session cookie (its
- *   `A256CBC-HS512`), loaded when one shows up.
+ * - `two-factor` (and `two-factor-qr`): the second factor's configuration,
+ *   actions and steps, loaded when an adapter could store second factors;
+ *   `authjs`: adopting an Auth.js session cookie (its `A256CBC-HS512`), loaded
+ *   when one shows up;
+ * - `session-records`: session records and the database session strategy,
+ *   loaded when a configuration with database sessions is resolved or a JWT
+ *   session with a record starts: a JWT app without an adapter never loads it.
  *
  * Dependencies (jose, jose/errors, oauth4webapi, @simplewebauthn/server) stay
  * external: the app's package manager and bundler own them. Nothing here
@@ -108,13 +112,28 @@ function chunkOf(id) {
   if (path === "actions/signout.ts" || path === "actions/sessions.ts") return "session-actions"
   // The recent-sign-in policy: with the first request that adds a sign-in method (handler.ts).
   if (path === "session/recent-sign-in.ts") return "recent-sign-in"
-  // Reading an Auth.js cookie (and its A256CBC-HS512): only when such a cookie shows up.
-  if (path === "jwt/authjs.ts" || path === "jwt/cbc-hmac.ts") return "authjs"
+  // Adopting an Auth.js cookie (reading its A256CBC-HS512): only when such a cookie shows up.
+  if (
+    path === "jwt/authjs.ts" ||
+    path === "jwt/cbc-hmac.ts" ||
+    path === "session/authjs-adoption.ts"
+  )
+    return "authjs"
+  // Sessions with records: the records, the database strategy (whose sessions always have
+  // one) and a sign-in waiting for its second factor (a record too). Loaded when a
+  // configuration with database sessions is resolved, or with the first sign-in or session
+  // route that keeps a record: a JWT app without an adapter never loads them.
+  if (
+    /^session\/(records|client-info|database)\.ts$/.test(path) ||
+    path === "two-factor/pending.ts"
+  )
+    return "session-records"
   // Two-factor setup and its second step (TOTP, recovery codes, QR codes): on first use.
   if (path === "two-factor/qr.ts") return "two-factor-qr"
   if (
     path === "actions/two-factor.ts" ||
     path === "pages/two-factor.ts" ||
+    path === "two-factor/config.ts" ||
     /^two-factor\/(flow|verify|totp|recovery|secret-box)\.ts$/.test(path)
   )
     return "two-factor"

@@ -24,8 +24,10 @@ import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
 import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
 import { resolveRateLimits, type ResolvedRateLimits } from "../rate-limit/config.js"
+import { loadSessionStrategy, type SessionStrategyHandler } from "../session/index.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
-import { resolveTwoFactor, TWO_FACTOR_ID, type ResolvedTwoFactor } from "../two-factor/config.js"
+import type { ResolvedTwoFactor } from "../two-factor/config.js"
+import { TWO_FACTOR_ID } from "../two-factor/id.js"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -54,6 +56,8 @@ export interface ResolvedConfig {
   readonly flows: ReadonlyMap<string, ProviderFlow>
   readonly adapter: Adapter | undefined
   readonly session: Readonly<SessionOptions>
+  /** The steps of `session.strategy` (reading, starting and ending sessions). */
+  readonly sessionStrategy: SessionStrategyHandler
   /**
    * Sessions have records (both strategies) that can be listed and revoked: the
    * adapter has the session-record methods. See `session/records.ts`.
@@ -306,6 +310,31 @@ function resolveJwt(config: AuthConfig, session: SessionOptions, keys: KeyRing):
 }
 
 /**
+ * Second factors, when they can be on (`twoFactor` given, or an adapter that may store them),
+ * with their step added to `flows`. Their modules load only then: an app without an adapter
+ * does not load them (cold start).
+ */
+async function resolveSecondFactors(
+  option: AuthConfig["twoFactor"],
+  adapter: Adapter | undefined,
+  flows: Map<string, ProviderFlow>,
+): Promise<ResolvedTwoFactor | undefined> {
+  if (option === false || (option === undefined && !adapter)) return undefined
+  const { resolveTwoFactor } = await import("../two-factor/config.js")
+  const twoFactor = resolveTwoFactor(option, adapter)
+  if (!twoFactor) return undefined
+  if (flows.has(TWO_FACTOR_ID)) {
+    throw new InvalidConfiguration(
+      `The provider id "${TWO_FACTOR_ID}" is the second-factor step's: rename the provider`,
+    )
+  }
+  // The second step is a pseudo-provider: `callback/two-factor` goes through the route table like any callback.
+  const { twoFactorFlow } = await import("../two-factor/flow.js")
+  flows.set(TWO_FACTOR_ID, twoFactorFlow)
+  return twoFactor
+}
+
+/**
  * @param config The configuration with the environment's defaults filled in.
  * @param source The configuration as the app gave it.
  */
@@ -330,17 +359,8 @@ async function resolve(
     sessionStrategy: session.strategy,
   })
   const localization = await resolveLocalization(config.theme)
-  const twoFactor = resolveTwoFactor(config.twoFactor, adapter)
-  if (twoFactor) {
-    if (flows.has(TWO_FACTOR_ID)) {
-      throw new InvalidConfiguration(
-        `The provider id "${TWO_FACTOR_ID}" is the second-factor step's: rename the provider`,
-      )
-    }
-    // The second step is a pseudo-provider: `callback/two-factor` goes through the route table like any callback.
-    const { twoFactorFlow } = await import("../two-factor/flow.js")
-    flows.set(TWO_FACTOR_ID, twoFactorFlow)
-  }
+  const sessionStrategy = await loadSessionStrategy(session.strategy)
+  const twoFactor = await resolveSecondFactors(config.twoFactor, adapter, flows)
   if (config.debug) logger.warn("debug-enabled")
   if (session.recentSignInAge === Infinity && config.session?.recentSignInAge === undefined)
     logger.warn("recent-sign-in-unenforced")
@@ -356,6 +376,7 @@ async function resolve(
     flows,
     adapter,
     session,
+    sessionStrategy,
     sessionRecords: hasSessionRecords(adapter, session.strategy),
     tokenRefreshes: new Map(),
     jwt: resolveJwt(config, session, keys),

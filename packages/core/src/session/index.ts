@@ -7,8 +7,6 @@
 import type { RequestContext } from "../context.js"
 import type { Account, Profile, Session, User } from "../types.js"
 import type { AdapterUser } from "../adapters.js"
-import { jwtSessionStrategy } from "./jwt.js"
-import { databaseSessionStrategy } from "./database.js"
 
 export interface NewSessionParams {
   user: User | AdapterUser
@@ -44,6 +42,20 @@ export interface SessionStrategyHandler {
   current(ctx: RequestContext): Promise<CurrentSession | null>
 }
 
+/** The configured strategy's steps (loaded when the configuration was resolved). */
 export function sessionStrategy(ctx: Pick<RequestContext, "config">): SessionStrategyHandler {
-  return ctx.config.session.strategy === "database" ? databaseSessionStrategy : jwtSessionStrategy
+  return ctx.config.sessionStrategy
+}
+
+/**
+ * The steps of `strategy`, for the resolved configuration. Each strategy is its own
+ * module, loaded only by the apps that use it: a JWT app never loads the database
+ * sessions' code, nor a database app the JWT sessions' (cold start, issue 15).
+ */
+export async function loadSessionStrategy(
+  strategy: "jwt" | "database",
+): Promise<SessionStrategyHandler> {
+  return strategy === "database"
+    ? (await import("./database.js")).databaseSessionStrategy
+    : (await import("./jwt.js")).jwtSessionStrategy
 }

@@ -36,7 +36,10 @@ import { isPromiseLike } from "../lib/promise.js"
 import { isCurrentKey } from "../jwt/codec.js"
 import type { Account, Session, User } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
-import { isRecordable, newRecord } from "./records.js"
+import { lazy } from "../flows/lazy.js"
+
+/** Session records' steps, loaded with the first sign-in of an app that keeps records. */
+const records = lazy(() => import("./records.js"))
 
 /** The session cookie's token and its claims; `undefined` without a cookie, `null` for one that does not decode. */
 async function decodeSessionCookie(
@@ -182,6 +185,7 @@ async function startRecord(
 ): Promise<string | null> {
   const { config } = ctx
   if (!user.id) return null
+  const { isRecordable, newRecord } = await records()
   if (!(await isRecordable(config, user.id, account))) return null
   const record = newRecord(ctx, user.id, account, new Date(exp * 1000))
   await callAdapter(config, "createSessionRecord", record)
@@ -203,6 +207,7 @@ export async function adoptedSessionClaims(
   const stored =
     typeof sub === "string" && sub !== "" ? await callAdapter(config, "getUser", sub) : null
   if (!stored) return { sid: null, revalidated_at: now() }
+  const { newRecord } = await records()
   const record = newRecord(ctx, stored.id, null, new Date(exp * 1000))
   await callAdapter(config, "createSessionRecord", record)
   return { sid: record.id, revalidated_at: now() }

@@ -18,7 +18,7 @@ import { decodeBase64url } from "../lib/base64url.js"
 import { randomHex } from "../lib/crypto.js"
 import { isPlainObject } from "../jwt/jwe.js"
 import { fireEvent } from "../lib/events.js"
-import { TWO_FACTOR_ID } from "../two-factor/config.js"
+import { TWO_FACTOR_ID } from "../two-factor/id.js"
 import type { Account, SessionRecord, SessionRevokedReason } from "../types.js"
 import { ipPrefixOf, userAgentOf } from "./client-info.js"
 

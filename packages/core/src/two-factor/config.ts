@@ -45,9 +45,6 @@ export const TWO_FACTOR_METHODS = [
   "createVerificationToken",
 ] as const
 
-/** The pseudo-provider id of the second step: `callback/two-factor`. */
-export const TWO_FACTOR_ID = "two-factor"
-
 /** Checks `twoFactor` once; `undefined` when second factors are off. */
 export function resolveTwoFactor(
   option: TwoFactorConfig | false | undefined,

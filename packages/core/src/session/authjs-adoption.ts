@@ -1,0 +1,81 @@
+/**
+ * The steps of adopting an Auth.js session cookie (see `authjs-cookies.ts`, which
+ * finds the cookie): decode it with Auth.js's key derivation (or the app's own
+ * codec), re-issue it as a Tessera session, expire the Auth.js one. A module of
+ * its own because almost no request has such a cookie: a cold start does not
+ * load it.
+ * @module
+ */
+import type { RequestContext } from "../context.js"
+import { JWTSessionError } from "../errors.js"
+import { chunkedCookies, clearChunkedCookies } from "../http/cookies.js"
+import type { JWT } from "../jwt.js"
+import type { CookieOption } from "../types.js"
+import { adoptedSessionClaims } from "./jwt.js"
+
+async function decodeLegacy(ctx: RequestContext, value: string, salt: string): Promise<JWT> {
+  const { config } = ctx
+  // An app with its own codec made its Auth.js tokens with it too.
+  if (config.source.jwt?.decode) {
+    const token = await config.jwt.decode({ token: value, secret: config.secrets, salt })
+    if (!token) throw new TypeError("The custom decode returned nothing")
+    return token
+  }
+  // Loaded only when an Auth.js cookie shows up: most requests never need it (cold start).
+  const { decodeAuthjsToken } = await import("../jwt/authjs.js")
+  return decodeAuthjsToken(value, config.secrets, salt)
+}
+
+/** Adopts `legacy` (found by `authjs-cookies.ts`) for this request's session read. */
+export async function adopt(
+  ctx: RequestContext,
+  legacy: { option: CookieOption; value: string },
+): Promise<void> {
+  const { config, request } = ctx
+  const current = ctx.cookieOptions.sessionToken
+  ctx.cookies.push(...clearChunkedCookies(legacy.option, request.cookies))
+
+  let value = legacy.value
+  let maxAge = config.session.maxAge
+  if (config.session.strategy === "jwt") {
+    let token: JWT
+    try {
+      token = await decodeLegacy(ctx, legacy.value, legacy.option.name)
+    } catch (error) {
+      const failure = new JWTSessionError(
+        `The Auth.js session cookie could not be decoded (${error instanceof Error ? error.name : "Error"})`,
+      )
+      config.logger.debug(`${failure.type}: ${failure.message}`, {
+        type: failure.type,
+        error: failure,
+      })
+      return
+    }
+    const now = Math.floor(Date.now() / 1000)
+    const { iat, exp, jti, sid: _sid, revalidated_at: _checked, ...claims } = token
+    maxAge = Math.max(0, Math.min(config.jwt.maxAge, (exp ?? now + maxAge) - now))
+    // With session records, the adopted session gets one: listed, revocable, and accepted.
+    const record = config.sessionRecords
+      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge)
+      : {}
+    // The sign-in time carries over, so `absoluteMaxAge` counts from the Auth.js sign-in.
+    // Auth.js renews `iat` with every session check: it says when the cookie was last
+    // used, not when its owner signed in, so the session is never a recent sign-in
+    // (`adopted`, read by `session/recent-sign-in.ts`) until they sign in again.
+    value = await config.jwt.encode({
+      token: {
+        ...claims,
+        auth_time: typeof claims.auth_time === "number" ? claims.auth_time : iat,
+        adopted: true,
+        ...record,
+      },
+      secret: config.secrets,
+      salt: current.name,
+      maxAge,
+    })
+  }
+  // The session strategy reads this request's cookies: it finds the adopted one there.
+  request.cookies[current.name] = value
+  ctx.cookies.push(...chunkedCookies(current, value, request.cookies, maxAge))
+  config.logger.debug("session: adopted an Auth.js session cookie", { from: legacy.option.name })
+}
