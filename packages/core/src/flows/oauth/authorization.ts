@@ -7,7 +7,8 @@
  * `authorization.params`, then the query of the sign-in request (Auth.js's
  * `signIn(provider, options, authorizationParams)`). The protocol parameters
  * Tessera owns (`response_type`, `client_id`, `redirect_uri`, `state`,
- * `nonce`, `code_challenge*`, ...) cannot be overridden from the request;
+ * `nonce`, `code_challenge*`, ..., and a provider's own name for its client
+ * id, such as WeChat's `appid`) cannot be overridden from the request;
  * `response_type` is `code` unless the provider's own `authorization.params` say otherwise.
  * @module
  */
@@ -68,8 +69,13 @@ export async function startOAuthSignIn(
   for (const [key, value] of Object.entries(provider.authorization?.params ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(key, paramValue(value))
   }
+  const configured = provider.authorization?.params ?? {}
   for (const [key, value] of Object.entries(ctx.request.query)) {
-    if (!RESERVED.has(key)) url.searchParams.set(key, value)
+    if (RESERVED.has(key)) continue
+    // A provider's own name for the client id (WeChat's `appid`, TikTok's `client_key`)
+    // carries the protocol as `client_id` does: the configuration's, never the request's.
+    if (configured[key] !== undefined && configured[key] === client.client_id) continue
+    url.searchParams.set(key, value)
   }
   const { redirectUri, forwardTo } = redirectTarget(ctx, provider)
   // The authorization code flow. A provider's own configuration may name the value its
