@@ -16,6 +16,7 @@ import type { ResolvedOAuthProvider } from "../types.js"
 import { oauthClient } from "./client.js"
 import { summary } from "./failures.js"
 import { authorizationServer } from "./discovery.js"
+import { expiresAtOf } from "./expiry.js"
 import { httpOptions, providerFetch } from "./http.js"
 
 /** The tokens a refresh yields: what an account stores. */
@@ -48,14 +49,12 @@ export async function refreshTokens(
   if (typeof tokens.access_token !== "string" || !tokens.access_token) {
     throw new OAuthProviderError(`Provider "${provider.id}": the refresh returned no access token`)
   }
-  const expiresIn = Number(tokens.expires_in)
   return {
     access_token: tokens.access_token,
     // No new refresh token: the provider does not rotate them, and the old one stays good.
     refresh_token: typeof tokens.refresh_token === "string" ? tokens.refresh_token : refreshToken,
-    expires_at: Number.isFinite(expiresIn)
-      ? Math.floor(Date.now() / 1000) + Math.floor(expiresIn)
-      : null,
+    // Some providers send the lifetime as a string ("3600").
+    expires_at: expiresAtOf(Number(tokens.expires_in)) ?? null,
     scope: typeof tokens.scope === "string" ? tokens.scope : null,
     token_type: typeof tokens.token_type === "string" ? tokens.token_type.toLowerCase() : null,
     id_token: typeof tokens.id_token === "string" ? tokens.id_token : null,

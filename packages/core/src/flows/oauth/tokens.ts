@@ -12,6 +12,7 @@ import * as o from "oauth4webapi"
 import { OAuthProviderError } from "../../errors.js"
 import type { Profile, TokenSet } from "../../types.js"
 import type { OAuthClient } from "./client.js"
+import { expiresAtOf } from "./expiry.js"
 import { httpOptions, providerFetch } from "./http.js"
 import { jwsAlgorithm, verifyHmacJws } from "./id-token-hmac.js"
 import type { ResolvedOAuthProvider } from "../types.js"
@@ -54,9 +55,8 @@ export async function exchangeCode(exchange: CodeExchange): Promise<ExchangedTok
   const tokens: TokenSet = { ...(processed as TokenSet) }
   if (typeof tokens.token_type === "string")
     tokens.token_type = tokens.token_type.toLowerCase() as Lowercase<string>
-  if (typeof tokens.expires_in === "number" && Number.isFinite(tokens.expires_in)) {
-    tokens.expires_at = Math.floor(Date.now() / 1000) + Math.floor(tokens.expires_in)
-  }
+  const expiresAt = expiresAtOf(tokens.expires_in)
+  if (expiresAt !== undefined) tokens.expires_at = expiresAt
   const claims = o.getValidatedIdTokenClaims(processed) as Profile | undefined
   return { tokens, claims: claims ? { ...claims } : undefined }
 }
