@@ -9,6 +9,11 @@
 //   oauth4webapi nor anything of passkeys;
 // - an OAuth sign-in adds the OAuth steps and oauth4webapi, still no passkeys.
 //
+// And the same app with a database (`@tessera/sql` on SQLite: database sessions, session
+// records, second factors on): its first session check adds the settings of second factors
+// and the session records, not the two-factor steps (TOTP, @oslojs), the sign-in steps nor the
+// built-in pages.
+//
 // `npm test` builds first; this reads packages/core/dist as published.
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -109,4 +114,49 @@ test("a cold start loads the core in a few files, and each flow only when it is 
   expect(everything.filter((file) => /simplewebauthn|webauthn|asn1|peculiar/.test(file))).toEqual(
     [],
   )
+})
+
+test("an app with a database loads the second factors' settings at its first check, not their steps", async () => {
+  const file = join(dir, "adapter-app.mjs")
+  writeFileSync(
+    file,
+    `import { Auth } from "@tessera/core"
+import Credentials from "@tessera/core/providers/credentials"
+import GitHub from "@tessera/core/providers/github"
+import { SqlAdapter } from "@tessera/sql"
+import { mark } from ${JSON.stringify(new URL("./lib/load-recorder.mjs", import.meta.url).href)}
+const adapter = SqlAdapter.sqlite(${JSON.stringify(join(dir, "adapter-app.db"))})
+await adapter.migrate()
+const config = {
+  secret: "bench-secret-bench-secret-bench-secret-0123456789",
+  trustHost: true,
+  adapter,
+  providers: [GitHub({ clientId: "id", clientSecret: "secret" }), Credentials({ authorize: () => null })],
+}
+mark("session check")
+const response = await Auth(new Request("http://localhost:3000/auth/session"), config)
+if (response.status !== 200 || (await response.json()) !== null) throw new Error("session check failed")
+mark("end")
+`,
+  )
+  const log = join(dir, "adapter-loads.log")
+  writeFileSync(log, "")
+  const child = spawnSync(
+    process.execPath,
+    ["--import", new URL("./lib/load-recorder.mjs", import.meta.url).href, file],
+    { encoding: "utf8", env: { ...process.env, BENCH_LOAD_LOG: log } },
+  )
+  expect(child.status, child.stderr).toBe(0)
+  const lines = readFileSync(log, "utf8").split("\n")
+  const check = lines.slice(lines.indexOf("# session check") + 1, lines.indexOf("# end"))
+  const files = check.map((line) => fileURLToPath(line))
+  expect(core(files.map((path) => path.slice(path.indexOf("/packages/core/") + 1))).sort()).toEqual(
+    [
+      "packages/core/dist/chunks/credentials.js",
+      "packages/core/dist/chunks/oauth.js",
+      "packages/core/dist/chunks/session-records.js",
+      "packages/core/dist/chunks/two-factor-settings.js",
+    ],
+  )
+  expect(files.filter((path) => path.includes("/node_modules/"))).toEqual([])
 })

@@ -24,8 +24,10 @@
  * - `webauthn`: the passkey flow, reachable only from the WebAuthn and Passkey
  *   factories (and `webauthn-client`, the page's script, whose CSP hash the
  *   factory's module exports); `password`: its own entry point;
- * - `two-factor` (and `two-factor-qr`): the second factor's configuration,
- *   actions and steps, loaded when an adapter could store second factors;
+ * - `two-factor-settings`: the second factor's settings and the light part of
+ *   its step, loaded when a configuration whose adapter can store second
+ *   factors is resolved; `two-factor` (and `two-factor-qr`): its actions and
+ *   steps (TOTP, recovery codes, QR codes), loaded on first use;
  *   `authjs`: adopting an Auth.js session cookie (its `A256CBC-HS512`), loaded
  *   when one shows up;
  * - `session-records`: session records and the database session strategy,
@@ -128,13 +130,15 @@ function chunkOf(id) {
     path === "two-factor/pending.ts"
   )
     return "session-records"
+  // What resolving a configuration with second factors needs (the settings, the step's light
+  // flow): not the steps, whose TOTP code, sign-in steps and pages load on first use.
+  if (/^two-factor\/(config|flow|page-url)\.ts$/.test(path)) return "two-factor-settings"
   // Two-factor setup and its second step (TOTP, recovery codes, QR codes): on first use.
   if (path === "two-factor/qr.ts") return "two-factor-qr"
   if (
     path === "actions/two-factor.ts" ||
     path === "pages/two-factor.ts" ||
-    path === "two-factor/config.ts" ||
-    /^two-factor\/(flow|verify|totp|recovery|secret-box)\.ts$/.test(path)
+    /^two-factor\/(complete|verify|totp|recovery|secret-box)\.ts$/.test(path)
   )
     return "two-factor"
   // Shared by the sign-in steps, the e-mail flow and the rate-limit policies: the address rule

@@ -10,19 +10,11 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
-import { actionUrl } from "../http/urls.js"
 import { callAdapter } from "../lib/adapter.js"
 import { sessionStrategy, type NewSessionParams } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
+import { twoFactorPageUrl } from "./page-url.js"
 import { startPending } from "./pending.js"
-
-/** Where the code is asked for: `pages.twoFactor`, or the built-in page. */
-export function twoFactorPageUrl(ctx: RequestContext, error?: string): string {
-  const custom = ctx.config.pages.twoFactor
-  const url = new URL(custom ?? actionUrl(ctx, "two-factor"), ctx.origin)
-  if (error) url.searchParams.set("error", error)
-  return url.href
-}
 
 /**
  * `undefined` when the sign-in may go on to a session; otherwise the redirect
