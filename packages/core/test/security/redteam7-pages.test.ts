@@ -295,3 +295,55 @@ describe("page headers, without a browser", () => {
     expect(nonces.size).toBe(paths.length * 2)
   })
 })
+
+describe("values echoed into forms and links, without a browser", () => {
+  const tricks = [
+    "//evil.example/x",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "https:evil.example",
+    "http://localhost:3000@evil.example/",
+    "http://evil.example\\@localhost:3000/",
+    " javascript:alert(1)",
+    "java\tscript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "/%2F%2Fevil.example",
+  ]
+
+  test.each(tricks)(
+    "callbackUrl %j: every link and hidden field stays on the app",
+    async (value) => {
+      const config = hostileConfig()
+      for (const path of ["/auth/signin", "/auth/signout"]) {
+        const response = await Auth(
+          get(`${ORIGIN}${path}?callbackUrl=${encodeURIComponent(value)}`),
+          config,
+        )
+        const body = await response.text()
+        const urls = [
+          ...body.matchAll(/name="callbackUrl" value="([^"]*)"/g),
+          ...body.matchAll(/<a [^>]*href="([^"]*)"/g),
+          ...body.matchAll(/<form [^>]*action="([^"]*)"/g),
+        ].map((m) => m[1]!.replaceAll("&amp;", "&").replaceAll("&#39;", "'"))
+        expect(urls.length, path).toBeGreaterThan(0)
+        for (const url of urls) expect(new URL(url, ORIGIN).origin, `${path}: ${url}`).toBe(ORIGIN)
+        // And it is remembered as the app's origin too, not the trick.
+        const remembered = response.headers.getSetCookie().find((c) => c.includes("callback-url="))
+        if (remembered) {
+          const value = decodeURIComponent(remembered.split(";")[0]!.split("=").slice(1).join("="))
+          expect(new URL(value).origin).toBe(ORIGIN)
+        }
+      }
+    },
+  )
+
+  test("a provider name with placeholders and replacement patterns is shown as written", async () => {
+    const config = hostileConfig({
+      providers: [oauthProvider({ name: "{provider} $& $' $1 {host}" })],
+    })
+    const body = await (await Auth(get(`${ORIGIN}/auth/signin`), config)).text()
+    expect(body).toContain(
+      "<span data-label>Sign in with {provider} $&amp; $&#39; $1 {host}</span>",
+    )
+  })
+})
