@@ -6,7 +6,7 @@
  */
 import type { RequestEvent } from "@sveltejs/kit"
 import { getSession, type AuthConfig } from "@tessera/core"
-import type { Session } from "@tessera/core/types"
+import type { Cookie, Session } from "@tessera/core/types"
 import { applyCookies, cookieRecord } from "./cookies.js"
 import { withoutForwardedHeaders } from "./forwarded.js"
 
@@ -33,6 +33,21 @@ async function readSession(event: RequestEvent, config: AuthConfig): Promise<Ses
     config,
   )
   // A refreshed session cookie (sliding expiry), or expired ones for a session that is no longer valid.
-  applyCookies(event.cookies, cookies)
+  applyCookiesIfPossible(event.cookies, cookies)
   return session
+}
+
+/**
+ * First called after SvelteKit generated the response (from a streamed
+ * promise, or in `handle` after `resolve`), the read can no longer set
+ * cookies: SvelteKit throws from `cookies.set` then. The session it read is
+ * still the answer; the cookies are left for the next request to set, as
+ * `getSession` in the Express integration does once headers are sent.
+ */
+function applyCookiesIfPossible(cookies: RequestEvent["cookies"], list: readonly Cookie[]): void {
+  try {
+    applyCookies(cookies, list)
+  } catch {
+    // The response is gone: nothing can carry them.
+  }
 }

@@ -21,6 +21,14 @@ export function hiddenFields(
 const ATTRIBUTE = /^[a-z][a-z0-9-]*$/i
 
 /**
+ * Names that are never let through, whatever the configuration says: event
+ * handlers and `style` are inline code the page's CSP refuses (the page keeps
+ * none of its own), and `form`/`formaction`/`formtarget`/... would send the
+ * field, or the whole form, somewhere other than the provider's callback.
+ */
+const REFUSED = /^(?:on|form)|^style$/i
+
+/**
  * A labelled input. Keys of `input` beyond the known ones become attributes
  * (`minlength`, `pattern`, ...); `prefill` is the value when the field has none.
  */
@@ -35,7 +43,9 @@ export function formField(
   const attributes = Object.entries(extra)
     .filter(
       ([key, v]) =>
-        ATTRIBUTE.test(key) && (typeof v === "string" || typeof v === "number" || v === true),
+        ATTRIBUTE.test(key) &&
+        !REFUSED.test(key) &&
+        (typeof v === "string" || typeof v === "number" || v === true),
     )
     .map(([key, v]) => (v === true ? html` ${key}` : html` ${key}="${String(v)}"`))
   const optional = [
