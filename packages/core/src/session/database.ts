@@ -172,8 +172,12 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     const provider = session.provider
       ? { id: session.provider, accountId: session.providerAccountId ?? null }
       : undefined
-    // A row made without a record (an adapter that keeps none) has no sign-in time.
-    const signedInAt = session.createdAt ? new Date(session.createdAt).valueOf() : undefined
+    // A row made without a record (an adapter that keeps none) has no sign-in time; nor has
+    // one whose record names no provider: every sign-in Tessera records names one, so that
+    // record was made for a session started elsewhere (imported from Auth.js by `tessera
+    // migrate`, or from before records were kept), when it was written, not signed in.
+    const signedInAt =
+      session.createdAt && session.provider ? new Date(session.createdAt).valueOf() : undefined
     return { userId: user.id, sessionId: session.id, provider, signedInAt }
   },
 }

@@ -13,8 +13,9 @@
  *
  * The sign-in time is the one the session recorded: `auth_time` in a JWT
  * session, `createdAt` of a database session's record. A session that
- * recorded none (adopted from an Auth.js cookie) is refused: nothing shows it
- * is recent. Database sessions on an adapter without records never know it:
+ * recorded none (adopted from an Auth.js cookie, or a database session
+ * imported from Auth.js, whose record names no provider) is refused: nothing
+ * shows it is recent. Database sessions on an adapter without records never know it:
  * for them the check is off by default (`config/resolve.ts`, with a warning)
  * and, when the app sets `recentSignInAge`, always refuses.
  * @module
@@ -39,7 +40,7 @@ export async function staleSignIn(ctx: RequestContext): Promise<RecentSignInRequ
   if (signedInAt !== undefined && Date.now() - signedInAt <= limit * 1000) return undefined
   return new RecentSignInRequired(
     signedInAt === undefined
-      ? "Sign in again first: the session does not say when it signed in (one adopted from Auth.js, or a database session on an adapter without session records)"
+      ? "Sign in again first: the session does not say when it signed in (one carried over from Auth.js, or a database session on an adapter without session records)"
       : "Sign in again first: adding a sign-in method or a second factor needs a recent sign-in (session.recentSignInAge)",
   )
 }
