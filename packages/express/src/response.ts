@@ -27,7 +27,10 @@ export async function sendResponse(response: Response, res: ExpressResponse): Pr
 /**
  * Sets cookies from core's `getSession` (a refreshed session cookie, or
  * expired ones for a session that is no longer valid) on `res`, if the
- * response has not been sent yet. Attributes are exactly core's.
+ * response has not been sent yet. Attributes are exactly core's. The response
+ * becomes `private, no-cache, no-store` unless it already says how to cache:
+ * a shared cache (a CDN) must never keep one person's session cookie for the
+ * next visitor. A route that sets `Cache-Control` afterwards has the last word.
  */
 export function setCookies(res: ExpressResponse | undefined, cookies: readonly Cookie[]): void {
   if (!res || res.headersSent || cookies.length === 0) return
@@ -35,4 +38,5 @@ export function setCookies(res: ExpressResponse | undefined, cookies: readonly C
     "Set-Cookie",
     cookies.map(({ name, value, options }) => serialize(name, value, options)),
   )
+  if (!res.hasHeader("Cache-Control")) res.setHeader("Cache-Control", "private, no-cache, no-store")
 }

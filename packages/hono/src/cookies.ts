@@ -15,10 +15,28 @@ export function setCookieLines(cookies: readonly Cookie[]): string[] {
 }
 
 const applied = new WeakSet<Context>()
+/** Requests whose response carries session cookies set here (see {@link privateIfSessionSet}). */
+const carried = new WeakSet<Context>()
 
 /** Appends `lines` to the response of `c`, the first time only. */
 export function applyCookiesOnce(c: Context, lines: readonly string[]): void {
   if (applied.has(c)) return
   applied.add(c)
   for (const line of lines) c.header("Set-Cookie", line, { append: true })
+  if (lines.length > 0) carried.add(c)
+}
+
+/**
+ * Once the app answered `c`: a response carrying a session cookie set here, and saying nothing
+ * of caching itself, becomes `private, no-cache, no-store`. A shared cache (a CDN) must never
+ * keep one person's session cookie for the next visitor; a `Cache-Control` the app set is kept,
+ * and so is a response whose headers are immutable (a `fetch` result passed through).
+ */
+export function privateIfSessionSet(c: Context): void {
+  if (!carried.has(c) || c.res.headers.has("Cache-Control")) return
+  try {
+    c.res.headers.set("Cache-Control", "private, no-cache, no-store")
+  } catch {
+    // Immutable headers: the app's own response object, left as it is.
+  }
 }

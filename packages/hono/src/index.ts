@@ -27,7 +27,7 @@ import type { JWT } from "@tessera/core/jwt"
 import type { Session } from "@tessera/core/types"
 import { extrasOf } from "./capture.js"
 import { atMountPath, authEnv, basePathOf, resolvedConfig, type AuthConfig } from "./config.js"
-import { applyCookiesOnce, setCookieLines } from "./cookies.js"
+import { applyCookiesOnce, privateIfSessionSet, setCookieLines } from "./cookies.js"
 import { authRequest, requestHeaders, requestUrl } from "./request.js"
 
 declare module "hono" {
@@ -82,6 +82,7 @@ export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
   return async (c, next) => {
     c.set("authConfig", cb(c))
     await next()
+    privateIfSessionSet(c)
   }
 }
 

@@ -19,7 +19,7 @@ import { signInWithForm, signOutWithForm } from "./actions.js"
 import { basePathOf, withEnv } from "./config.js"
 import { kitRuntime, type Env, type KitRuntime } from "./env.js"
 import { withoutForwarded } from "./forwarded.js"
-import { sessionReader } from "./session.js"
+import { privateIfSessionSet, sessionReader } from "./session.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInput } from "./types.js"
 
 /**
@@ -74,7 +74,8 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
   /**
    * The hook runs on every request of the app, and SvelteKit's servers track
    * every promise (AsyncLocalStorage), so with a static configuration the path
-   * to `resolve` creates none: no `async`, no `await`.
+   * to `resolve` creates no promise but one: the response's `then`, which makes
+   * a response carrying a refreshed session cookie private.
    */
   const handle: Handle = ({ event, resolve }) => {
     const runtime = kitRuntime()
@@ -110,7 +111,10 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     if (isAuthRoute(event.url.pathname, basePathOf(config))) {
       return Auth(withoutForwarded(event.request, event.url), config)
     }
-    return resolve(event)
+    const response = resolve(event)
+    return response instanceof Response
+      ? privateIfSessionSet(event, response)
+      : response.then((done) => privateIfSessionSet(event, done))
   }
 
   // Form actions never run while prerendering (SvelteKit refuses them there).

@@ -33,8 +33,29 @@ async function readSession(event: RequestEvent, config: AuthConfig): Promise<Ses
     config,
   )
   // A refreshed session cookie (sliding expiry), or expired ones for a session that is no longer valid.
-  applyCookiesIfPossible(event.cookies, cookies)
+  if (cookies.length > 0 && applyCookiesIfPossible(event.cookies, cookies))
+    setSessionCookies.add(event)
   return session
+}
+
+/** Requests whose response carries session cookies this integration set (see {@link privateIfSessionSet}). */
+const setSessionCookies = new WeakSet<RequestEvent>()
+
+/**
+ * The app's response to `event`, made private when it carries a session cookie the session read
+ * set and says nothing of caching itself: a shared cache (a CDN) must never keep one person's
+ * session cookie and hand it to the next visitor. core's own responses follow the same rule; a
+ * `Cache-Control` the app set (`setHeaders`) is kept, and so is a response whose headers are
+ * immutable (a `fetch` result passed through).
+ */
+export function privateIfSessionSet(event: RequestEvent, response: Response): Response {
+  if (!setSessionCookies.has(event) || response.headers.has("cache-control")) return response
+  try {
+    response.headers.set("cache-control", "private, no-cache, no-store")
+  } catch {
+    // Immutable headers: the app's own response object, left as it is.
+  }
+  return response
 }
 
 /**
@@ -44,10 +65,15 @@ async function readSession(event: RequestEvent, config: AuthConfig): Promise<Ses
  * still the answer; the cookies are left for the next request to set, as
  * `getSession` in the Express integration does once headers are sent.
  */
-function applyCookiesIfPossible(cookies: RequestEvent["cookies"], list: readonly Cookie[]): void {
+function applyCookiesIfPossible(
+  cookies: RequestEvent["cookies"],
+  list: readonly Cookie[],
+): boolean {
   try {
     applyCookies(cookies, list)
+    return true
   } catch {
     // The response is gone: nothing can carry them.
+    return false
   }
 }

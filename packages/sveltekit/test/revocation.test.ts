@@ -9,33 +9,13 @@ import { revokeUserSessions } from "@tessera/core/sessions"
 import { SvelteKitAuth } from "../src/index.js"
 import { setKitRuntime } from "../src/env.js"
 import { ORIGIN, testConfig, useKitRuntime, adapterWithAda } from "./helpers/config.js"
-import { Browser, createEvent, runHandle } from "./helpers/kit.js"
+import { createEvent, runHandle, signInThroughHandle, type Browser } from "./helpers/kit.js"
 
 beforeEach(() => useKitRuntime({ NODE_ENV: "production" }))
 afterEach(() => {
   setKitRuntime()
   vi.useRealTimers()
 })
-
-async function signIn(handle: ReturnType<typeof SvelteKitAuth>["handle"]): Promise<Browser> {
-  const browser = new Browser()
-  const csrf = await runHandle(handle, createEvent(browser.request(`${ORIGIN}/auth/csrf`)))
-  browser.receiveResponse(csrf.response)
-  const { csrfToken } = (await csrf.response.json()) as { csrfToken: string }
-  const response = await runHandle(
-    handle,
-    createEvent(
-      browser.request(`${ORIGIN}/auth/callback/credentials`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
-        body: new URLSearchParams({ username: "ada", password: "lovelace", csrfToken }),
-      }),
-    ),
-  )
-  expect(response.response.status).toBe(302)
-  browser.receiveResponse(response.response)
-  return browser
-}
 
 async function pageSession(handle: ReturnType<typeof SvelteKitAuth>["handle"], browser: Browser) {
   const event = createEvent(browser.request(`${ORIGIN}/dashboard`))
@@ -49,8 +29,8 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
     const adapter = adapterWithAda()
     const config = testConfig({ adapter, session: { strategy } })
     const { handle } = SvelteKitAuth(config)
-    const laptop = await signIn(handle)
-    const phone = await signIn(handle)
+    const laptop = await signInThroughHandle(handle, ORIGIN)
+    const phone = await signInThroughHandle(handle, ORIGIN)
     expect((await pageSession(handle, phone))?.user?.name).toBe("Ada")
 
     // The hook answers the sessions route.

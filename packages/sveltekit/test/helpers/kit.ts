@@ -160,3 +160,31 @@ export async function runHandle(
   })
   return { response, resolved }
 }
+
+/**
+ * A browser signed in through `handle`'s own routes (the CSRF token, then the credentials
+ * callback), as "ada"/"lovelace" of `testConfig` unless told otherwise.
+ */
+export async function signInThroughHandle(
+  handle: Handle,
+  origin: string,
+  fields: Record<string, string> = { username: "ada", password: "lovelace" },
+): Promise<Browser> {
+  const browser = new Browser()
+  const csrf = await runHandle(handle, createEvent(browser.request(`${origin}/auth/csrf`)))
+  browser.receiveResponse(csrf.response)
+  const { csrfToken } = (await csrf.response.json()) as { csrfToken: string }
+  const { response } = await runHandle(
+    handle,
+    createEvent(
+      browser.request(`${origin}/auth/callback/credentials`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: new URLSearchParams({ ...fields, csrfToken }),
+      }),
+    ),
+  )
+  if (response.status !== 302) throw new Error(`the sign-in answered ${response.status}`)
+  browser.receiveResponse(response)
+  return browser
+}
