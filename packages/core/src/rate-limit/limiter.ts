@@ -12,6 +12,8 @@
  *   never holds an e-mail address or IP address, only a keyed hash of it, and
  *   each window is a new key, so stores need no clock.
  * - The clock is injected (`now`), so the logic is tested without waiting.
+ * - `resetOnce` marks its window with one more counter
+ *   (`<rule>:reset:<HMAC>:<window index>`), the only key a success creates.
  *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks
  * @see https://pages.nist.gov/800-63-3/sp800-63b.html#throttle (NIST SP 800-63B 5.2.2, rate limiting)
@@ -85,6 +87,17 @@ export interface RateLimiter<Rule extends string = string> {
   hit(rule: Rule, subject: string): Promise<RateLimitResult>
   /** Forgets the subject's hits under `rule` (after a successful sign-in, say). */
   reset(rule: Rule, subject: string): Promise<void>
+  /**
+   * Like `reset`, but at most once per window: only the first call in a window
+   * forgets the hits (and answers `true`). For subjects several accounts can
+   * share (an identifier compared loosely, where `Ada` and `adá` may be two
+   * users): otherwise one account's successes could keep clearing the failures
+   * counted against the other, and its lockout would never engage.
+   *
+   * @param rule a rule's name
+   * @param subject what is limited, as given to `hit`
+   */
+  resetOnce(rule: Rule, subject: string): Promise<boolean>
 }
 
 /** Slack for floating-point noise in the weighted estimate (5 − 4.0000000001 is not "less than 1 left"). */
@@ -171,6 +184,8 @@ export function createRateLimiter<Rule extends string>(
       elapsed: time - index * length,
       current: `${name}:${id}:${index}`,
       previous: `${name}:${id}:${index - 1}`,
+      // Rule names have no ":", so this never equals a counter's key.
+      marker: `${name}:reset:${id}:${index}`,
     }
   }
 
@@ -212,6 +227,13 @@ export function createRateLimiter<Rule extends string>(
     async reset(name, subject) {
       const { current, previous } = await locate(name, subject)
       await Promise.all([store.delete(current), store.delete(previous)])
+    },
+    async resetOnce(name, subject) {
+      const { rule, current, previous, marker } = await locate(name, subject)
+      // Atomic in every store: of concurrent calls in one window, exactly one sees 1.
+      if ((await store.increment(marker, rule.window + 1)) !== 1) return false
+      await Promise.all([store.delete(current), store.delete(previous)])
+      return true
     },
   }
 }

@@ -1,0 +1,87 @@
+/**
+ * Red team, round 7: clearing someone else's credentials lockout with a
+ * look-alike account of one's own.
+ *
+ * The lockout counts failures under the identifier folded as the loosest
+ * database collation would (`Ada`, `ADA`, `adá` and `ａｄａ` share one count),
+ * and a successful sign-in clears that count. In an app whose database is
+ * stricter than the fold (PostgreSQL's default `=` tells `ada` from `adá` and
+ * from `ADA`), the attacker registers `adá`, guesses Ada's password 9 times,
+ * signs in to their own `adá` (which clears the shared count), and goes on:
+ * without a bound the lockout never engages. A success now clears its count
+ * at most once per window, so a look-alike's successes buy at most one more
+ * round of guesses per window, and the right password is still refused after.
+ */
+import { expect, test } from "vitest"
+import { Auth, type AuthConfig } from "@tessera/core"
+import Credentials from "@tessera/core/providers/credentials"
+import { createRateLimiter, MemoryRateLimitStore } from "@tessera/core/rate-limit"
+import { csrfToken, makeConfig, ORIGIN, post, setsSession } from "../harness/index.js"
+
+/** Two distinct accounts, as an exact-match (collation-strict) lookup keeps them. */
+const USERS: Record<string, string> = { ada: "victim's secret", adá: "attacker's own" }
+
+function app(): AuthConfig {
+  const clock = { now: Date.parse("2030-01-01T00:00:00Z") }
+  return makeConfig({
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: { type: "password" } },
+        authorize: ({ username, password }) =>
+          typeof username === "string" && USERS[username] === password
+            ? { id: username, name: username }
+            : null,
+      }),
+    ],
+    rateLimit: { store: new MemoryRateLimitStore({ now: () => clock.now }), now: () => clock.now },
+  }).config
+}
+
+async function attempt(config: AuthConfig, username: string, password: string) {
+  const { token, jar } = await csrfToken(config)
+  const response = await Auth(
+    post("/auth/callback/credentials", { username, password, csrfToken: token }, { jar }),
+    config,
+  )
+  return { location: response.headers.get("location"), signedIn: setsSession(response) }
+}
+
+const WRONG = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`
+
+test("a look-alike account's successes cannot keep clearing the victim's lockout", async () => {
+  const config = app()
+  let guessed = 0
+  for (let round = 0; round < 5; round++) {
+    for (let i = 0; i < 9; i++) {
+      if ((await attempt(config, "ada", `guess ${round}-${i}`)).location === WRONG) guessed++
+    }
+    // The attacker's own account, whose name folds to the victim's.
+    await attempt(config, "adá", "attacker's own")
+  }
+  // Default limit: 10 per window. One clear per window at most: two rounds' worth.
+  expect(guessed).toBeLessThanOrEqual(20)
+  const locked = await attempt(config, "ada", "victim's secret")
+  expect(locked.signedIn).toBe(false)
+  expect(locked.location).toBe(`${ORIGIN}/auth/signin?error=RateLimited`)
+})
+
+test("resetOnce: of concurrent successes in one window, exactly one clears; the next window may clear again", async () => {
+  const clock = { now: Date.parse("2030-01-01T00:00:00Z") }
+  const limiter = createRateLimiter({
+    secret: "a-test-secret-that-is-long-enough-0123456789",
+    rules: { signin: { max: 3, window: 60 } },
+    store: new MemoryRateLimitStore({ now: () => clock.now }),
+    now: () => clock.now,
+  })
+  for (let i = 0; i < 3; i++) await limiter.hit("signin", "ada")
+  const cleared = await Promise.all(
+    Array.from({ length: 8 }, () => limiter.resetOnce("signin", "ada")),
+  )
+  expect(cleared.filter(Boolean)).toHaveLength(1)
+  for (let i = 0; i < 3; i++) await limiter.hit("signin", "ada")
+  expect(await limiter.resetOnce("signin", "ada")).toBe(false)
+  expect((await limiter.check("signin", "ada")).limited).toBe(true)
+  clock.now += 60_000
+  expect(await limiter.resetOnce("signin", "ada")).toBe(true)
+  expect((await limiter.check("signin", "ada")).limited).toBe(false)
+})
