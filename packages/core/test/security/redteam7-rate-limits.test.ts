@@ -1,16 +1,23 @@
 /**
- * Red team, round 7: clearing someone else's credentials lockout with a
- * look-alike account of one's own.
+ * Red team, round 7: getting round the credentials lockout without guessing
+ * less.
  *
- * The lockout counts failures under the identifier folded as the loosest
- * database collation would (`Ada`, `ADA`, `adá` and `ａｄａ` share one count),
- * and a successful sign-in clears that count. In an app whose database is
- * stricter than the fold (PostgreSQL's default `=` tells `ada` from `adá` and
- * from `ADA`), the attacker registers `adá`, guesses Ada's password 9 times,
- * signs in to their own `adá` (which clears the shared count), and goes on:
- * without a bound the lockout never engages. A success now clears its count
- * at most once per window, so a look-alike's successes buy at most one more
- * round of guesses per window, and the right password is still refused after.
+ * Clearing someone else's lockout with a look-alike account of one's own. The
+ * lockout counts failures under the identifier folded as the loosest database
+ * collation would (`Ada`, `ADA`, `adá` and `ａｄａ` share one count), and a
+ * successful sign-in clears that count. In an app whose database is stricter
+ * than the fold (PostgreSQL's default `=` tells `ada` from `adá` and from
+ * `ADA`), the attacker registers `adá`, guesses Ada's password 9 times, signs
+ * in to their own `adá` (which clears the shared count), and goes on: the
+ * lockout never engaged. A success now clears its count at most once per
+ * window, so a look-alike's successes buy at most one more round of guesses
+ * per window, and the right password is still refused after.
+ *
+ * Flooding the default (memory) store. It keeps at most `maxKeys` counters
+ * and, when full, used to drop the oldest: an attacker who had locked `ada`
+ * sent attempts under enough fresh identifiers to push her counter out, and
+ * guessed again. A full store now drops the counters with the fewest hits
+ * first (a flood's have 1 each).
  */
 import { expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
@@ -21,7 +28,7 @@ import { csrfToken, makeConfig, ORIGIN, post, setsSession } from "../harness/ind
 /** Two distinct accounts, as an exact-match (collation-strict) lookup keeps them. */
 const USERS: Record<string, string> = { ada: "victim's secret", adá: "attacker's own" }
 
-function app(): AuthConfig {
+function app(store?: MemoryRateLimitStore, limits: Record<string, unknown> = {}): AuthConfig {
   const clock = { now: Date.parse("2030-01-01T00:00:00Z") }
   return makeConfig({
     providers: [
@@ -33,7 +40,11 @@ function app(): AuthConfig {
             : null,
       }),
     ],
-    rateLimit: { store: new MemoryRateLimitStore({ now: () => clock.now }), now: () => clock.now },
+    rateLimit: {
+      store: store ?? new MemoryRateLimitStore({ now: () => clock.now }),
+      now: () => clock.now,
+      ...limits,
+    },
   }).config
 }
 
@@ -84,4 +95,18 @@ test("resetOnce: of concurrent successes in one window, exactly one clears; the 
   clock.now += 60_000
   expect(await limiter.resetOnce("signin", "ada")).toBe(true)
   expect((await limiter.check("signin", "ada")).limited).toBe(false)
+})
+
+test("a flood of fresh identifiers does not push a locked identifier's counter out of the memory store", async () => {
+  const store = new MemoryRateLimitStore({ maxKeys: 40 })
+  const config = app(store, { credentials: { max: 3, window: 900 } })
+  for (let i = 0; i < 3; i++) await attempt(config, "ada", `guess ${i}`)
+  expect((await attempt(config, "ada", "victim's secret")).location).toBe(
+    `${ORIGIN}/auth/signin?error=RateLimited`,
+  )
+  for (let i = 0; i < 200; i++) await attempt(config, `junk-${i}`, "x")
+  expect(store.size).toBeLessThanOrEqual(40)
+  const after = await attempt(config, "ada", "victim's secret")
+  expect(after.signedIn).toBe(false)
+  expect(after.location).toBe(`${ORIGIN}/auth/signin?error=RateLimited`)
 })
