@@ -7,11 +7,15 @@
  * - an assertion whose `userHandle` names another user: the credential's owner
  *   is signed in, never the user the handle names (the handle is not signed);
  * - one challenge cookie and answer sent twice at once: exactly one session;
+ * - a cloned authenticator racing the original, both ahead of the stored
+ *   counter: the stored counter used to end on the lower value (whichever
+ *   write came last) with both signed in; now it never goes back, and the
+ *   answer behind a concurrently stored higher count is refused (fixed);
  * - a registration challenge answered as an authentication, and the reverse;
  * - a spoofed `Host` / `X-Forwarded-Host` with a canonical URL: the rp id and
  *   origin stay the canonical ones, an answer made for the spoofed host fails;
  * - huge and malformed bodies: 4xx, nothing written.
- * All of these held: the tests pin them.
+ * All but the counter race held: the tests pin them.
  */
 import { describe, expect, test } from "vitest"
 import { SoftAuthenticator } from "../flows/webauthn/authenticator.js"
@@ -84,6 +88,39 @@ describe("red team 7: passkeys", () => {
     const locations = responses.map((r) => r.headers.get("location")).sort()
     expect(locations).toEqual([HOME, REFUSED])
     expect(store.sessions.size).toBe(sessionsBefore + 1)
+  })
+
+  test("a cloned authenticator racing the original: the counter never goes back, the clone is refused", async () => {
+    const { victim, store, errors } = await twoUsers()
+    for (let i = 0; i < 4; i++) {
+      await victim.signInWithPasskey()
+      await victim.signOut()
+    }
+    const [credential] = victim.authenticator.credentials.values()
+    const stored = store.authenticators.get(credential!.id)!.counter
+    const clone = new PasskeyBrowser(victim.config, undefined, new SoftAuthenticator())
+    clone.authenticator.credentials.set(credential!.id, { ...credential! })
+    const original = await victim.options({ action: "authenticate" })
+    const copied = await clone.options({ action: "authenticate" })
+    // Both are ahead of the stored counter, so each passes the library's check alone.
+    const ahead = victim.authenticator.authenticate(original.body.options, {
+      origin: victim.origin,
+      counter: stored + 5,
+    })
+    const behind = clone.authenticator.authenticate(copied.body.options, {
+      origin: clone.origin,
+      counter: stored + 2,
+    })
+    const [victimToken, cloneToken] = [await victim.csrfToken(), await clone.csrfToken()]
+    const [first, second] = await Promise.all([
+      victim.callback("authenticate", ahead, { csrfToken: victimToken }),
+      clone.callback("authenticate", behind, { csrfToken: cloneToken }),
+    ])
+    expect(first.headers.get("location")).toBe(HOME)
+    expect(second.headers.get("location")).toBe(REFUSED)
+    expect(errors.at(-1)?.message).toMatch(/counter went backwards/)
+    expect(store.authenticators.get(credential!.id)!.counter).toBe(stored + 5)
+    expect(await clone.session()).toBeNull()
   })
 
   test("a registration challenge cannot be answered as a sign-in, nor the reverse", async () => {

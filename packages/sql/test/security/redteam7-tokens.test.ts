@@ -4,14 +4,18 @@
  *
  * - one e-mailed link clicked twice at once (two parallel callbacks with the
  *   same token): exactly one session;
- * - one e-mailed code posted twice at once: exactly one session;
+ * - one e-mailed code posted twice at once: exactly one session; 12 wrong
+ *   codes at once use up its 5 attempts (one row each, taken atomically), and
+ *   the right code is refused after;
  * - what the rows hold: neither the link's token nor the code, only keyed hashes;
  * - one passkey answer and challenge cookie sent twice at once: exactly one
  *   session (the used challenge is a verification-token row, and the second
  *   insert of it fails on the primary key);
+ * - a passkey counter written lower after higher (a clone racing the original)
+ *   stays at the higher value (this failed before: the last write won);
  * - `linkAccount` onto a (provider, providerAccountId) that half exists
  *   (the row is there for another user): refused, the row unchanged.
- * All of these held: the tests pin them.
+ * All but the counter held: the tests pin them.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -20,7 +24,7 @@ import { afterAll, describe, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import Email from "@tessera/core/providers/email"
 import type { EmailSendVerificationRequestParams } from "@tessera/core/providers"
-import { testAccount, testUser } from "@tessera/testing"
+import { testAccount, testAuthenticator, testUser } from "@tessera/testing"
 import { SqlAdapter, type SqlAdapterInstance } from "@tessera/sql"
 import { postgresSchemas } from "../helpers.js"
 
@@ -142,6 +146,34 @@ describe.each(engines)("single-use tokens on %s", (_name, open) => {
       expect(await adapter.db.selectFrom("sessions").selectAll().execute()).toHaveLength(1)
     }))
 
+  test("a code's 5 attempts hold against 12 parallel guesses: the right code is refused after", () =>
+    withApp("code", async ({ adapter, config, mailed }) => {
+      await requestMail(config, "ada@example.com")
+      const code = mailed[0]!.code!
+      const wrong = (n: number) => String((Number(code) + n) % 10 ** 8).padStart(8, "0")
+      const browsers = await Promise.all(Array.from({ length: 12 }, () => csrf(config)))
+      const guesses = await Promise.all(
+        browsers.map(({ cookie, csrfToken }, i) =>
+          Auth(
+            post("/auth/callback/email", cookie, {
+              email: "ada@example.com",
+              code: wrong(i + 1),
+              csrfToken,
+            }),
+            config,
+          ),
+        ),
+      )
+      expect(guesses.filter(signsIn)).toEqual([])
+      const { cookie, csrfToken } = await csrf(config)
+      const right = await Auth(
+        post("/auth/callback/email", cookie, { email: "ada@example.com", code, csrfToken }),
+        config,
+      )
+      expect(signsIn(right)).toBe(false)
+      expect(await adapter.db.selectFrom("sessions").selectAll().execute()).toEqual([])
+    }))
+
   test("linkAccount onto a provider account that half exists (another user's row) is refused and changes nothing", async () => {
     const adapter = await open()
     try {
@@ -162,6 +194,29 @@ describe.each(engines)("single-use tokens on %s", (_name, open) => {
       await expect(
         adapter.linkAccount({ ...passkey, providerAccountId: "cred-1", userId: attacker.id }),
       ).rejects.toThrow()
+    } finally {
+      await adapter.close()
+    }
+  })
+
+  test("a passkey counter never goes back: a lower count written after a higher one is ignored", async () => {
+    const adapter = await open()
+    try {
+      await adapter.migrate()
+      const user = await adapter.createUser(testUser())
+      const authenticator = testAuthenticator(user.id)
+      await adapter.createAuthenticator({ ...authenticator, counter: 5 })
+      const both = await Promise.all([
+        adapter.updateAuthenticatorCounter(authenticator.credentialID, 10),
+        adapter.updateAuthenticatorCounter(authenticator.credentialID, 7),
+      ])
+      expect(both.map((a) => a.counter).sort()).toContain(10)
+      expect((await adapter.getAuthenticator(authenticator.credentialID))?.counter).toBe(10)
+      expect(
+        (await adapter.updateAuthenticatorCounter(authenticator.credentialID, 8)).counter,
+      ).toBe(10)
+      expect((await adapter.getAuthenticator(authenticator.credentialID))?.counter).toBe(10)
+      await expect(adapter.updateAuthenticatorCounter("nobody", 3)).rejects.toThrow()
     } finally {
       await adapter.close()
     }
