@@ -46,8 +46,8 @@ export interface RateLimitPolicy {
     limits: ResolvedRateLimits,
   ): string | undefined | Promise<string | undefined>
   /**
-   * `failures` whose subject several accounts can share: a success clears it
-   * at most once per window (`RateLimiter.resetOnce`).
+   * `failures` whose subject several accounts can share: a success takes back
+   * its own hit, and clears the rest at most once per window (`RateLimiter.succeeded`).
    */
   readonly shared?: boolean
 }
@@ -137,7 +137,7 @@ const clientIp = (ctx: RequestContext, limits: ResolvedRateLimits) =>
  * loosely than the app's database may compare (`adá` and `ada` can be two
  * users there), so the owner of a look-alike could clear the count with their
  * own successes, again and again, between guesses at the other's password:
- * a success clears it once per window only.
+ * a success takes back its own attempt, and clears the rest once per window only.
  */
 export const credentialsPolicy: RateLimitPolicy = {
   rule: "credentials",
@@ -313,7 +313,7 @@ export async function enforceRateLimits(
       for (const a of applied) {
         if (!failed && a.counts === "failures")
           updates.push(
-            a.shared ? limiter.resetOnce(a.rule, a.subject) : limiter.reset(a.rule, a.subject),
+            a.shared ? limiter.succeeded(a.rule, a.subject) : limiter.reset(a.rule, a.subject),
           )
         if (failed && a.counts === "failed-requests") updates.push(limiter.hit(a.rule, a.subject))
       }

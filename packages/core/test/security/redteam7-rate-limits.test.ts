@@ -9,9 +9,10 @@
  * than the fold (PostgreSQL's default `=` tells `ada` from `adá` and from
  * `ADA`), the attacker registers `adá`, guesses Ada's password 9 times, signs
  * in to their own `adá` (which clears the shared count), and goes on: the
- * lockout never engaged. A success now clears its count at most once per
- * window, so a look-alike's successes buy at most one more round of guesses
- * per window, and the right password is still refused after.
+ * lockout never engaged. A success now takes back its own attempt and clears
+ * the rest at most once per window, so a look-alike's successes buy at most
+ * one more round of guesses per window, and the right password is still
+ * refused after.
  *
  * Flooding the default (memory) store. It keeps at most `maxKeys` counters
  * and, when full, used to drop the oldest: an attacker who had locked `ada`
@@ -76,7 +77,7 @@ test("a look-alike account's successes cannot keep clearing the victim's lockout
   expect(locked.location).toBe(`${ORIGIN}/auth/signin?error=RateLimited`)
 })
 
-test("resetOnce: of concurrent successes in one window, exactly one clears; the next window may clear again", async () => {
+test("succeeded: takes its own hit back; the first success of a window clears the rest, later ones do not", async () => {
   const clock = { now: Date.parse("2030-01-01T00:00:00Z") }
   const limiter = createRateLimiter({
     secret: "a-test-secret-that-is-long-enough-0123456789",
@@ -84,17 +85,22 @@ test("resetOnce: of concurrent successes in one window, exactly one clears; the 
     store: new MemoryRateLimitStore({ now: () => clock.now }),
     now: () => clock.now,
   })
-  for (let i = 0; i < 3; i++) await limiter.hit("signin", "ada")
-  const cleared = await Promise.all(
-    Array.from({ length: 8 }, () => limiter.resetOnce("signin", "ada")),
-  )
-  expect(cleared.filter(Boolean)).toHaveLength(1)
-  for (let i = 0; i < 3; i++) await limiter.hit("signin", "ada")
-  expect(await limiter.resetOnce("signin", "ada")).toBe(false)
-  expect((await limiter.check("signin", "ada")).limited).toBe(true)
-  clock.now += 60_000
-  expect(await limiter.resetOnce("signin", "ada")).toBe(true)
-  expect((await limiter.check("signin", "ada")).limited).toBe(false)
+  // Many successes alone never add up: each takes its own hit back.
+  for (let i = 0; i < 10; i++) {
+    expect((await limiter.hit("signin", "ada")).limited).toBe(false)
+    await limiter.succeeded("signin", "ada")
+  }
+  expect((await limiter.check("signin", "ada")).remaining).toBe(3)
+  // Failures after the window's clearing success stay, whatever succeeds after them.
+  for (let i = 0; i < 2; i++) await limiter.hit("signin", "ada")
+  await limiter.hit("signin", "ada")
+  await limiter.succeeded("signin", "ada")
+  expect((await limiter.check("signin", "ada")).remaining).toBe(1)
+  // The next window may clear again.
+  clock.now += 120_000
+  await limiter.hit("signin", "ada")
+  await limiter.succeeded("signin", "ada")
+  expect((await limiter.check("signin", "ada")).remaining).toBe(3)
 })
 
 test("a flood of fresh identifiers does not push a locked identifier's counter out of the memory store", async () => {
