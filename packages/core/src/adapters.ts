@@ -272,6 +272,12 @@ export interface Adapter {
   listAuthenticatorsByUserId?(
     userId: AdapterAuthenticator["userId"],
   ): Awaitable<AdapterAuthenticator[]>
+  /**
+   * Stores the counter of a verified passkey sign-in and returns the authenticator as stored.
+   * Tessera asks (as `@tessera/sql` and the memory adapter do) that it never lower the counter:
+   * when the stored one is already higher (a concurrent sign-in with a higher count), it is
+   * kept and returned, and Tessera refuses the sign-in (a cloned authenticator).
+   */
   updateAuthenticatorCounter?(
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],

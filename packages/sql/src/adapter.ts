@@ -666,12 +666,21 @@ export function createAdapterMethods(
     },
 
     async updateAuthenticatorCounter(credentialID, newCounter) {
-      const row = await db
-        .updateTable("authenticators")
-        .set({ counter: newCounter })
-        .where("credential_id", "=", credentialID)
-        .returningAll()
-        .executeTakeFirst()
+      // Never lowers the counter: of two sign-ins verified against the same stored value
+      // (a cloned authenticator racing the original), the lower one must not undo the higher.
+      const row =
+        (await db
+          .updateTable("authenticators")
+          .set({ counter: newCounter })
+          .where("credential_id", "=", credentialID)
+          .where("counter", "<", newCounter)
+          .returningAll()
+          .executeTakeFirst()) ??
+        (await db
+          .selectFrom("authenticators")
+          .selectAll()
+          .where("credential_id", "=", credentialID)
+          .executeTakeFirst())
       if (!row)
         throw new Error("updateAuthenticatorCounter: no authenticator with this credential id")
       return toAuthenticator(row)

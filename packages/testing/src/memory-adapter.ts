@@ -504,7 +504,8 @@ export function MemoryAdapter(
     async updateAuthenticatorCounter(credentialID, newCounter) {
       const found = authenticators.get(credentialID)
       if (!found) throw new Error("No authenticator with this credential id")
-      const next = { ...found, counter: newCounter }
+      // Never lowers it, as `@tessera/sql` (a clone's lower counter must not undo the original's).
+      const next = { ...found, counter: Math.max(found.counter, newCounter) }
       authenticators.set(credentialID, next)
       return copyAuthenticator(next)
     },

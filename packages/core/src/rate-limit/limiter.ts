@@ -12,6 +12,9 @@
  *   never holds an e-mail address or IP address, only a keyed hash of it, and
  *   each window is a new key, so stores need no clock.
  * - The clock is injected (`now`), so the logic is tested without waiting.
+ * - `succeeded` keeps two more counters per window, the only keys a success
+ *   creates: `<rule>:ok:<HMAC>:<index>` (successes, taken off the hits) and
+ *   `<rule>:reset:<HMAC>:<index>` (whether a success cleared the window yet).
  *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks
  * @see https://pages.nist.gov/800-63-3/sp800-63b.html#throttle (NIST SP 800-63B 5.2.2, rate limiting)
@@ -85,6 +88,18 @@ export interface RateLimiter<Rule extends string = string> {
   hit(rule: Rule, subject: string): Promise<RateLimitResult>
   /** Forgets the subject's hits under `rule` (after a successful sign-in, say). */
   reset(rule: Rule, subject: string): Promise<void>
+  /**
+   * Records that an attempt `hit` counted succeeded: takes that hit back, and
+   * the first success of a window also forgets the subject's earlier hits
+   * (as `reset`), later ones only their own. For subjects several accounts can
+   * share (an identifier compared loosely, where `Ada` and `adá` may be two
+   * users): with `reset`, one account's successes could keep clearing the
+   * failures counted against the other, and its lockout would never engage.
+   *
+   * @param rule a rule's name
+   * @param subject what is limited, as given to `hit`
+   */
+  succeeded(rule: Rule, subject: string): Promise<void>
 }
 
 /** Slack for floating-point noise in the weighted estimate (5 − 4.0000000001 is not "less than 1 left"). */
@@ -171,6 +186,10 @@ export function createRateLimiter<Rule extends string>(
       elapsed: time - index * length,
       current: `${name}:${id}:${index}`,
       previous: `${name}:${id}:${index - 1}`,
+      // Rule names have no ":", so these never equal a counter's key.
+      currentOk: `${name}:ok:${id}:${index}`,
+      previousOk: `${name}:ok:${id}:${index - 1}`,
+      marker: `${name}:reset:${id}:${index}`,
     }
   }
 
@@ -191,27 +210,56 @@ export function createRateLimiter<Rule extends string>(
     return { limited, remaining, retryAfter }
   }
 
+  /** Hits minus the successes taken back, never below 0 (a success settled in the next window). */
+  const net = (hits: number, successes: number) => Math.max(0, hits - successes)
+
+  type Located = Awaited<ReturnType<typeof locate>>
+  /** The previous window's net count and the current window's successes. */
+  async function taken(at: Located): Promise<[number, number]> {
+    const [before, beforeOk, currentOk] = await Promise.all([
+      store.get(at.previous),
+      store.get(at.previousOk),
+      store.get(at.currentOk),
+    ])
+    return [net(before, beforeOk), currentOk]
+  }
+
   return {
     async check(name, subject) {
-      const { rule, length, elapsed, current, previous } = await locate(name, subject)
-      const [before, count] = await Promise.all([store.get(previous), store.get(current)])
+      const at = await locate(name, subject)
+      const { rule, length, elapsed } = at
+      const [[before, ok], hits] = await Promise.all([taken(at), store.get(at.current)])
+      const count = net(hits, ok)
       const estimate = before * (1 - elapsed / length) + count
       return result(rule, before, count, elapsed, length, estimate + 1 > rule.max + EPSILON)
     },
     async hit(name, subject) {
-      const { rule, length, elapsed, current, previous } = await locate(name, subject)
+      const at = await locate(name, subject)
+      const { rule, length, elapsed } = at
       // Each counter must outlive its window and the next, where it is the
       // previous one; +1 s for clocks that disagree on the boundary.
-      const [before, count] = await Promise.all([
-        store.get(previous),
-        store.increment(current, 2 * rule.window + 1),
+      const [[before, ok], hits] = await Promise.all([
+        taken(at),
+        store.increment(at.current, 2 * rule.window + 1),
       ])
+      const count = net(hits, ok)
       const estimate = before * (1 - elapsed / length) + count
       return result(rule, before, count, elapsed, length, estimate > rule.max + EPSILON)
     },
     async reset(name, subject) {
       const { current, previous } = await locate(name, subject)
       await Promise.all([store.delete(current), store.delete(previous)])
+    },
+    async succeeded(name, subject) {
+      const at = await locate(name, subject)
+      const ttl = 2 * at.rule.window + 1
+      // Atomic in every store: of concurrent successes in one window, exactly one sees 1.
+      if ((await store.increment(at.marker, ttl)) === 1) {
+        const keys = [at.current, at.previous, at.currentOk, at.previousOk]
+        await Promise.all(keys.map((key) => store.delete(key)))
+      } else {
+        await store.increment(at.currentOk, ttl)
+      }
     },
   }
 }

@@ -16,8 +16,10 @@ import type { RateLimitStore } from "./store.js"
 export interface MemoryRateLimitStoreOptions {
   /**
    * The most counters kept (default 100,000, a few tens of MiB at most). When
-   * full, expired counters go first, then the oldest live ones: bounded memory
-   * is worth more than exact counts under a flood of new keys.
+   * full, expired counters go first, then the live ones with the fewest hits
+   * (the oldest first among equals): bounded memory is worth more than exact
+   * counts under a flood of new keys, but a flood (one hit per key) must not
+   * push out the counter that locks someone out.
    */
   maxKeys?: number
   /** The clock for expiry, in milliseconds (default `Date.now`); tests move it by hand. */
@@ -99,9 +101,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /**
    * Sweeps expired entries once a minute, and whenever the map is full; when
-   * it was full, also drops the oldest (a `Map` iterates in insertion order)
-   * down to 90% of the cap, so a flood of new keys costs one sweep per 10% of
-   * the cap, not one per key.
+   * it was full, also drops live entries down to 90% of the cap, so a flood of
+   * new keys costs one sweep per 10% of the cap, not one per key. Those with
+   * the fewest hits go first, the oldest first among equals (a stable sort of
+   * the `Map`'s insertion order): dropping the oldest alone let an attacker
+   * free an identifier they had locked by sending attempts under enough fresh
+   * identifiers, then guess again.
    */
   #makeRoom(now: number): void {
     const full = this.#entries.size >= this.#maxKeys
@@ -109,11 +114,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#nextSweep = now + SWEEP_INTERVAL
     for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key)
     if (!full) return
-    const target = Math.floor(this.#maxKeys * 0.9)
-    for (const key of this.#entries.keys()) {
-      if (this.#entries.size <= target) break
-      this.#entries.delete(key)
-    }
+    const excess = this.#entries.size - Math.floor(this.#maxKeys * 0.9)
+    if (excess <= 0) return
+    const fewestHitsFirst = [...this.#entries].sort(([, a], [, b]) => a.count - b.count)
+    for (const [key] of fewestHitsFirst.slice(0, excess)) this.#entries.delete(key)
   }
 }
 

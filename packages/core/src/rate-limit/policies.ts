@@ -45,6 +45,11 @@ export interface RateLimitPolicy {
     ctx: RequestContext,
     limits: ResolvedRateLimits,
   ): string | undefined | Promise<string | undefined>
+  /**
+   * `failures` whose subject several accounts can share: a success takes back
+   * its own hit, and clears the rest at most once per window (`RateLimiter.succeeded`).
+   */
+  readonly shared?: boolean
 }
 
 /** Fields Tessera adds to forms: never an identifier. */
@@ -127,10 +132,17 @@ const isType = (ctx: RequestContext, type: string) => ctx.flow?.type === type
 const clientIp = (ctx: RequestContext, limits: ResolvedRateLimits) =>
   limits.ipHeader ? clientIpSubject(ctx.request.headers.get(limits.ipHeader)) : undefined
 
-/** Failed credentials sign-ins, per identifier. */
+/**
+ * Failed credentials sign-ins, per identifier. The identifier is folded more
+ * loosely than the app's database may compare (`adá` and `ada` can be two
+ * users there), so the owner of a look-alike could clear the count with their
+ * own successes, again and again, between guesses at the other's password:
+ * a success takes back its own attempt, and clears the rest once per window only.
+ */
 export const credentialsPolicy: RateLimitPolicy = {
   rule: "credentials",
   counts: "failures",
+  shared: true,
   subject: (ctx, limits) =>
     isType(ctx, "credentials") ? credentialsIdentifierOf(ctx, limits) : undefined,
 }
@@ -251,6 +263,7 @@ interface Applied {
   readonly rule: RateLimitRuleName
   readonly counts: RateLimitCount
   readonly subject: string
+  readonly shared: boolean
 }
 
 function refuse(rule: RateLimitRuleName, retryAfter: number): never {
@@ -277,7 +290,8 @@ export async function enforceRateLimits(
     const policy = policies[name]
     if (!limits.rules.has(policy.rule)) continue
     const subject = await policy.subject(ctx, limits)
-    if (subject !== undefined) applied.push({ rule: policy.rule, counts: policy.counts, subject })
+    if (subject !== undefined)
+      applied.push({ rule: policy.rule, counts: policy.counts, subject, shared: !!policy.shared })
   }
   if (applied.length === 0) return undefined
   const limiter = await limits.limiter()
@@ -297,7 +311,10 @@ export async function enforceRateLimits(
       const failed = outcome === "failed" || (outcome.status ?? 200) >= 400
       const updates: Promise<unknown>[] = []
       for (const a of applied) {
-        if (!failed && a.counts === "failures") updates.push(limiter.reset(a.rule, a.subject))
+        if (!failed && a.counts === "failures")
+          updates.push(
+            a.shared ? limiter.succeeded(a.rule, a.subject) : limiter.reset(a.rule, a.subject),
+          )
         if (failed && a.counts === "failed-requests") updates.push(limiter.hit(a.rule, a.subject))
       }
       await Promise.all(updates)

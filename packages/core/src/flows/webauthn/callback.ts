@@ -244,12 +244,18 @@ async function authenticate(
   // authenticators that do not count report 0 every time and need no write.
   const { newCounter } = result.authenticationInfo
   if (newCounter !== authenticator.counter) {
-    await callAdapter(
+    const stored = await callAdapter(
       ctx.config,
       "updateAuthenticatorCounter",
       authenticator.credentialID,
       newCounter,
     )
+    // A concurrent sign-in stored a higher count after this one was read: the two
+    // authenticators answering are copies of one, and this is the one behind.
+    if (typeof stored?.counter === "number" && stored.counter > newCounter)
+      throw new WebAuthnVerificationError(
+        "The passkey's counter went backwards (a cloned authenticator?)",
+      )
   }
   const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
   if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
