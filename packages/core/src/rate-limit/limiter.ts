@@ -15,6 +15,9 @@
  * - `succeeded` keeps two more counters per window, the only keys a success
  *   creates: `<rule>:ok:<HMAC>:<index>` (successes, taken off the hits) and
  *   `<rule>:reset:<HMAC>:<index>` (whether a success cleared the window yet).
+ * - `failed` counts failures per exact spelling of a loosely compared subject,
+ *   `<rule>:as:<HMAC of subject and spelling>:<index>`, so a success clears
+ *   only failures that were all made under its own spelling.
  *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks
  * @see https://pages.nist.gov/800-63-3/sp800-63b.html#throttle (NIST SP 800-63B 5.2.2, rate limiting)
@@ -100,6 +103,28 @@ export interface RateLimiter<Rule extends string = string> {
    * @param subject what is limited, as given to `hit`
    */
   succeeded(rule: Rule, subject: string): Promise<void>
+  /**
+   * With a `spelling`: the subject is compared loosely and `spelling` is the
+   * value exactly as sent (`adá` where the subject is `ada`). The success
+   * takes back its own hit, and clears the subject's hits only when every
+   * failure counted in this window and the last was recorded (`failed`) under
+   * this same spelling: a look-alike account's successes never clear the
+   * failures counted against another.
+   *
+   * @param rule a rule's name
+   * @param subject what is limited, as given to `hit`
+   * @param spelling the identifier exactly as the client sent it
+   */
+  succeeded(rule: Rule, subject: string, spelling: string): Promise<void>
+  /**
+   * Records that an attempt `hit` counted failed, under the exact `spelling`
+   * it was made with (see `succeeded`). It does not count again: `hit` did.
+   *
+   * @param rule a rule's name
+   * @param subject what is limited, as given to `hit`
+   * @param spelling the identifier exactly as the client sent it
+   */
+  failed(rule: Rule, subject: string, spelling: string): Promise<void>
 }
 
 /** Slack for floating-point noise in the weighted estimate (5 − 4.0000000001 is not "less than 1 left"). */
@@ -183,6 +208,7 @@ export function createRateLimiter<Rule extends string>(
     return {
       rule,
       length,
+      index,
       elapsed: time - index * length,
       current: `${name}:${id}:${index}`,
       previous: `${name}:${id}:${index - 1}`,
@@ -191,6 +217,16 @@ export function createRateLimiter<Rule extends string>(
       previousOk: `${name}:ok:${id}:${index - 1}`,
       marker: `${name}:reset:${id}:${index}`,
     }
+  }
+
+  /** The keys of the failures recorded under one exact spelling of `subject` (see `failed`). */
+  async function spelled(name: string, subject: string, spelling: string) {
+    const at = await locate(name, subject)
+    // JSON keeps ("a:b", "c") and ("a", "b:c") apart in the MAC's input.
+    const input = `tessera.rate-limit.spelling:${JSON.stringify([subject, spelling])}`
+    const id = await hmacHex((key ??= importHmacKey(secret!)), input)
+    const { index } = at
+    return { at, current: `${name}:as:${id}:${index}`, previous: `${name}:as:${id}:${index - 1}` }
   }
 
   function result(
@@ -224,6 +260,22 @@ export function createRateLimiter<Rule extends string>(
     return [net(before, beforeOk), currentOk]
   }
 
+  /** `succeeded` with a spelling: clears only when all the failures counted were this spelling's. */
+  async function succeededAs(name: string, subject: string, spelling: string) {
+    const as = await spelled(name, subject, spelling)
+    const { at } = as
+    await store.increment(at.currentOk, 2 * at.rule.window + 1)
+    const [hits, ok, before, beforeOk, mine, mineBefore] = await Promise.all(
+      [at.current, at.currentOk, at.previous, at.previousOk, as.current, as.previous].map((k) =>
+        store.get(k),
+      ),
+    )
+    // Counted failures the spelling did not make: someone else's guesses, kept.
+    if (net(hits!, ok!) > mine! || net(before!, beforeOk!) > mineBefore!) return
+    const keys = [at.current, at.previous, at.currentOk, at.previousOk, as.current, as.previous]
+    await Promise.all(keys.map((k) => store.delete(k)))
+  }
+
   return {
     async check(name, subject) {
       const at = await locate(name, subject)
@@ -250,7 +302,12 @@ export function createRateLimiter<Rule extends string>(
       const { current, previous } = await locate(name, subject)
       await Promise.all([store.delete(current), store.delete(previous)])
     },
-    async succeeded(name, subject) {
+    async failed(name, subject, spelling) {
+      const as = await spelled(name, subject, spelling)
+      await store.increment(as.current, 2 * as.at.rule.window + 1)
+    },
+    async succeeded(name, subject, spelling?: string) {
+      if (spelling !== undefined) return succeededAs(name, subject, spelling)
       const at = await locate(name, subject)
       const ttl = 2 * at.rule.window + 1
       // Atomic in every store: of concurrent successes in one window, exactly one sees 1.

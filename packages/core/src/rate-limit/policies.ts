@@ -46,10 +46,13 @@ export interface RateLimitPolicy {
     limits: ResolvedRateLimits,
   ): string | undefined | Promise<string | undefined>
   /**
-   * `failures` whose subject several accounts can share: a success takes back
-   * its own hit, and clears the rest at most once per window (`RateLimiter.succeeded`).
+   * For `failures` whose subject several accounts can share (an identifier
+   * folded more loosely than the app's database compares it): the value
+   * exactly as sent. Failures are also recorded under it, and a success clears
+   * the count only when all of them were its own spelling's; otherwise it
+   * takes back its own hit only (`RateLimiter.succeeded` with a spelling).
    */
-  readonly shared?: boolean
+  spelling?(ctx: RequestContext, limits: ResolvedRateLimits): string | undefined
 }
 
 /** Fields Tessera adds to forms: never an identifier. */
@@ -98,21 +101,29 @@ function identifier(value: unknown): string | undefined {
   return normalized(value)
 }
 
-/** The identifier of a credentials sign-in (see `rateLimit.credentialsIdentifier`). */
+/** The identifier of a credentials sign-in as sent (see `rateLimit.credentialsIdentifier`). */
+function sentCredentialsIdentifier(
+  ctx: RequestContext,
+  limits: Pick<ResolvedRateLimits, "credentialsIdentifier">,
+): unknown {
+  const provider = ctx.flow!.provider as ResolvedCredentialsProvider
+  const fields = submitted(ctx)
+  const option = limits.credentialsIdentifier
+  if (typeof option === "function") return option(fields, provider.id)
+  if (typeof option === "string") return fields[option]
+  const declared = Object.entries(provider.credentials ?? {}).find(
+    ([, field]) => (field as { type?: unknown } | undefined)?.type !== "password",
+  )?.[0]
+  if (declared !== undefined) return fields[declared]
+  return identifier(fields.email) !== undefined ? fields.email : fields.username
+}
+
+/** The identifier of a credentials sign-in, normalized: what its lockout counts under. */
 export function credentialsIdentifierOf(
   ctx: RequestContext,
   limits: Pick<ResolvedRateLimits, "credentialsIdentifier">,
 ): string | undefined {
-  const provider = ctx.flow!.provider as ResolvedCredentialsProvider
-  const fields = submitted(ctx)
-  const option = limits.credentialsIdentifier
-  if (typeof option === "function") return identifier(option(fields, provider.id))
-  if (typeof option === "string") return identifier(fields[option])
-  const declared = Object.entries(provider.credentials ?? {}).find(
-    ([, field]) => (field as { type?: unknown } | undefined)?.type !== "password",
-  )?.[0]
-  if (declared !== undefined) return identifier(fields[declared])
-  return identifier(fields.email) ?? identifier(fields.username)
+  return identifier(sentCredentialsIdentifier(ctx, limits))
 }
 
 /** The address an e-mail provider would use, or `undefined` for one it refuses. */
@@ -137,14 +148,18 @@ const clientIp = (ctx: RequestContext, limits: ResolvedRateLimits) =>
  * loosely than the app's database may compare (`adá` and `ada` can be two
  * users there), so the owner of a look-alike could clear the count with their
  * own successes, again and again, between guesses at the other's password:
- * a success takes back its own attempt, and clears the rest once per window only.
+ * a success clears it only when every failure counted was made under the very
+ * spelling that just succeeded, and otherwise takes back its own attempt.
  */
 export const credentialsPolicy: RateLimitPolicy = {
   rule: "credentials",
   counts: "failures",
-  shared: true,
   subject: (ctx, limits) =>
     isType(ctx, "credentials") ? credentialsIdentifierOf(ctx, limits) : undefined,
+  spelling: (ctx, limits) => {
+    const sent = sentCredentialsIdentifier(ctx, limits)
+    return typeof sent === "number" ? String(sent) : typeof sent === "string" ? sent : undefined
+  },
 }
 
 /** Failed credentials sign-ins, per IP address. */
@@ -263,7 +278,7 @@ interface Applied {
   readonly rule: RateLimitRuleName
   readonly counts: RateLimitCount
   readonly subject: string
-  readonly shared: boolean
+  readonly spelling: string | undefined
 }
 
 function refuse(rule: RateLimitRuleName, retryAfter: number): never {
@@ -290,8 +305,9 @@ export async function enforceRateLimits(
     const policy = policies[name]
     if (!limits.rules.has(policy.rule)) continue
     const subject = await policy.subject(ctx, limits)
-    if (subject !== undefined)
-      applied.push({ rule: policy.rule, counts: policy.counts, subject, shared: !!policy.shared })
+    if (subject === undefined) continue
+    const spelling = policy.spelling?.(ctx, limits)
+    applied.push({ rule: policy.rule, counts: policy.counts, subject, spelling })
   }
   if (applied.length === 0) return undefined
   const limiter = await limits.limiter()
@@ -311,10 +327,13 @@ export async function enforceRateLimits(
       const failed = outcome === "failed" || (outcome.status ?? 200) >= 400
       const updates: Promise<unknown>[] = []
       for (const a of applied) {
-        if (!failed && a.counts === "failures")
+        if (a.counts === "failures" && a.spelling !== undefined)
           updates.push(
-            a.shared ? limiter.succeeded(a.rule, a.subject) : limiter.reset(a.rule, a.subject),
+            failed
+              ? limiter.failed(a.rule, a.subject, a.spelling)
+              : limiter.succeeded(a.rule, a.subject, a.spelling),
           )
+        else if (!failed && a.counts === "failures") updates.push(limiter.reset(a.rule, a.subject))
         if (failed && a.counts === "failed-requests") updates.push(limiter.hit(a.rule, a.subject))
       }
       await Promise.all(updates)

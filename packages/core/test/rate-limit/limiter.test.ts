@@ -203,3 +203,50 @@ describe("the sliding window", () => {
     expect(await store.get(counter)).toBe(0)
   })
 })
+
+describe("succeeded with a spelling (a subject compared loosely)", () => {
+  /** One attempt under `spelling`, as the credentials lockout makes it. */
+  async function attempt(
+    limiter: ReturnType<typeof setup>["limiter"],
+    spelling: string,
+    ok: boolean,
+  ) {
+    await limiter.hit("signin", "ada")
+    if (ok) await limiter.succeeded("signin", "ada", spelling)
+    else await limiter.failed("signin", "ada", spelling)
+  }
+
+  test("clears the count when every failure was its own spelling's", async () => {
+    const { limiter } = setup(5)
+    for (let i = 0; i < 4; i++) await attempt(limiter, "ada", false)
+    await attempt(limiter, "ada", true)
+    expect((await limiter.check("signin", "ada")).remaining).toBe(5)
+  })
+
+  test("takes back only its own hit when another spelling failed (a look-alike's guesses stay)", async () => {
+    const { limiter } = setup(5)
+    for (let i = 0; i < 4; i++) await attempt(limiter, "ada", false)
+    for (let i = 0; i < 3; i++) await attempt(limiter, "adá", true)
+    expect((await limiter.check("signin", "ada")).remaining).toBe(1)
+    // Not even the spelling that failed clears someone else's failures mixed in.
+    await attempt(limiter, "Ada", false)
+    await attempt(limiter, "ada", true)
+    expect((await limiter.check("signin", "ada")).remaining).toBe(0)
+  })
+
+  test("the previous window's failures under another spelling also keep it from clearing", async () => {
+    const { limiter, at } = setup(5)
+    for (let i = 0; i < 4; i++) await attempt(limiter, "ada", false)
+    at(WINDOW + 6) // a tenth into the next window: the 4 still weigh 3.6
+    await attempt(limiter, "adá", true)
+    expect((await limiter.check("signin", "ada")).remaining).toBe(1)
+    await attempt(limiter, "ada", true)
+    expect((await limiter.check("signin", "ada")).remaining).toBe(5)
+  })
+
+  test("many successes alone never add up", async () => {
+    const { limiter } = setup(3)
+    for (let i = 0; i < 10; i++) await attempt(limiter, i % 2 ? "ada" : "ADA", true)
+    expect((await limiter.check("signin", "ada")).remaining).toBe(3)
+  })
+})
