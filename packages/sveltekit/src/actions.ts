@@ -194,8 +194,7 @@ function signInPageUrl(event: RequestEvent, config: AuthConfig, callbackUrl: str
  * could sign the visitor in to its own account (login CSRF) or out.
  */
 function internalRequest(event: RequestEvent, url: URL, body: Record<string, string>): Request {
-  if (event.request.headers.get("sec-fetch-site") === "cross-site")
-    error(403, "Cross-site form submissions cannot sign in or out")
+  if (isCrossSite(event)) error(403, "Cross-site form submissions cannot sign in or out")
   const headers = new Headers(withoutForwardedHeaders(event.request.headers))
   for (const name of ["content-length", "content-encoding", "transfer-encoding", "content-type"])
     headers.delete(name)
@@ -203,6 +202,20 @@ function internalRequest(event: RequestEvent, url: URL, body: Record<string, str
   headers.delete("x-auth-return-redirect")
   headers.set("content-type", "application/x-www-form-urlencoded")
   return new Request(url, { method: "POST", headers, body: new URLSearchParams(body) })
+}
+
+/**
+ * A form post from another site. Browsers since 2023 say so in `Sec-Fetch-Site`;
+ * older ones (Safari before 16.4) send only `Origin` with a POST, so without
+ * `Sec-Fetch-Site` an `Origin` other than the app's own (or `null`) counts as
+ * another site. A request with neither (server code, a test) is not a browser's
+ * cross-site post.
+ */
+function isCrossSite(event: RequestEvent): boolean {
+  const site = event.request.headers.get("sec-fetch-site")
+  if (site !== null) return site === "cross-site"
+  const origin = event.request.headers.get("origin")
+  return origin !== null && origin !== event.url.origin
 }
 
 /** The redirect core asked for; a refused request becomes an HTTP error; anything else goes to `fallback`. */
