@@ -56,8 +56,15 @@ export async function adopt(
     maxAge = Math.max(0, Math.min(config.jwt.maxAge, (exp ?? now + maxAge) - now))
     // With session records, the adopted session gets one: listed, revocable, and accepted.
     const record = config.sessionRecords
-      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge)
+      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge, legacy.value)
       : {}
+    if (record === null) {
+      // Adopted once already, and that session was ended: a kept copy must not come back.
+      config.logger.debug("session: an Auth.js session cookie whose session was ended", {
+        from: legacy.option.name,
+      })
+      return
+    }
     // The sign-in time carries over, so `absoluteMaxAge` counts from the Auth.js sign-in.
     // Auth.js renews `iat` with every session check: it says when the cookie was last
     // used, not when its owner signed in, so the session is never a recent sign-in

@@ -34,6 +34,7 @@ import { callAdapter } from "../lib/adapter.js"
 import { fireEvent } from "../lib/events.js"
 import { isPromiseLike } from "../lib/promise.js"
 import { isCurrentKey } from "../jwt/codec.js"
+import { sha256Hex } from "../lib/crypto.js"
 import type { Account, Session, User } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
 import { lazy } from "../flows/lazy.js"
@@ -194,23 +195,55 @@ async function startRecord(
 
 /**
  * The record claims for a session adopted from Auth.js (`authjs-cookies.ts`),
- * which has no record: a new one for a user the adapter stores, so that the
+ * which has no record: a record for a user the adapter stores, so that the
  * session can be listed and revoked like any other; `sid: null` for a user it
  * does not (one `authorize` returned), as at a sign-in.
+ *
+ * One Auth.js cookie is one session: the record's id derives from the cookie,
+ * so presenting it again while that session lives rejoins it (the parallel
+ * requests of the browser that moves over), and the first adoption is noted
+ * (a verification token, until the cookie's expiry). The Auth.js cookie stays
+ * a valid token until then: without the note, a copy presented after its
+ * owner signed out everywhere would mint a new record, a new session, each
+ * time. `null`: that session was ended; the cookie signs no one in.
  */
 export async function adoptedSessionClaims(
   ctx: RequestContext,
   sub: unknown,
   exp: number,
-): Promise<{ sid: string | null; revalidated_at: number }> {
+  cookie: string,
+): Promise<{ sid: string | null; revalidated_at: number } | null> {
   const { config } = ctx
   const stored =
     typeof sub === "string" && sub !== "" ? await callAdapter(config, "getUser", sub) : null
   if (!stored) return { sid: null, revalidated_at: now() }
   const { newRecord } = await records()
-  const record = newRecord(ctx, stored.id, null, new Date(exp * 1000))
-  await callAdapter(config, "createSessionRecord", record)
-  return { sid: record.id, revalidated_at: now() }
+  // A hash, not an HMAC: the same cookie names the same session after a secret rotation.
+  const digest = await sha256Hex(cookie)
+  const id = digest.slice(0, 32)
+  const expires = new Date(exp * 1000)
+  const live = await callAdapter(config, "touchSessionRecord", id, {
+    lastSeenAt: new Date(),
+    expires,
+  })
+  if (live) return live.userId === stored.id ? { sid: id, revalidated_at: now() } : null
+  if (typeof config.adapter?.createVerificationToken === "function") {
+    try {
+      await callAdapter(config, "createVerificationToken", {
+        identifier: "authjs-adopted",
+        token: digest,
+        expires,
+      })
+    } catch {
+      // Adopted before, and that session has ended (revoked, signed out, expired).
+      return null
+    }
+  }
+  await callAdapter(config, "createSessionRecord", {
+    ...newRecord(ctx, stored.id, null, expires),
+    id,
+  })
+  return { sid: id, revalidated_at: now() }
 }
 
 /** The token of the session cookie, if it decodes, without consulting anything. */

@@ -1,0 +1,106 @@
+/**
+ * Red team 8, chaining Auth.js cookie adoption with "sign out everywhere".
+ *
+ * An Auth.js JWT session cookie is adopted on the first request that shows
+ * it: it becomes a Tessera session with a new record, which can be listed and
+ * revoked. But the Auth.js cookie itself stays a valid token until its own
+ * expiry (30 days): whoever kept a copy (malware, a shared computer, copied
+ * before or after the move) could present it again after the owner signed out
+ * everywhere, and each presentation minted a new record, so a new session.
+ * "Sign out everywhere" could not end a stolen Auth.js cookie at all.
+ *
+ * Each Auth.js cookie is adopted as one session: presenting it again while
+ * that session lives rejoins it (parallel requests of the browser that moves),
+ * and once that session ended the cookie signs no one in. On SQLite (a real
+ * file), with JWT sessions and records.
+ */
+import { hkdfSync } from "node:crypto"
+import { EncryptJWT, base64url, calculateJwkThumbprint } from "jose"
+import { afterEach, beforeEach, describe, expect, test } from "vitest"
+import { Auth, type AuthConfig } from "@tessera/core"
+import { listSessions, revokeUserSessions } from "@tessera/core/sessions"
+import { ADA, get, Jar, makeConfig } from "../harness/index.js"
+import { sqliteBackend, type Backend } from "../harness/backends.js"
+import { postForm } from "../two-factor/helpers.js"
+
+const SALT = "authjs.session-token"
+
+/** An Auth.js v5 session token for `claims`, as `encode()` of @auth/core makes it. */
+async function authjsToken(secret: string, claims: Record<string, unknown>) {
+  const key = new Uint8Array(
+    hkdfSync("sha256", secret, SALT, `Auth.js Generated Encryption Key (${SALT})`, 64),
+  )
+  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  const now = Math.floor(Date.now() / 1000)
+  return new EncryptJWT(claims)
+    .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })
+    .setIssuedAt(now - 3600)
+    .setExpirationTime(now + 29 * 86_400)
+    .setJti(crypto.randomUUID())
+    .encrypt(key)
+}
+
+async function sessionOf(config: AuthConfig, jar: Jar) {
+  const response = await Auth(get("/auth/session", { jar }), config)
+  jar.update(response)
+  return (await response.json()) as { user?: { email?: string } } | null
+}
+
+let backend: Backend
+let config: AuthConfig
+let stolen: string
+
+beforeEach(async () => {
+  backend = await sqliteBackend()
+  await backend.adapter.createUser!({
+    ...ADA,
+    id: ADA.id!,
+    email: ADA.email!,
+    emailVerified: new Date(),
+  })
+  // revalidateAge 0: every check asks the record (a revoked session ends on its next request).
+  config = makeConfig({
+    adapter: backend.adapter,
+    session: { strategy: "jwt", revalidateAge: 0 },
+  }).config
+  stolen = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
+})
+
+afterEach(async () => {
+  await backend.close()
+})
+
+describe("a copied Auth.js session cookie after its owner signed out everywhere", () => {
+  test("revokeUserSessions: the copy, presented again, signs no one in", async () => {
+    const owner = new Jar({ [SALT]: stolen })
+    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+    const thief = new Jar({ [SALT]: stolen })
+    expect((await sessionOf(config, thief))?.user?.email).toBe(ADA.email)
+    // The two browsers holding one Auth.js cookie are one session.
+    expect(await listSessions(config, ADA.id!)).toHaveLength(1)
+
+    expect(await revokeUserSessions(config, ADA.id!)).toBe(1)
+    expect(await sessionOf(config, owner)).toBeNull()
+    expect(await sessionOf(config, thief)).toBeNull()
+    // The thief kept the raw Auth.js cookie and presents it again in a fresh browser.
+    expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
+    expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+  })
+
+  test("signing out (scope all) through Auth(): the copy never comes back", async () => {
+    const owner = new Jar({ [SALT]: stolen })
+    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+    const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
+    expect(out.status).toBe(302)
+    expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
+    expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+  })
+
+  test("another Auth.js cookie of the same user (another browser) still moves over", async () => {
+    const owner = new Jar({ [SALT]: stolen })
+    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+    await revokeUserSessions(config, ADA.id!)
+    const other = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
+    expect((await sessionOf(config, new Jar({ [SALT]: other })))?.user?.email).toBe(ADA.email)
+  })
+})
