@@ -56,10 +56,10 @@ export async function adopt(
     maxAge = Math.max(0, Math.min(config.jwt.maxAge, (exp ?? now + maxAge) - now))
     // With session records, the adopted session gets one: listed, revocable, and accepted.
     const record = config.sessionRecords
-      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge, legacy.value)
+      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge, legacy.value, iat)
       : {}
     if (record === null) {
-      // Adopted once already, and that session was ended: a kept copy must not come back.
+      // Its session was ended (adopted before, or signed out everywhere): a kept copy must not come back.
       config.logger.debug("session: an Auth.js session cookie whose session was ended", {
         from: legacy.option.name,
       })

@@ -205,19 +205,22 @@ async function startRecord(
  * (a verification token, until the cookie's expiry). The Auth.js cookie stays
  * a valid token until then: without the note, a copy presented after its
  * owner signed out everywhere would mint a new record, a new session, each
- * time. `null`: that session was ended; the cookie signs no one in.
+ * time. Nor is a cookie adopted that was last used (`iat`: Auth.js renews it
+ * on every check) before all the user's sessions last ended: another device's,
+ * never adopted, ended with them. `null`: the cookie signs no one in.
  */
 export async function adoptedSessionClaims(
   ctx: RequestContext,
   sub: unknown,
   exp: number,
   cookie: string,
+  iat: unknown,
 ): Promise<{ sid: string | null; revalidated_at: number } | null> {
   const { config } = ctx
   const stored =
     typeof sub === "string" && sub !== "" ? await callAdapter(config, "getUser", sub) : null
   if (!stored) return { sid: null, revalidated_at: now() }
-  const { newRecord } = await records()
+  const { adoptionCutoff, newRecord } = await records()
   // A hash, not an HMAC: the same cookie names the same session after a secret rotation.
   const digest = await sha256Hex(cookie)
   const id = digest.slice(0, 32)
@@ -227,6 +230,9 @@ export async function adoptedSessionClaims(
     expires,
   })
   if (live) return live.userId === stored.id ? { sid: id, revalidated_at: now() } : null
+  // Last used before the user's sessions all ended (sign out everywhere): it ended with them.
+  const cutoff = await adoptionCutoff(config, stored.id)
+  if (cutoff !== undefined && (typeof iat === "number" ? iat : 0) * 1000 <= cutoff) return null
   if (typeof config.adapter?.createVerificationToken === "function") {
     try {
       await callAdapter(config, "createVerificationToken", {

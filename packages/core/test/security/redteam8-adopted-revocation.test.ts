@@ -11,8 +11,14 @@
  *
  * Each Auth.js cookie is adopted as one session: presenting it again while
  * that session lives rejoins it (parallel requests of the browser that moves),
- * and once that session ended the cookie signs no one in. On SQLite (a real
- * file), with JWT sessions and records.
+ * and once that session ended the cookie signs no one in.
+ *
+ * The same holds for an Auth.js cookie never adopted before its owner signed
+ * out everywhere (a second device's, stolen, whose owner never opened the app
+ * there again): nothing recorded it, so nothing could end it. Ending a user's
+ * sessions now also ends the Auth.js cookies they had until then.
+ *
+ * On SQLite (a real file), with JWT sessions and records.
  */
 import { hkdfSync } from "node:crypto"
 import { EncryptJWT, base64url, calculateJwkThumbprint } from "jose"
@@ -26,7 +32,7 @@ import { postForm } from "../two-factor/helpers.js"
 const SALT = "authjs.session-token"
 
 /** An Auth.js v5 session token for `claims`, as `encode()` of @auth/core makes it. */
-async function authjsToken(secret: string, claims: Record<string, unknown>) {
+async function authjsToken(secret: string, claims: Record<string, unknown>, age = 3600) {
   const key = new Uint8Array(
     hkdfSync("sha256", secret, SALT, `Auth.js Generated Encryption Key (${SALT})`, 64),
   )
@@ -34,7 +40,7 @@ async function authjsToken(secret: string, claims: Record<string, unknown>) {
   const now = Math.floor(Date.now() / 1000)
   return new EncryptJWT(claims)
     .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })
-    .setIssuedAt(now - 3600)
+    .setIssuedAt(now - age)
     .setExpirationTime(now + 29 * 86_400)
     .setJti(crypto.randomUUID())
     .encrypt(key)
@@ -96,11 +102,35 @@ describe("a copied Auth.js session cookie after its owner signed out everywhere"
     expect(await listSessions(config, ADA.id!)).toHaveLength(0)
   })
 
-  test("another Auth.js cookie of the same user (another browser) still moves over", async () => {
+  test("another Auth.js cookie of the same user (another browser) is a session of its own", async () => {
     const owner = new Jar({ [SALT]: stolen })
     expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
-    await revokeUserSessions(config, ADA.id!)
     const other = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
     expect((await sessionOf(config, new Jar({ [SALT]: other })))?.user?.email).toBe(ADA.email)
+    expect(await listSessions(config, ADA.id!)).toHaveLength(2)
+  })
+})
+
+describe("an Auth.js cookie never adopted before its owner signed out everywhere", () => {
+  test("another device's cookie, kept by a thief: refused once the user's sessions ended", async () => {
+    const secret = config.secret as string
+    const deviceB = await authjsToken(secret, { sub: ADA.id, email: ADA.email }, 7200)
+    const owner = new Jar({ [SALT]: stolen })
+    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+    const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
+    expect(out.status).toBe(302)
+    expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
+    // Sign out everywhere else, from a new sign-in: the same.
+    expect(await revokeUserSessions(config, ADA.id!)).toBe(0)
+    expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
+    expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+  })
+
+  test("another user's Auth.js cookies are not touched", async () => {
+    const grace = { id: "user-grace", email: "grace@example.com" }
+    await backend.adapter.createUser!({ ...grace, name: null, image: null, emailVerified: null })
+    const hers = await authjsToken(config.secret as string, { sub: grace.id, email: grace.email })
+    await revokeUserSessions(config, ADA.id!)
+    expect((await sessionOf(config, new Jar({ [SALT]: hers })))?.user?.email).toBe(grace.email)
   })
 })
