@@ -18,15 +18,15 @@
  * there again): nothing recorded it, so nothing could end it. Ending a user's
  * sessions now also ends the Auth.js cookies they had until then.
  *
- * On SQLite (a real file), with JWT sessions and records.
+ * On SQLite (a real file) and PostgreSQL, with JWT sessions and records.
  */
 import { hkdfSync } from "node:crypto"
 import { EncryptJWT, base64url, calculateJwkThumbprint } from "jose"
-import { afterEach, beforeEach, describe, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import { listSessions, revokeUserSessions } from "@tessera/core/sessions"
 import { ADA, get, Jar, makeConfig } from "../harness/index.js"
-import { sqliteBackend, type Backend } from "../harness/backends.js"
+import { PostgresFixture, sqliteBackend, type Backend } from "../harness/backends.js"
 import { postForm } from "../two-factor/helpers.js"
 
 const SALT = "authjs.session-token"
@@ -52,85 +52,94 @@ async function sessionOf(config: AuthConfig, jar: Jar) {
   return (await response.json()) as { user?: { email?: string } } | null
 }
 
-let backend: Backend
-let config: AuthConfig
-let stolen: string
+const postgres = new PostgresFixture()
+beforeAll(() => postgres.start(), 60_000)
+afterAll(() => postgres.stop())
 
-beforeEach(async () => {
-  backend = await sqliteBackend()
-  await backend.adapter.createUser!({
-    ...ADA,
-    id: ADA.id!,
-    email: ADA.email!,
-    emailVerified: new Date(),
-  })
-  // revalidateAge 0: every check asks the record (a revoked session ends on its next request).
-  config = makeConfig({
-    adapter: backend.adapter,
-    session: { strategy: "jwt", revalidateAge: 0 },
-  }).config
-  stolen = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
-})
+describe.each([
+  ["sqlite", sqliteBackend],
+  ["postgres", () => postgres.backend()],
+] as const)("on %s", (_name, makeBackend) => {
+  let backend: Backend
+  let config: AuthConfig
+  let stolen: string
 
-afterEach(async () => {
-  await backend.close()
-})
-
-describe("a copied Auth.js session cookie after its owner signed out everywhere", () => {
-  test("revokeUserSessions: the copy, presented again, signs no one in", async () => {
-    const owner = new Jar({ [SALT]: stolen })
-    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
-    const thief = new Jar({ [SALT]: stolen })
-    expect((await sessionOf(config, thief))?.user?.email).toBe(ADA.email)
-    // The two browsers holding one Auth.js cookie are one session.
-    expect(await listSessions(config, ADA.id!)).toHaveLength(1)
-
-    expect(await revokeUserSessions(config, ADA.id!)).toBe(1)
-    expect(await sessionOf(config, owner)).toBeNull()
-    expect(await sessionOf(config, thief)).toBeNull()
-    // The thief kept the raw Auth.js cookie and presents it again in a fresh browser.
-    expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
-    expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+  beforeEach(async () => {
+    backend = await makeBackend()
+    await backend.adapter.createUser!({
+      ...ADA,
+      id: ADA.id!,
+      email: ADA.email!,
+      emailVerified: new Date(),
+    })
+    // revalidateAge 0: every check asks the record (a revoked session ends on its next request).
+    config = makeConfig({
+      adapter: backend.adapter,
+      session: { strategy: "jwt", revalidateAge: 0 },
+    }).config
+    stolen = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
   })
 
-  test("signing out (scope all) through Auth(): the copy never comes back", async () => {
-    const owner = new Jar({ [SALT]: stolen })
-    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
-    const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
-    expect(out.status).toBe(302)
-    expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
-    expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+  afterEach(async () => {
+    await backend.close()
   })
 
-  test("another Auth.js cookie of the same user (another browser) is a session of its own", async () => {
-    const owner = new Jar({ [SALT]: stolen })
-    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
-    const other = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
-    expect((await sessionOf(config, new Jar({ [SALT]: other })))?.user?.email).toBe(ADA.email)
-    expect(await listSessions(config, ADA.id!)).toHaveLength(2)
-  })
-})
+  describe("a copied Auth.js session cookie after its owner signed out everywhere", () => {
+    test("revokeUserSessions: the copy, presented again, signs no one in", async () => {
+      const owner = new Jar({ [SALT]: stolen })
+      expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+      const thief = new Jar({ [SALT]: stolen })
+      expect((await sessionOf(config, thief))?.user?.email).toBe(ADA.email)
+      // The two browsers holding one Auth.js cookie are one session.
+      expect(await listSessions(config, ADA.id!)).toHaveLength(1)
 
-describe("an Auth.js cookie never adopted before its owner signed out everywhere", () => {
-  test("another device's cookie, kept by a thief: refused once the user's sessions ended", async () => {
-    const secret = config.secret as string
-    const deviceB = await authjsToken(secret, { sub: ADA.id, email: ADA.email }, 7200)
-    const owner = new Jar({ [SALT]: stolen })
-    expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
-    const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
-    expect(out.status).toBe(302)
-    expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
-    // Sign out everywhere else, from a new sign-in: the same.
-    expect(await revokeUserSessions(config, ADA.id!)).toBe(0)
-    expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
-    expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+      expect(await revokeUserSessions(config, ADA.id!)).toBe(1)
+      expect(await sessionOf(config, owner)).toBeNull()
+      expect(await sessionOf(config, thief)).toBeNull()
+      // The thief kept the raw Auth.js cookie and presents it again in a fresh browser.
+      expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
+      expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+    })
+
+    test("signing out (scope all) through Auth(): the copy never comes back", async () => {
+      const owner = new Jar({ [SALT]: stolen })
+      expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+      const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
+      expect(out.status).toBe(302)
+      expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
+      expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+    })
+
+    test("another Auth.js cookie of the same user (another browser) is a session of its own", async () => {
+      const owner = new Jar({ [SALT]: stolen })
+      expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+      const other = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
+      expect((await sessionOf(config, new Jar({ [SALT]: other })))?.user?.email).toBe(ADA.email)
+      expect(await listSessions(config, ADA.id!)).toHaveLength(2)
+    })
   })
 
-  test("another user's Auth.js cookies are not touched", async () => {
-    const grace = { id: "user-grace", email: "grace@example.com" }
-    await backend.adapter.createUser!({ ...grace, name: null, image: null, emailVerified: null })
-    const hers = await authjsToken(config.secret as string, { sub: grace.id, email: grace.email })
-    await revokeUserSessions(config, ADA.id!)
-    expect((await sessionOf(config, new Jar({ [SALT]: hers })))?.user?.email).toBe(grace.email)
+  describe("an Auth.js cookie never adopted before its owner signed out everywhere", () => {
+    test("another device's cookie, kept by a thief: refused once the user's sessions ended", async () => {
+      const secret = config.secret as string
+      const deviceB = await authjsToken(secret, { sub: ADA.id, email: ADA.email }, 7200)
+      const owner = new Jar({ [SALT]: stolen })
+      expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
+      const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
+      expect(out.status).toBe(302)
+      expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
+      // Sign out everywhere else, from a new sign-in: the same.
+      expect(await revokeUserSessions(config, ADA.id!)).toBe(0)
+      expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
+      expect(await listSessions(config, ADA.id!)).toHaveLength(0)
+    })
+
+    test("another user's Auth.js cookies are not touched", async () => {
+      const grace = { id: "user-grace", email: "grace@example.com" }
+      await backend.adapter.createUser!({ ...grace, name: null, image: null, emailVerified: null })
+      const hers = await authjsToken(config.secret as string, { sub: grace.id, email: grace.email })
+      await revokeUserSessions(config, ADA.id!)
+      expect((await sessionOf(config, new Jar({ [SALT]: hers })))?.user?.email).toBe(grace.email)
+    })
   })
 })
