@@ -207,7 +207,8 @@ async function startRecord(
  * owner signed out everywhere would mint a new record, a new session, each
  * time. Nor is a cookie adopted that was last used (`iat`: Auth.js renews it
  * on every check) before all the user's sessions last ended: another device's,
- * never adopted, ended with them. `null`: the cookie signs no one in.
+ * never adopted, ended with them; nor one used once the user had a second
+ * factor, which Auth.js never asked for. `null`: the cookie signs no one in.
  */
 export async function adoptedSessionClaims(
   ctx: RequestContext,
@@ -230,9 +231,19 @@ export async function adoptedSessionClaims(
     expires,
   })
   if (live) return live.userId === stored.id ? { sid: id, revalidated_at: now() } : null
+  // When the cookie was last used (Auth.js renews `iat` on every check); unknown: the worst case.
+  const lastUsed = typeof iat === "number" ? iat : undefined
   // Last used before the user's sessions all ended (sign out everywhere): it ended with them.
   const cutoff = await adoptionCutoff(config, stored.id)
-  if (cutoff !== undefined && (typeof iat === "number" ? iat : 0) * 1000 <= cutoff) return null
+  if (cutoff !== undefined && (lastUsed === undefined || lastUsed * 1000 <= cutoff)) return null
+  // Auth.js knows no second factor: a cookie it issued or renewed once the user had one (an
+  // app still partly on Auth.js, with the same secret) never asked for it. From before, it
+  // stays, as the user's other sessions from before the factor do.
+  if (config.twoFactor) {
+    const factor = await callAdapter(config, "getTwoFactor", stored.id)
+    const enabled = factor?.enabledAt ? Math.floor(factor.enabledAt.valueOf() / 1000) : undefined
+    if (enabled !== undefined && (lastUsed === undefined || lastUsed >= enabled)) return null
+  }
   if (typeof config.adapter?.createVerificationToken === "function") {
     try {
       await callAdapter(config, "createVerificationToken", {

@@ -20,37 +20,16 @@
  *
  * On SQLite (a real file) and PostgreSQL, with JWT sessions and records.
  */
-import { hkdfSync } from "node:crypto"
-import { EncryptJWT, base64url, calculateJwkThumbprint } from "jose"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest"
-import { Auth, type AuthConfig } from "@tessera/core"
+import type { AuthConfig } from "@tessera/core"
 import { listSessions, revokeUserSessions } from "@tessera/core/sessions"
-import { ADA, get, Jar, makeConfig } from "../harness/index.js"
+import { ADA, Jar, makeConfig } from "../harness/index.js"
 import { PostgresFixture, sqliteBackend, type Backend } from "../harness/backends.js"
 import { postForm } from "../two-factor/helpers.js"
+import { AUTHJS_COOKIE, authjsToken, sessionOf } from "./redteam8-helpers.js"
 
-const SALT = "authjs.session-token"
-
-/** An Auth.js v5 session token for `claims`, as `encode()` of @auth/core makes it. */
-async function authjsToken(secret: string, claims: Record<string, unknown>, age = 3600) {
-  const key = new Uint8Array(
-    hkdfSync("sha256", secret, SALT, `Auth.js Generated Encryption Key (${SALT})`, 64),
-  )
-  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
-  const now = Math.floor(Date.now() / 1000)
-  return new EncryptJWT(claims)
-    .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })
-    .setIssuedAt(now - age)
-    .setExpirationTime(now + 29 * 86_400)
-    .setJti(crypto.randomUUID())
-    .encrypt(key)
-}
-
-async function sessionOf(config: AuthConfig, jar: Jar) {
-  const response = await Auth(get("/auth/session", { jar }), config)
-  jar.update(response)
-  return (await response.json()) as { user?: { email?: string } } | null
-}
+/** A time `hours` ago, in seconds: a cookie last used then. */
+const hoursAgo = (hours: number) => Math.floor(Date.now() / 1000) - hours * 3600
 
 const postgres = new PostgresFixture()
 beforeAll(() => postgres.start(), 60_000)
@@ -77,7 +56,11 @@ describe.each([
       adapter: backend.adapter,
       session: { strategy: "jwt", revalidateAge: 0 },
     }).config
-    stolen = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
+    stolen = await authjsToken(
+      config.secret as string,
+      { sub: ADA.id, email: ADA.email },
+      hoursAgo(1),
+    )
   })
 
   afterEach(async () => {
@@ -86,9 +69,9 @@ describe.each([
 
   describe("a copied Auth.js session cookie after its owner signed out everywhere", () => {
     test("revokeUserSessions: the copy, presented again, signs no one in", async () => {
-      const owner = new Jar({ [SALT]: stolen })
+      const owner = new Jar({ [AUTHJS_COOKIE]: stolen })
       expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
-      const thief = new Jar({ [SALT]: stolen })
+      const thief = new Jar({ [AUTHJS_COOKIE]: stolen })
       expect((await sessionOf(config, thief))?.user?.email).toBe(ADA.email)
       // The two browsers holding one Auth.js cookie are one session.
       expect(await listSessions(config, ADA.id!)).toHaveLength(1)
@@ -97,24 +80,26 @@ describe.each([
       expect(await sessionOf(config, owner)).toBeNull()
       expect(await sessionOf(config, thief)).toBeNull()
       // The thief kept the raw Auth.js cookie and presents it again in a fresh browser.
-      expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
+      expect(await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: stolen }))).toBeNull()
       expect(await listSessions(config, ADA.id!)).toHaveLength(0)
     })
 
     test("signing out (scope all) through Auth(): the copy never comes back", async () => {
-      const owner = new Jar({ [SALT]: stolen })
+      const owner = new Jar({ [AUTHJS_COOKIE]: stolen })
       expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
       const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
       expect(out.status).toBe(302)
-      expect(await sessionOf(config, new Jar({ [SALT]: stolen }))).toBeNull()
+      expect(await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: stolen }))).toBeNull()
       expect(await listSessions(config, ADA.id!)).toHaveLength(0)
     })
 
     test("another Auth.js cookie of the same user (another browser) is a session of its own", async () => {
-      const owner = new Jar({ [SALT]: stolen })
+      const owner = new Jar({ [AUTHJS_COOKIE]: stolen })
       expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
       const other = await authjsToken(config.secret as string, { sub: ADA.id, email: ADA.email })
-      expect((await sessionOf(config, new Jar({ [SALT]: other })))?.user?.email).toBe(ADA.email)
+      expect((await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: other })))?.user?.email).toBe(
+        ADA.email,
+      )
       expect(await listSessions(config, ADA.id!)).toHaveLength(2)
     })
   })
@@ -122,15 +107,15 @@ describe.each([
   describe("an Auth.js cookie never adopted before its owner signed out everywhere", () => {
     test("another device's cookie, kept by a thief: refused once the user's sessions ended", async () => {
       const secret = config.secret as string
-      const deviceB = await authjsToken(secret, { sub: ADA.id, email: ADA.email }, 7200)
-      const owner = new Jar({ [SALT]: stolen })
+      const deviceB = await authjsToken(secret, { sub: ADA.id, email: ADA.email }, hoursAgo(2))
+      const owner = new Jar({ [AUTHJS_COOKIE]: stolen })
       expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
       const out = await postForm(config, owner, "/auth/signout", { scope: "all" })
       expect(out.status).toBe(302)
-      expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
+      expect(await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: deviceB }))).toBeNull()
       // Sign out everywhere else, from a new sign-in: the same.
       expect(await revokeUserSessions(config, ADA.id!)).toBe(0)
-      expect(await sessionOf(config, new Jar({ [SALT]: deviceB }))).toBeNull()
+      expect(await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: deviceB }))).toBeNull()
       expect(await listSessions(config, ADA.id!)).toHaveLength(0)
     })
 
@@ -139,7 +124,9 @@ describe.each([
       await backend.adapter.createUser!({ ...grace, name: null, image: null, emailVerified: null })
       const hers = await authjsToken(config.secret as string, { sub: grace.id, email: grace.email })
       await revokeUserSessions(config, ADA.id!)
-      expect((await sessionOf(config, new Jar({ [SALT]: hers })))?.user?.email).toBe(grace.email)
+      expect((await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: hers })))?.user?.email).toBe(
+        grace.email,
+      )
     })
   })
 })
