@@ -5,8 +5,11 @@
  * holding the victim's password, signed in as themselves in the same browser,
  * must not pass for that case, nor turn the victim's waiting sign-in into a
  * session through the session update (`POST /auth/session`), nor finish it
- * with a code of their own factor. (Safe when tested: pinned.) On SQLite, in
- * a real file, with JWT sessions and session records.
+ * with a code of their own factor. And the victim's codes checked on several
+ * routes (the code step, with her password; `two-factor/disable`, with a copy
+ * of her session), TOTP or recovery codes, count toward one lockout. (Safe
+ * when tested: pinned.) On SQLite, in a real file, with JWT sessions and
+ * session records.
  */
 import { afterEach, beforeEach, expect, test, vi } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
@@ -90,4 +93,34 @@ test("signed in as themselves, an attacker with the victim's password still stop
   // That sign-in replaced the attacker's session: Mallory's record is gone, Ada has two.
   const listed = await Auth(get("/auth/sessions", { jar }), config)
   expect(((await listed.json()) as unknown[]).length).toBe(2)
+})
+
+test("guesses at the code step, the disable route and with recovery codes share one lockout", async () => {
+  // The victim's own (older) session, copied, and her password: two routes that check her codes.
+  const owner = await signIn(config)
+  const victim = await enableTwoFactor(config, owner.jar)
+  vi.setSystemTime(Date.now() + 30_000)
+  const waiting = await signIn(config)
+  expect(waiting.response.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
+
+  const wrong = codeFor(victim.secret, Date.now(), 10)
+  expect((await submitCode(config, waiting.jar, wrong)).headers.get("location")).toContain(
+    "error=TwoFactor",
+  )
+  expect((await submitCode(config, waiting.jar, "aaaaa-bbbbb")).headers.get("location")).toContain(
+    "error=TwoFactor",
+  )
+  for (const code of [wrong, "aaaaa-bbbbb", wrong]) {
+    const disable = await postForm(config, owner.jar, "/auth/two-factor/disable", { code })
+    expect(disable.status).toBe(400)
+  }
+  // Five wrong guesses in all: the right code and a genuine recovery code are refused everywhere.
+  const right = await submitCode(config, waiting.jar, codeFor(victim.secret))
+  expect(right.headers.get("location")).toContain("error=RateLimited")
+  const recovery = await postForm(config, owner.jar, "/auth/two-factor/disable", {
+    code: victim.recoveryCodes[0]!,
+  })
+  expect(recovery.status).toBe(429)
+  expect((await backend.adapter.getTwoFactor!(ADA.id!))?.enabledAt).toBeTruthy()
+  expect(await session(config, waiting.jar)).toBeNull()
 })
