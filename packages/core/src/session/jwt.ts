@@ -33,6 +33,7 @@ import { defaultCallbacks } from "../config/callbacks.js"
 import { callAdapter } from "../lib/adapter.js"
 import { fireEvent } from "../lib/events.js"
 import { isPromiseLike } from "../lib/promise.js"
+import { singleFlight } from "../lib/single-flight.js"
 import { isCurrentKey } from "../jwt/codec.js"
 import { sha256Hex } from "../lib/crypto.js"
 import type { Account, Session, User } from "../types.js"
@@ -193,6 +194,9 @@ async function startRecord(
   return record.id
 }
 
+/** Adoptions of Auth.js cookies under way, per configuration, by the cookie's hash. */
+const adoptions = new WeakMap<object, Map<string, Promise<unknown>>>()
+
 /**
  * The record claims for a session adopted from Auth.js (`authjs-cookies.ts`),
  * which has no record: a record for a user the adapter stores, so that the
@@ -221,16 +225,37 @@ export async function adoptedSessionClaims(
   const stored =
     typeof sub === "string" && sub !== "" ? await callAdapter(config, "getUser", sub) : null
   if (!stored) return { sid: null, revalidated_at: now() }
-  const { adoptionCutoff, newRecord } = await records()
   // A hash, not an HMAC: the same cookie names the same session after a secret rotation.
   const digest = await sha256Hex(cookie)
+  // A browser's parallel first requests carry one cookie: one adoption in this process.
+  let inFlight = adoptions.get(config)
+  if (!inFlight) adoptions.set(config, (inFlight = new Map()))
+  return singleFlight(inFlight, digest, () => adoptOnce(ctx, stored, digest, exp, iat))
+}
+
+/** The adoption of the Auth.js cookie hashed `digest`, for the stored user it names. */
+async function adoptOnce(
+  ctx: RequestContext,
+  stored: AdapterUser,
+  digest: string,
+  exp: number,
+  iat: unknown,
+): Promise<{ sid: string | null; revalidated_at: number } | null> {
+  const { config } = ctx
+  const { adoptionCutoff, newRecord } = await records()
   const id = digest.slice(0, 32)
   const expires = new Date(exp * 1000)
-  const live = await callAdapter(config, "touchSessionRecord", id, {
-    lastSeenAt: new Date(),
-    expires,
-  })
-  if (live) return live.userId === stored.id ? { sid: id, revalidated_at: now() } : null
+  /** The session this cookie became, if it still lives: `undefined` when there is none. */
+  const rejoin = async () => {
+    const live = await callAdapter(config, "touchSessionRecord", id, {
+      lastSeenAt: new Date(),
+      expires,
+    })
+    if (live) return live.userId === stored.id ? { sid: id, revalidated_at: now() } : null
+    return undefined
+  }
+  const live = await rejoin()
+  if (live !== undefined) return live
   // When the cookie was last used (Auth.js renews `iat` on every check); unknown: the worst case.
   const lastUsed = typeof iat === "number" ? iat : undefined
   // Last used before the user's sessions all ended (sign out everywhere): it ended with them.
@@ -252,8 +277,9 @@ export async function adoptedSessionClaims(
         expires,
       })
     } catch {
-      // Adopted before, and that session has ended (revoked, signed out, expired).
-      return null
+      // Adopted before: by a request racing this one in another process (its record may be
+      // there by now), or as a session that has ended (revoked, signed out, expired).
+      return (await rejoin()) ?? null
     }
   }
   await callAdapter(config, "createSessionRecord", {

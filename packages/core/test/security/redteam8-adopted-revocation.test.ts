@@ -93,6 +93,14 @@ describe.each([
       expect(await listSessions(config, ADA.id!)).toHaveLength(0)
     })
 
+    test("the moving browser's parallel first requests: all signed in, as one session", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => sessionOf(config, new Jar({ [AUTHJS_COOKIE]: stolen }))),
+      )
+      expect(answers.map((answer) => answer?.user?.email)).toEqual(Array(4).fill(ADA.email))
+      expect(await listSessions(config, ADA.id!)).toHaveLength(1)
+    })
+
     test("another Auth.js cookie of the same user (another browser) is a session of its own", async () => {
       const owner = new Jar({ [AUTHJS_COOKIE]: stolen })
       expect((await sessionOf(config, owner))?.user?.email).toBe(ADA.email)
