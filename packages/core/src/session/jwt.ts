@@ -347,7 +347,10 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       // The time of the check only needs keeping when checks are spaced out.
       const recheck = revalidated && config.session.revalidateAge > 0
       if (slides || changed || rotated || recheck) {
-        await writeToken(ctx, next, authTime, exp, tracking)
+        // Like the sign-in time, whether the session came from Auth.js (never a recent
+        // sign-in) is Tessera's to keep: a callback that rebuilds the token drops it.
+        const kept = token.adopted === true ? { ...next, adopted: true } : next
+        await writeToken(ctx, kept, authTime, exp, tracking)
       }
       const session: Session = {
         user: { name: next.name, email: next.email, image: next.picture },

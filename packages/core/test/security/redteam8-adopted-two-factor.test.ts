@@ -7,13 +7,20 @@
  * Tessera was skipped. An Auth.js cookie used after the user's second factor
  * was turned on is not adopted (they sign in to Tessera, code included); one
  * last used before, from before the move, still is, as the user's other
- * sessions from before the factor stay. On SQLite, in a real file.
+ * sessions from before the factor stay.
+ *
+ * And an adopted session is never a recent sign-in (its `iat` dates the last
+ * use, not the sign-in): an app's `jwt` callback that rebuilds the token
+ * (returning only the claims it knows) dropped that mark, and a stolen Auth.js
+ * cookie could then set up a second factor only the thief holds.
+ *
+ * On SQLite, in a real file.
  */
 import { afterEach, beforeEach, expect, test, vi } from "vitest"
 import type { AuthConfig } from "@tessera/core"
 import { ADA, Jar, makeConfig, signIn } from "../harness/index.js"
 import { sqliteBackend, type Backend } from "../harness/backends.js"
-import { enableTwoFactor, fakeClock } from "../two-factor/helpers.js"
+import { enableTwoFactor, fakeClock, postForm } from "../two-factor/helpers.js"
 import { AUTHJS_COOKIE, authjsToken, sessionOf } from "./redteam8-helpers.js"
 
 let backend: Backend
@@ -56,4 +63,31 @@ test("a user without a second factor: an Auth.js cookie minted now still moves o
   expect((await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: minted })))?.user?.email).toBe(
     ADA.email,
   )
+})
+
+test("an app's jwt callback that rebuilds the token does not make an adopted session a recent sign-in", async () => {
+  // A common shape: the callback returns the claims it knows, dropping the others.
+  ;({ config } = makeConfig({
+    adapter: backend.adapter,
+    session: { strategy: "jwt" },
+    callbacks: {
+      jwt: ({ token }) => ({ sub: token.sub, name: token.name, email: token.email }),
+    },
+  }))
+  // Stolen a minute after its owner last used it (Auth.js renewed `iat` then).
+  const stolen = await authjsToken(
+    config.secret as string,
+    {
+      sub: ADA.id,
+      email: ADA.email,
+    },
+    Math.floor(Date.now() / 1000) - 60,
+  )
+  const thief = new Jar({ [AUTHJS_COOKIE]: stolen })
+  expect((await sessionOf(config, thief))?.user?.email).toBe(ADA.email)
+  expect((await sessionOf(config, thief))?.user?.email).toBe(ADA.email)
+  const setup = await postForm(config, thief, "/auth/two-factor/setup")
+  expect(setup.status).toBe(403)
+  expect(await setup.json()).toMatchObject({ error: "RecentSignInRequired" })
+  expect(await backend.adapter.getTwoFactor!(ADA.id!)).toBeNull()
 })
