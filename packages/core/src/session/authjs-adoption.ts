@@ -59,8 +59,9 @@ export async function adopt(
       ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge, legacy.value, iat)
       : {}
     if (record === null) {
-      // Its session was ended (adopted before, or signed out everywhere): a kept copy must not come back.
-      config.logger.debug("session: an Auth.js session cookie whose session was ended", {
+      // Its session was ended (adopted before, or signed out everywhere), or it skipped the
+      // user's second factor: a kept copy must not come back as a session.
+      config.logger.debug("session: an Auth.js session cookie not adopted (ended, or no code)", {
         from: legacy.option.name,
       })
       return
