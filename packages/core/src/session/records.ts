@@ -55,7 +55,7 @@ function isSession(record: AdapterSessionRecord): boolean {
   )
 }
 
-/** Whether ending every session of a user must also end their Auth.js cookies (see AUTHJS_CUTOFF). */
+/** Whether ending all of a user's sessions ends their Auth.js cookies too (AUTHJS_CUTOFF). */
 function adoptsAuthjsCookies(config: ResolvedConfig): boolean {
   return config.session.strategy === "jwt" && config.source.adoptAuthjsSessions !== false
 }
