@@ -56,8 +56,16 @@ export async function adopt(
     maxAge = Math.max(0, Math.min(config.jwt.maxAge, (exp ?? now + maxAge) - now))
     // With session records, the adopted session gets one: listed, revocable, and accepted.
     const record = config.sessionRecords
-      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge)
+      ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge, legacy.value, iat)
       : {}
+    if (record === null) {
+      // Its session was ended (adopted before, or signed out everywhere), or it skipped the
+      // user's second factor: a kept copy must not come back as a session.
+      config.logger.debug("session: an Auth.js session cookie not adopted (ended, or no code)", {
+        from: legacy.option.name,
+      })
+      return
+    }
     // The sign-in time carries over, so `absoluteMaxAge` counts from the Auth.js sign-in.
     // Auth.js renews `iat` with every session check: it says when the cookie was last
     // used, not when its owner signed in, so the session is never a recent sign-in

@@ -36,9 +36,61 @@ export function pendingSignInProvider(providerId: string | null | undefined): st
   return providerId ? `${TWO_FACTOR_ID}:${providerId}` : TWO_FACTOR_ID
 }
 
+/**
+ * The `provider` of a user's mark of the last time all their sessions ended
+ * (`createdAt`), kept with JWT sessions while Auth.js cookies are adopted: an
+ * Auth.js cookie is no record, so ending the user's records cannot end one
+ * that was never adopted (another device's, stolen); adoption refuses those
+ * last used before the mark (`adoptionCutoff`). No provider id has a colon.
+ * Not a session: never listed, counted or announced.
+ */
+const AUTHJS_CUTOFF = "tessera:authjs-cutoff"
+
 function isSession(record: AdapterSessionRecord): boolean {
   const provider = record.provider ?? ""
-  return provider !== TWO_FACTOR_ID && !provider.startsWith(`${TWO_FACTOR_ID}:`)
+  return (
+    provider !== TWO_FACTOR_ID &&
+    !provider.startsWith(`${TWO_FACTOR_ID}:`) &&
+    provider !== AUTHJS_CUTOFF
+  )
+}
+
+/** Whether ending all of a user's sessions ends their Auth.js cookies too (AUTHJS_CUTOFF). */
+function adoptsAuthjsCookies(config: ResolvedConfig): boolean {
+  return config.session.strategy === "jwt" && config.source.adoptAuthjsSessions !== false
+}
+
+/**
+ * When all of `userId`'s sessions last ended (ms since the epoch), if they did
+ * since Auth.js cookies were adopted: an Auth.js cookie last used before then
+ * was ended with them.
+ */
+export async function adoptionCutoff(
+  config: ResolvedConfig,
+  userId: string,
+): Promise<number | undefined> {
+  const records = await callAdapter(config, "listSessionRecords", userId)
+  const marks = records.filter((record) => record.provider === AUTHJS_CUTOFF)
+  return marks.length ? Math.max(...marks.map((mark) => mark.createdAt.valueOf())) : undefined
+}
+
+/** Marks the end of all of `userId`'s sessions, for `adoptionCutoff`. */
+async function markCutoff(config: ResolvedConfig, userId: string): Promise<void> {
+  const now = new Date()
+  // Kept as long as an Auth.js cookie made just before it could live.
+  const expires = new Date(now.valueOf() + config.jwt.maxAge * 1000)
+  await callAdapter(config, "createSessionRecord", {
+    id: newSessionId(),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expires,
+    userAgent: null,
+    ipPrefix: null,
+    provider: AUTHJS_CUTOFF,
+    providerAccountId: null,
+    providerSessionId: null,
+  })
 }
 
 /** A new session id: 128 bits from the CSPRNG, hex. */
@@ -156,6 +208,9 @@ export async function revokeSessions(
   quiet?: string,
 ): Promise<AdapterSessionRecord[]> {
   const deleted = (await callAdapter(ctx.config, "deleteSessionRecords", filter)).filter(isSession)
+  // All of a user's sessions (but one, perhaps) ended: so do the Auth.js cookies they had.
+  if (filter.userId !== undefined && filter.id === undefined && adoptsAuthjsCookies(ctx.config))
+    await markCutoff(ctx.config, filter.userId)
   // The provider ends its sessions (back-channel logout): a sign-in through it
   // still waiting for its second factor ends too, or it would finish later.
   if (filter.provider) {
