@@ -118,7 +118,8 @@ function chunkOf(id) {
   if (
     path === "jwt/authjs.ts" ||
     path === "jwt/cbc-hmac.ts" ||
-    path === "session/authjs-adoption.ts"
+    path === "session/authjs-adoption.ts" ||
+    path === "session/authjs-record.ts"
   )
     return "authjs"
   // Sessions with records: the records, the database strategy (whose sessions always have

@@ -11,7 +11,7 @@ import { JWTSessionError } from "../errors.js"
 import { chunkedCookies, clearChunkedCookies } from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
 import type { CookieOption } from "../types.js"
-import { adoptedSessionClaims } from "./jwt.js"
+import { adoptedSessionClaims } from "./authjs-record.js"
 
 async function decodeLegacy(ctx: RequestContext, value: string, salt: string): Promise<JWT> {
   const { config } = ctx
