@@ -317,7 +317,8 @@ function comesFromErrorPage(request: Request, errorPage: string): boolean {
 /**
  * The configuration is broken: 500 JSON for API actions; for pages, the custom
  * error page when there is one (unless that page sent the browser here: then
- * `ErrorPageLoop` is logged), otherwise the built-in error page (in the
+ * `ErrorPageLoop` is logged), otherwise 500 JSON to a fetch client's POST
+ * (`X-Auth-Return-Redirect: 1`) and the built-in error page to a browser (in the
  * language `Accept-Language` asks for, with a link to the configured origin's
  * home page, or to `/` on whatever origin the browser is at).
  */
@@ -341,6 +342,11 @@ async function configurationErrorResult(
     const url = new URL(errorPage, configuredOrigin(config) ?? new URL(request.url).origin)
     url.searchParams.set("error", "Configuration")
     return { redirect: url.href, headers: noStoreHeaders }
+  }
+  // A fetch client (Auth.js's `signIn`/`signOut` POST with this header) reads the answer with
+  // `res.json()`: Auth.js's JSON, not a page it cannot parse. A browser's own form gets the page.
+  if (request.method === "POST" && request.headers.get("X-Auth-Return-Redirect") === "1") {
+    return { status: 500, body: { message: configurationMessage } }
   }
   const home = `${configuredOrigin(config) ?? ""}/`
   const { renderErrorPage, fallbackPageContext } = await builtInPages()

@@ -255,7 +255,10 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
     )
   }
   const { action, provider, rest } = splitPath(pathname.slice(basePath.length + 1))
-  if (!action || !isAuthAction(action) || rest.length > 0) {
+  // One trailing slash after the provider id is the route without it, as `session/` is: Auth.js
+  // drops empty segments, so an app's `callback/<id>/` worked there. Anything further is no route.
+  const trailingSlash = rest.length === 1 && rest[0] === "" && !!provider
+  if (!action || !isAuthAction(action) || (rest.length > 0 && !trailingSlash)) {
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }
   const route = routes[action]

@@ -1,0 +1,1138 @@
+// Differential compatibility check: Tessera's `Auth()` against Auth.js's own (`@auth/core`
+// 0.41.3) as a reference oracle. Tessera's promise is that an Auth.js v5 app moves over by
+// changing `@auth/` to `@tessera/`; reading Auth.js's source tells what it means to do, running
+// it tells what it does. So each scenario below builds the SAME configuration with each
+// library's own factories (Credentials, GitHub, CredentialsSignin, a memory adapter), sends the
+// SAME sequence of Requests through both (each library keeping its own cookie jar, so a session
+// comes from that library's own sign-in), and prints every difference in:
+//   - status;
+//   - Location (and the `{ url }` of `X-Auth-Return-Redirect: 1`): the origin and the cookie
+//     prefix (`authjs.` / `tessera.`) normalised, random values (state, nonce, PKCE, tokens)
+//     masked, the `error` and `code` query values compared apart;
+//   - JSON bodies: keys and value types (shape), and for the session and `{ url }` the values
+//     that are deterministic under the fixed clock;
+//   - cookies set or cleared, by role (`session-token`, `csrf-token`, ...), not by name.
+// A difference is not a bug by itself: docs/migrating-from-authjs.md lists where Tessera is
+// stricter on purpose. The script prints; it does not judge (it exits 0 either way).
+//
+// Never part of `npm test`, and never a dependency: `@auth/core` is imported by absolute path
+// from the benchmark baseline (bench/lib/baseline.mjs installs it into bench/.baseline/authjs).
+//
+// Run (from the repository root):
+//   npm run build && node bench/compat-diff.mjs [scenario-name-filter]
+//   AUTHJS_DIR=/path/to/bench/.baseline/authjs node bench/compat-diff.mjs   # another baseline
+//   node bench/compat-diff.mjs --all    # also print the observations that agree
+//   node bench/compat-diff.mjs --logs   # compare what each logged (errors, warnings) too
+import { spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const root = fileURLToPath(new URL("../", import.meta.url))
+const authjsDir = process.env.AUTHJS_DIR ?? join(root, "bench", ".baseline", "authjs")
+const authjsCore = join(authjsDir, "node_modules", "@auth", "core")
+if (!existsSync(authjsCore)) {
+  console.error(`No @auth/core at ${authjsCore}: run a benchmark once (it installs the baseline),`)
+  console.error("or point AUTHJS_DIR at a folder whose node_modules holds @auth/core 0.41.3.")
+  process.exit(2)
+}
+const tesseraDist = join(root, "packages", "core", "dist")
+const testingDist = join(root, "packages", "testing", "dist")
+const load = (dir, file) => import(pathToFileURL(join(dir, file)).href)
+
+// Auth() reads process.env by itself in Tessera (Auth.js only through setEnvDefaults): keep the
+// environment out of the comparison, everything is in the configurations.
+for (const name of Object.keys(process.env)) if (/^AUTH_/.test(name)) delete process.env[name]
+
+// ---------------------------------------------------------------------------------------------
+// A fixed clock, shared by both libraries (they read the global Date): expiries and token
+// lifetimes come out identical, and the e-mail scenarios can move time on.
+const RealDate = Date
+const clock = { now: RealDate.parse("2026-03-01T12:00:00.000Z") }
+class FixedDate extends RealDate {
+  constructor(...args) {
+    if (args.length === 0) super(clock.now)
+    else super(...args)
+  }
+  static now() {
+    return clock.now
+  }
+}
+globalThis.Date = FixedDate
+
+// ---------------------------------------------------------------------------------------------
+// The two libraries, behind one shape.
+const ORIGIN = "http://localhost:3000"
+
+async function loadLibraries() {
+  const authjs = {
+    name: "authjs",
+    ...(await load(authjsCore, "index.js")),
+    Credentials: (await load(authjsCore, "providers/credentials.js")).default,
+    GitHub: (await load(authjsCore, "providers/github.js")).default,
+    errors: await load(authjsCore, "errors.js"),
+    memoryAdapter: () => scriptMemoryAdapter(),
+  }
+  const { MemoryAdapter } = await load(testingDist, "memory-adapter.js")
+  const tessera = {
+    name: "tessera",
+    ...(await load(tesseraDist, "index.js")),
+    Credentials: (await load(tesseraDist, "providers/credentials.js")).default,
+    GitHub: (await load(tesseraDist, "providers/github.js")).default,
+    errors: await load(tesseraDist, "errors.js"),
+    memoryAdapter: () => MemoryAdapter(),
+  }
+  return [authjs, tessera]
+}
+
+/** A minimal Auth.js-style adapter over Maps (Auth.js ships none in @auth/core). */
+function scriptMemoryAdapter() {
+  const users = new Map()
+  const accounts = new Map()
+  const sessions = new Map()
+  const tokens = new Map()
+  let next = 0
+  const byEmail = (email) => [...users.values()].find((u) => u.email === email) ?? null
+  return {
+    async createUser(user) {
+      const created = { ...user, id: `user-${++next}` }
+      users.set(created.id, created)
+      return { ...created }
+    },
+    getUser: async (id) => (users.has(id) ? { ...users.get(id) } : null),
+    getUserByEmail: async (email) => {
+      const user = byEmail(email)
+      return user ? { ...user } : null
+    },
+    async getUserByAccount({ provider, providerAccountId }) {
+      const account = accounts.get(`${provider}:${providerAccountId}`)
+      return account ? { ...users.get(account.userId) } : null
+    },
+    async updateUser(user) {
+      const updated = { ...users.get(user.id), ...user }
+      users.set(user.id, updated)
+      return { ...updated }
+    },
+    async linkAccount(account) {
+      accounts.set(`${account.provider}:${account.providerAccountId}`, { ...account })
+      return account
+    },
+    async createSession(session) {
+      sessions.set(session.sessionToken, { ...session })
+      return { ...session }
+    },
+    async getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      if (!session) return null
+      return { session: { ...session }, user: { ...users.get(session.userId) } }
+    },
+    async updateSession(session) {
+      const updated = { ...sessions.get(session.sessionToken), ...session }
+      sessions.set(session.sessionToken, updated)
+      return { ...updated }
+    },
+    async deleteSession(sessionToken) {
+      sessions.delete(sessionToken)
+    },
+    async createVerificationToken(token) {
+      tokens.set(`${token.identifier}:${token.token}`, { ...token })
+      return token
+    },
+    async useVerificationToken({ identifier, token }) {
+      const key = `${identifier}:${token}`
+      const found = tokens.get(key) ?? null
+      tokens.delete(key)
+      return found
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configurations: one function per scenario family, called once per library so that each gets
+// its own objects (both cache or mutate what they are given).
+const SECRET = "compat-diff-secret-compat-diff-secret-0123456789"
+// Errors logged by each library, per step: printed with --logs (to see why a side failed).
+const logged = []
+const silentLogger = {
+  error: (e) => logged.push(`error ${e?.type ?? e?.name}: ${String(e?.message).slice(0, 160)}`),
+  warn: (w) => logged.push(`warn ${typeof w === "string" ? w : (w?.type ?? w?.name)}`),
+  debug() {},
+}
+
+const USERS = { ada: { id: "1", name: "Ada Lovelace", email: "ada@example.com" } }
+
+function credentialsProvider(L, extra = {}) {
+  class Locked extends L.errors.CredentialsSignin {
+    code = "locked"
+  }
+  return L.Credentials({
+    credentials: { username: { label: "User" }, password: { label: "Password", type: "password" } },
+    async authorize({ username, password }) {
+      if (username === "locked") throw new Locked()
+      if (username === "boom") throw new Error("database down")
+      const user = USERS[username]
+      return user && password === "right" ? user : null
+    },
+    ...extra,
+  })
+}
+
+function baseConfig(L, overrides = {}) {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    basePath: "/auth",
+    logger: silentLogger,
+    providers: [credentialsProvider(L)],
+    ...overrides,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A browser: a cookie jar per library and scenario, and requests as Auth.js's client sends them.
+class Browser {
+  constructor(L, config) {
+    this.L = L
+    this.config = config
+    this.jar = new Map()
+  }
+  cookieHeader() {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ")
+  }
+  async send(method, path, { form, json, headers = {}, origin = ORIGIN } = {}) {
+    const init = { method, headers: { ...headers }, redirect: "manual" }
+    if (this.jar.size) init.headers.cookie = this.cookieHeader()
+    if (method === "POST") init.headers.origin ??= origin
+    if (form) {
+      init.body = new URLSearchParams(form).toString()
+      init.headers["content-type"] = "application/x-www-form-urlencoded"
+    } else if (json) {
+      init.body = JSON.stringify(json)
+      init.headers["content-type"] = "application/json"
+    }
+    let response
+    try {
+      response = await this.L.Auth(new Request(`${origin}${path}`, init), this.config)
+    } catch (error) {
+      return { thrown: error?.type ?? error?.name ?? String(error) }
+    }
+    for (const line of response.headers.getSetCookie?.() ?? []) {
+      const [pair, ...attrs] = line.split(";")
+      const name = pair.slice(0, pair.indexOf("="))
+      const value = pair.slice(pair.indexOf("=") + 1)
+      const cleared = value === "" || attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))
+      if (cleared) this.jar.delete(name)
+      else this.jar.set(name, value)
+    }
+    return { response, body: await readBody(response) }
+  }
+  async csrf() {
+    const { body } = await this.send("GET", `${basePathOf(this.config)}/csrf`)
+    return body?.csrfToken
+  }
+}
+
+const basePathOf = (config) => (config.basePath ?? "/auth").replace(/\/$/, "")
+
+async function readBody(response) {
+  const type = response.headers.get("content-type") ?? ""
+  const text = await response.text()
+  if (type.includes("json")) {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return text
+    }
+  }
+  return text
+}
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation: what is compared of one response.
+const RANDOM_PARAMS = new Set(["state", "nonce", "code_challenge", "token", "csrfToken"])
+
+function normaliseUrl(raw, prefix) {
+  if (raw == null) return null
+  let url
+  try {
+    url = new URL(raw, ORIGIN)
+  } catch {
+    return `<unparsable ${raw}>`
+  }
+  const origin = url.origin === ORIGIN ? "<origin>" : url.origin
+  const params = [...url.searchParams]
+    .filter(([k]) => k !== "error" && k !== "code")
+    .map(([k, v]) => [k, RANDOM_PARAMS.has(k) ? "<random>" : normaliseText(v, prefix)])
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+  return `${origin}${url.pathname}${params.length ? `?${params.join("&")}` : ""}`
+}
+
+/** The origin and the library's cookie prefix out of a value (a callbackUrl holds URLs too). */
+const normaliseText = (text, prefix) =>
+  String(text).split(ORIGIN).join("<origin>").split(`${prefix}.`).join("<lib>.")
+
+function errorParams(raw) {
+  if (raw == null) return {}
+  try {
+    const url = new URL(raw, ORIGIN)
+    const out = {}
+    if (url.searchParams.has("error")) out.error = url.searchParams.get("error")
+    if (url.searchParams.has("code")) out.code = url.searchParams.get("code")
+    return out
+  } catch {
+    return {}
+  }
+}
+
+/** Keys and value types, recursively; arrays by their first element. */
+function shape(value) {
+  if (value === null) return "null"
+  if (Array.isArray(value)) return value.length ? [shape(value[0])] : []
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, shape(value[k])]),
+    )
+  }
+  return typeof value
+}
+
+function cookieRoles(response) {
+  const roles = []
+  for (const line of response.headers.getSetCookie?.() ?? []) {
+    const [pair, ...attrs] = line.split(";")
+    const name = pair.slice(0, pair.indexOf("="))
+    const value = pair.slice(pair.indexOf("=") + 1)
+    const role = name
+      .replace(/^__(Secure|Host)-/, "")
+      .replace(/^(authjs|tessera|next-auth)\./, "")
+      .replace(/\.\d+$/, "")
+    const cleared = value === "" || attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))
+    roles.push(`${role}:${cleared ? "cleared" : "set"}`)
+  }
+  return [...new Set(roles)].sort()
+}
+
+/** Session bodies: values too, with `expires` as an offset from the fixed clock. */
+function sessionValue(body) {
+  if (!body || typeof body !== "object") return body
+  const copy = structuredClone(body)
+  if (copy.expires) copy.expires = `now+${(RealDate.parse(copy.expires) - clock.now) / 1000}s`
+  return copy
+}
+
+function observe(L, result, { kind } = {}) {
+  if (result.thrown) return { thrown: result.thrown }
+  const { response, body } = result
+  const location = response.headers.get("location")
+  const observation = {
+    status: response.status,
+    location: normaliseUrl(location, L.name),
+    ...Object.fromEntries(
+      Object.entries(errorParams(location)).map(([k, v]) => [`location.${k}`, v]),
+    ),
+    cookies: cookieRoles(response),
+    contentType: (response.headers.get("content-type") ?? "").split(";")[0] || null,
+  }
+  if (body && typeof body === "object") {
+    observation.bodyShape = shape(body)
+    if (typeof body.url === "string") {
+      observation["body.url"] = normaliseUrl(body.url, L.name)
+      for (const [k, v] of Object.entries(errorParams(body.url))) observation[`body.url.${k}`] = v
+    }
+    if (kind === "session") observation.sessionValue = sessionValue(body)
+    if (kind === "providers") observation.providersValue = normaliseProviders(body, L.name)
+  } else if (typeof body === "string" && body && !observation.contentType?.includes("html")) {
+    observation.bodyText = body.slice(0, 120)
+  } else if (body === null) {
+    observation.bodyShape = "null"
+  }
+  return observation
+}
+
+function normaliseProviders(body, prefix) {
+  return Object.fromEntries(
+    Object.entries(body).map(([id, p]) => [
+      id,
+      Object.fromEntries(
+        Object.entries(p).map(([k, v]) => [
+          k,
+          typeof v === "string" ? normaliseText(v, prefix) : v,
+        ]),
+      ),
+    ]),
+  )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios. Each is `{ name, config(L), run(browser, record) }`; `record(step, result, opts)`
+// keeps one observation; the same steps run for both libraries.
+const scenarios = []
+const scenario = (name, config, run) => scenarios.push({ name, config, run })
+
+const AUTHJS_ERRORS = [
+  "Configuration",
+  "AccessDenied",
+  "Verification",
+  "Default",
+  "Signin",
+  "OAuthSignin",
+  "OAuthCallbackError",
+  "OAuthCreateAccount",
+  "EmailCreateAccount",
+  "Callback",
+  "OAuthAccountNotLinked",
+  "EmailSignin",
+  "CredentialsSignin",
+  "SessionRequired",
+  "MissingCSRF",
+  "Nonsense",
+]
+
+scenario("unauthenticated GETs", baseConfig, async (b, record) => {
+  record("GET providers", await b.send("GET", "/auth/providers"), { kind: "providers" })
+  record("GET csrf", await b.send("GET", "/auth/csrf"))
+  record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  record("GET signin", await b.send("GET", "/auth/signin"))
+  record("GET signin?callbackUrl=/x", await b.send("GET", "/auth/signin?callbackUrl=%2Fx"))
+  record("GET signout", await b.send("GET", "/auth/signout"))
+  record("GET verify-request", await b.send("GET", "/auth/verify-request"))
+  record("GET error", await b.send("GET", "/auth/error"))
+  for (const error of AUTHJS_ERRORS) {
+    record(`GET error?error=${error}`, await b.send("GET", `/auth/error?error=${error}`))
+    record(`GET signin?error=${error}`, await b.send("GET", `/auth/signin?error=${error}`))
+  }
+})
+
+scenario("credentials sign-in", baseConfig, async (b, record) => {
+  const csrfToken = await b.csrf()
+  const post = (fields, headers) =>
+    b.send("POST", "/auth/callback/credentials", { form: { csrfToken, ...fields }, headers })
+  const rr = { "X-Auth-Return-Redirect": "1" }
+  record("wrong password (form)", await post({ username: "ada", password: "no" }))
+  record("wrong password (return-redirect)", await post({ username: "ada", password: "no" }, rr))
+  record("unknown user", await post({ username: "nobody", password: "right" }))
+  record("CredentialsSignin subclass (form)", await post({ username: "locked", password: "x" }))
+  record("CredentialsSignin subclass (rr)", await post({ username: "locked", password: "x" }, rr))
+  record("authorize throws Error (form)", await post({ username: "boom", password: "x" }))
+  record("authorize throws Error (rr)", await post({ username: "boom", password: "x" }, rr))
+  record(
+    "no CSRF token",
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { username: "ada", password: "right" },
+    }),
+  )
+  record("bad CSRF token", await post({ username: "ada", password: "right", csrfToken: "x" }))
+  record(
+    "no CSRF token (rr)",
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { username: "ada", password: "right" },
+      headers: rr,
+    }),
+  )
+  record("success (form)", await post({ username: "ada", password: "right" }))
+  record("session after form sign-in", await b.send("GET", "/auth/session"), { kind: "session" })
+  record("success (return-redirect)", await post({ username: "ada", password: "right" }, rr))
+  record(
+    "success callbackUrl=/dashboard",
+    await post({ username: "ada", password: "right", callbackUrl: "/dashboard" }),
+  )
+  record(
+    "success callbackUrl same-origin abs",
+    await post({ username: "ada", password: "right", callbackUrl: `${ORIGIN}/abs?q=1` }),
+  )
+  record(
+    "success callbackUrl foreign",
+    await post({ username: "ada", password: "right", callbackUrl: "https://evil.example/steal" }),
+  )
+  record(
+    "success callbackUrl //evil",
+    await post({ username: "ada", password: "right", callbackUrl: "//evil.example/x" }),
+  )
+})
+
+scenario("routing refusals", baseConfig, async (b, record) => {
+  const csrfToken = await b.csrf()
+  record("GET unknown action", await b.send("GET", "/auth/nonsense"))
+  record("POST unknown action", await b.send("POST", "/auth/nonsense", { form: { csrfToken } }))
+  record("GET callback/unknown", await b.send("GET", "/auth/callback/unknown"))
+  record(
+    "POST signin/unknown",
+    await b.send("POST", "/auth/signin/unknown", { form: { csrfToken } }),
+  )
+  record(
+    "POST callback/unknown",
+    await b.send("POST", "/auth/callback/unknown", { form: { csrfToken } }),
+  )
+  record("GET callback/credentials", await b.send("GET", "/auth/callback/credentials"))
+  record("POST providers", await b.send("POST", "/auth/providers", { form: { csrfToken } }))
+  record("POST csrf", await b.send("POST", "/auth/csrf", { form: { csrfToken } }))
+  record("PUT session", await b.send("PUT", "/auth/session"))
+  record("DELETE signout", await b.send("DELETE", "/auth/signout"))
+  record("POST error", await b.send("POST", "/auth/error", { form: { csrfToken } }))
+  record("POST signin (no provider)", await b.send("POST", "/auth/signin", { form: { csrfToken } }))
+  record(
+    "POST signin/credentials",
+    await b.send("POST", "/auth/signin/credentials", { form: { csrfToken } }),
+  )
+  record("GET signin/credentials", await b.send("GET", "/auth/signin/credentials"))
+  record("GET outside basePath", await b.send("GET", "/other/session"))
+})
+
+scenario("request parsing", baseConfig, async (b, record) => {
+  const csrfToken = await b.csrf()
+  const creds = { csrfToken, username: "ada", password: "no" }
+  record("GET session/ (trailing slash)", await b.send("GET", "/auth/session/"), {
+    kind: "session",
+  })
+  record("GET providers/", await b.send("GET", "/auth/providers/"))
+  record("GET //session (double slash)", await b.send("GET", "/auth//session"))
+  record("GET Session (case)", await b.send("GET", "/auth/Session"))
+  record("GET session?x=1", await b.send("GET", "/auth/session?x=1"))
+  record("HEAD session", await b.send("HEAD", "/auth/session"))
+  record("OPTIONS session", await b.send("OPTIONS", "/auth/session"))
+  record("GET signin/ (trailing slash)", await b.send("GET", "/auth/signin/"))
+  record(
+    "POST callback/credentials/ (trailing slash)",
+    await b.send("POST", "/auth/callback/credentials/", { form: creds }),
+  )
+  record(
+    "POST credentials JSON body",
+    await b.send("POST", "/auth/callback/credentials", { json: creds }),
+  )
+  record(
+    "POST credentials JSON body (rr)",
+    await b.send("POST", "/auth/callback/credentials", {
+      json: creds,
+      headers: { "X-Auth-Return-Redirect": "1" },
+    }),
+  )
+  // A POST with a body and content type of our own (what `send` does not build).
+  const postRaw = async (headers, body) => {
+    const init = { method: "POST", redirect: "manual", body }
+    init.headers = { cookie: b.cookieHeader(), origin: ORIGIN, ...headers }
+    const request = new Request(`${ORIGIN}/auth/callback/credentials`, init)
+    const response = await b.L.Auth(request, b.config)
+    return { response, body: await readBody(response) }
+  }
+  const encoded = new URLSearchParams(creds).toString()
+  const formType = "application/x-www-form-urlencoded; charset=UTF-8"
+  record("POST form; charset=UTF-8", await postRaw({ "content-type": formType }, encoded))
+  const fd = new FormData()
+  for (const [k, v] of Object.entries(creds)) fd.set(k, v)
+  record("POST multipart/form-data", await postRaw({}, fd))
+  record("POST text/plain", await postRaw({ "content-type": "text/plain" }, encoded))
+  record(
+    "POST callbackUrl in query",
+    await b.send("POST", "/auth/callback/credentials?callbackUrl=%2Fq", {
+      form: { ...creds, password: "right" },
+    }),
+  )
+  record(
+    "POST redirectTo in body",
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { ...creds, password: "right", redirectTo: "/rt" },
+    }),
+  )
+  record(
+    "POST session update, form body",
+    await b.send("POST", "/auth/session", { form: { csrfToken, data: "x" } }),
+    { kind: "session" },
+  )
+  record(
+    "POST from a foreign Origin",
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { ...creds, password: "right" },
+      headers: { origin: "https://evil.example" },
+    }),
+  )
+})
+
+scenario(
+  "large JWT session (chunked cookie), session.maxAge",
+  (L) =>
+    baseConfig(L, {
+      session: { maxAge: 3600 },
+      callbacks: {
+        jwt({ token }) {
+          token.big = "x".repeat(6000)
+          return token
+        },
+        session({ session, token }) {
+          session.bigLength = token.big?.length
+          return session
+        },
+      },
+    }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    const result = await b.send("POST", "/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "right" },
+    })
+    record("sign-in", result)
+    record("session cookie chunks", {
+      synthetic: [...b.jar.keys()]
+        .filter((k) => k.includes("session-token"))
+        .map((k) => k.replace(/^.*session-token/, "session-token")),
+    })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+    record("POST signout", await b.send("POST", "/auth/signout", { form: { csrfToken } }))
+    record("session cookie chunks after sign-out", {
+      synthetic: [...b.jar.keys()].filter((k) => k.includes("session-token")).length,
+    })
+  },
+)
+
+scenario("sign-out", baseConfig, async (b, record) => {
+  const signIn = async () => {
+    const csrfToken = await b.csrf()
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "right" },
+    })
+    return csrfToken
+  }
+  const csrfToken = await signIn()
+  record("POST signout without CSRF", await b.send("POST", "/auth/signout", { form: {} }))
+  record("session after refused sign-out", await b.send("GET", "/auth/session"), {
+    kind: "session",
+  })
+  record(
+    "POST signout bad CSRF",
+    await b.send("POST", "/auth/signout", { form: { csrfToken: "x" } }),
+  )
+  record("POST signout with CSRF", await b.send("POST", "/auth/signout", { form: { csrfToken } }))
+  record("session after sign-out", await b.send("GET", "/auth/session"), { kind: "session" })
+  const again = await signIn()
+  record(
+    "POST signout with CSRF (rr)",
+    await b.send("POST", "/auth/signout", {
+      form: { csrfToken: again },
+      headers: { "X-Auth-Return-Redirect": "1" },
+    }),
+  )
+  const third = await signIn()
+  record(
+    "POST signout callbackUrl=/bye",
+    await b.send("POST", "/auth/signout", { form: { csrfToken: third, callbackUrl: "/bye" } }),
+  )
+  record(
+    "POST signout signed out",
+    await b.send("POST", "/auth/signout", { form: { csrfToken: third } }),
+  )
+})
+
+const callbacksConfig = (L) =>
+  baseConfig(L, {
+    callbacks: {
+      jwt({ token, user, trigger, session }) {
+        if (user) token.role = "admin"
+        if (trigger === "update" && session?.name) token.name = session.name
+        return token
+      },
+      session({ session, token }) {
+        session.role = token.role
+        session.user.id = token.sub
+        return session
+      },
+    },
+  })
+
+scenario("session callbacks and update", callbacksConfig, async (b, record) => {
+  const csrfToken = await b.csrf()
+  await b.send("POST", "/auth/callback/credentials", {
+    form: { csrfToken, username: "ada", password: "right" },
+  })
+  record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  clock.now += 60_000
+  record(
+    "POST session update (json)",
+    await b.send("POST", "/auth/session", { json: { csrfToken, data: { name: "Countess" } } }),
+    { kind: "session" },
+  )
+  record("GET session after update", await b.send("GET", "/auth/session"), { kind: "session" })
+  record(
+    "POST session update no CSRF",
+    await b.send("POST", "/auth/session", { json: { data: { name: "X" } } }),
+    { kind: "session" },
+  )
+  record(
+    "POST session update bad CSRF",
+    await b.send("POST", "/auth/session", { json: { csrfToken: "x", data: { name: "X" } } }),
+    { kind: "session" },
+  )
+  record(
+    "POST session update (form)",
+    await b.send("POST", "/auth/session", { form: { csrfToken } }),
+    { kind: "session" },
+  )
+  record("POST session no body", await b.send("POST", "/auth/session", { json: { csrfToken } }), {
+    kind: "session",
+  })
+  record(
+    "GET session garbage cookie",
+    await new Browser(b.L, b.config).send("GET", "/auth/session", {
+      headers: { cookie: `${b.L.name}.session-token=garbage` },
+    }),
+    { kind: "session" },
+  )
+})
+
+// Every callback and event, with the shape of its argument (callback signatures are part of the
+// promise): a list per library, compared in order.
+const calls = { authjs: [], tessera: [] }
+function recordingCallbacks(L) {
+  const note = (name, args) =>
+    calls[L.name].push(
+      `${name} ${JSON.stringify(shape(args))}${args?.trigger ? ` trigger=${args.trigger}` : ""}`,
+    )
+  return {
+    callbacks: {
+      signIn(args) {
+        note("callbacks.signIn", args)
+        return true
+      },
+      jwt(args) {
+        note("callbacks.jwt", args)
+        return args.token
+      },
+      session(args) {
+        note("callbacks.session", args)
+        return args.session
+      },
+      redirect(args) {
+        note("callbacks.redirect", args)
+        return args.url.startsWith("/") ? `${args.baseUrl}${args.url}` : args.url
+      },
+    },
+    events: Object.fromEntries(
+      ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session"].map((name) => [
+        name,
+        (args) => note(`events.${name}`, args),
+      ]),
+    ),
+  }
+}
+
+const callbackScenario = (name, config) =>
+  scenario(name, config, async (b, record) => {
+    calls[b.L.name].length = 0
+    const csrfToken = await b.csrf()
+    record("calls: csrf", { synthetic: calls[b.L.name].splice(0) })
+    if (b.config.adapter) {
+      mailed[b.L.name].length = 0
+      await b.send("POST", "/auth/signin/email", { form: { csrfToken, email: "ada@example.com" } })
+      record("calls: e-mail sign-in start", { synthetic: calls[b.L.name].splice(0) })
+      const link = new URL(mailed[b.L.name][0].url)
+      await b.send("GET", `${link.pathname}${link.search}`)
+      record("calls: e-mail link", { synthetic: calls[b.L.name].splice(0) })
+    } else {
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { csrfToken, username: "ada", password: "right" },
+      })
+      record("calls: credentials sign-in", { synthetic: calls[b.L.name].splice(0) })
+    }
+    await b.send("GET", "/auth/session")
+    record("calls: session GET", { synthetic: calls[b.L.name].splice(0) })
+    await b.send("POST", "/auth/session", { json: { csrfToken, data: { name: "Countess" } } })
+    record("calls: session update", { synthetic: calls[b.L.name].splice(0) })
+    await b.send("POST", "/auth/signout", { form: { csrfToken } })
+    record("calls: sign-out", { synthetic: calls[b.L.name].splice(0) })
+  })
+
+const redirectCalls = { authjs: [], tessera: [] }
+scenario(
+  "redirect callback inputs",
+  (L) =>
+    baseConfig(L, {
+      callbacks: {
+        redirect(params) {
+          redirectCalls[L.name].push({
+            url: normaliseText(params.url, L.name),
+            baseUrl: normaliseText(params.baseUrl, L.name),
+          })
+          return params.url.startsWith("/") ? `${params.baseUrl}${params.url}` : params.url
+        },
+      },
+    }),
+  async (b, record) => {
+    redirectCalls[b.L.name].length = 0
+    const csrfToken = await b.csrf()
+    for (const callbackUrl of [
+      "/rel",
+      `${ORIGIN}/abs`,
+      "https://foreign.example/x",
+      "//evil.example/x",
+    ]) {
+      record(
+        `sign-in callbackUrl=${callbackUrl}`,
+        await b.send("POST", "/auth/callback/credentials", {
+          form: { csrfToken, username: "ada", password: "right", callbackUrl },
+        }),
+      )
+    }
+    record(
+      `GET signin?callbackUrl=foreign`,
+      await new Browser(b.L, b.config).send(
+        "GET",
+        "/auth/signin?callbackUrl=https%3A%2F%2Fforeign.example%2F",
+      ),
+    )
+    record("redirect callback calls", { synthetic: redirectCalls[b.L.name].slice() })
+  },
+)
+
+for (const basePath of ["/api/auth", "/auth/"]) {
+  scenario(
+    `basePath ${basePath}`,
+    (L) => baseConfig(L, { basePath }),
+    async (b, record) => {
+      const base = basePath.replace(/\/$/, "")
+      record("GET providers", await b.send("GET", `${base}/providers`), { kind: "providers" })
+      const csrfToken = await b.csrf()
+      record("GET csrf", { synthetic: typeof csrfToken })
+      record(
+        "sign-in wrong password",
+        await b.send("POST", `${base}/callback/credentials`, {
+          form: { csrfToken, username: "ada", password: "no" },
+        }),
+      )
+      record("GET /auth/session (outside)", await b.send("GET", "/auth/session"))
+    },
+  )
+}
+
+scenario(
+  "pages.signIn and pages.error",
+  (L) => baseConfig(L, { pages: { signIn: "/login", error: "/oops" } }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    record(
+      "wrong password",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { csrfToken, username: "ada", password: "no" },
+      }),
+    )
+    record(
+      "authorize throws",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { csrfToken, username: "boom", password: "x" },
+      }),
+    )
+    record("GET signin", await b.send("GET", "/auth/signin?callbackUrl=%2Fx"))
+    record("GET error?error=Verification", await b.send("GET", "/auth/error?error=Verification"))
+    record("GET signout", await b.send("GET", "/auth/signout"))
+  },
+)
+
+scenario("callbackUrl remembered between requests", baseConfig, async (b, record) => {
+  record(
+    "GET signin?callbackUrl=/from-page",
+    await b.send("GET", "/auth/signin?callbackUrl=%2Ffrom-page"),
+  )
+  const csrfToken = await b.csrf()
+  record(
+    "sign-in without callbackUrl",
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "right" },
+    }),
+  )
+  record(
+    "sign-out without callbackUrl",
+    await b.send("POST", "/auth/signout", { form: { csrfToken } }),
+  )
+  record(
+    "sign-in callbackUrl=/second",
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "right", callbackUrl: "/second" },
+    }),
+  )
+  record(
+    "sign-out without callbackUrl (2)",
+    await b.send("POST", "/auth/signout", { form: { csrfToken } }),
+  )
+})
+
+// A configuration Auth.js refuses too: trustHost false with no AUTH_URL (Auth.js: UntrustedHost),
+// and no secret. Pages, API routes, browser forms and fetch clients (X-Auth-Return-Redirect).
+for (const [name, trustHost, secret] of [
+  ["trustHost false, no url", false, SECRET],
+  ["missing secret", true, undefined],
+]) {
+  scenario(
+    name,
+    (L) => baseConfig(L, { trustHost, secret }),
+    async (b, record) => {
+      for (const action of [
+        "session",
+        "csrf",
+        "providers",
+        "signin",
+        "error",
+        "callback/credentials",
+      ])
+        // prettier-ignore
+        record(`GET ${action}`, await b.send("GET", `/auth/${action}`))
+      const rr = { "X-Auth-Return-Redirect": "1" }
+      const form = { username: "ada", password: "right" }
+      const post = (path, headers) => b.send("POST", path, { form, headers })
+      for (const path of [
+        "/auth/callback/credentials",
+        "/auth/signin/credentials",
+        "/auth/signout",
+      ]) {
+        // prettier-ignore
+        record(`POST ${path}`, await post(path))
+        record(`POST ${path} (rr)`, await post(path, rr))
+      }
+      record("POST session", await b.send("POST", "/auth/session", { json: {} }))
+    },
+  )
+}
+
+const mailed = { authjs: [], tessera: [] }
+const emailConfig = (L, adapter = L.memoryAdapter()) =>
+  baseConfig(L, {
+    adapter,
+    providers: [
+      {
+        id: "email",
+        type: "email",
+        name: "Email",
+        maxAge: 24 * 60 * 60,
+        async sendVerificationRequest({ identifier, url }) {
+          mailed[L.name].push({ identifier, url })
+        },
+      },
+    ],
+  })
+
+scenario(
+  "e-mail sign-in, the script's adapter for both",
+  (L) => emailConfig(L, scriptMemoryAdapter()),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    mailed[b.L.name].length = 0
+    record(
+      "POST signin/email",
+      await b.send("POST", "/auth/signin/email", { form: { csrfToken, email: "ada@example.com" } }),
+    )
+    const [first] = mailed[b.L.name]
+    if (!first) return
+    const link = new URL(first.url)
+    record("GET callback good token", await b.send("GET", `${link.pathname}${link.search}`))
+    record("GET session after link", await b.send("GET", "/auth/session"), { kind: "session" })
+  },
+)
+
+scenario("e-mail sign-in", emailConfig, async (b, record) => {
+  mailed[b.L.name].length = 0
+  const csrfToken = await b.csrf()
+  record(
+    "POST signin/email",
+    await b.send("POST", "/auth/signin/email", {
+      form: { csrfToken, email: "Ada@Example.com", callbackUrl: "/after" },
+    }),
+  )
+  record(
+    "POST signin/email (rr)",
+    await b.send("POST", "/auth/signin/email", {
+      form: { csrfToken, email: "ada@example.com" },
+      headers: { "X-Auth-Return-Redirect": "1" },
+    }),
+  )
+  record(
+    "POST signin/email no address",
+    await b.send("POST", "/auth/signin/email", { form: { csrfToken } }),
+  )
+  record(
+    "POST signin/email bad address",
+    await b.send("POST", "/auth/signin/email", { form: { csrfToken, email: "not-an-address" } }),
+  )
+  record(
+    "POST signin/email no CSRF",
+    await b.send("POST", "/auth/signin/email", { form: { email: "ada@example.com" } }),
+  )
+  const [first] = mailed[b.L.name]
+  record("mailed", {
+    synthetic: mailed[b.L.name].map((m) => ({
+      identifier: m.identifier,
+      url: normaliseUrl(m.url, b.L.name),
+    })),
+  })
+  if (!first) return
+  const link = new URL(first.url)
+  const path = `${link.pathname}${link.search}`
+  record("GET callback good token", await b.send("GET", path))
+  record("GET session after link", await b.send("GET", "/auth/session"), { kind: "session" })
+  record("GET callback reused token", await new Browser(b.L, b.config).send("GET", path))
+  const bad = new URL(link)
+  bad.searchParams.set("token", "0".repeat(64))
+  record(
+    "GET callback bad token",
+    await new Browser(b.L, b.config).send("GET", `${bad.pathname}${bad.search}`),
+  )
+  const noEmail = new URL(link)
+  noEmail.searchParams.delete("email")
+  record(
+    "GET callback no email",
+    await new Browser(b.L, b.config).send("GET", `${noEmail.pathname}${noEmail.search}`),
+  )
+  // The second link (the return-redirect request), after its lifetime.
+  const second = mailed[b.L.name][1]
+  if (second) {
+    clock.now += 25 * 60 * 60 * 1000
+    const expired = new URL(second.url)
+    record(
+      "GET callback expired token",
+      await new Browser(b.L, b.config).send("GET", `${expired.pathname}${expired.search}`),
+    )
+    clock.now -= 25 * 60 * 60 * 1000
+  }
+})
+
+const oauthConfig = (L) =>
+  baseConfig(L, {
+    providers: [
+      L.GitHub({ clientId: "gh-client", clientSecret: "gh-secret" }),
+      {
+        id: "oidc",
+        name: "OIDC",
+        type: "oidc",
+        issuer: "https://issuer.example",
+        clientId: "oidc-client",
+        clientSecret: "oidc-secret",
+        authorization: {
+          url: "https://issuer.example/authorize",
+          params: { scope: "openid profile email" },
+        },
+        token: "https://issuer.example/token",
+        userinfo: "https://issuer.example/userinfo",
+        jwks_endpoint: "https://issuer.example/jwks",
+      },
+    ],
+  })
+
+callbackScenario("callback and event arguments: credentials, JWT", (L) =>
+  baseConfig(L, recordingCallbacks(L)),
+)
+callbackScenario("callback and event arguments: e-mail, database sessions", (L) => ({
+  ...emailConfig(L, scriptMemoryAdapter()),
+  ...recordingCallbacks(L),
+}))
+
+scenario("OAuth sign-in start", oauthConfig, async (b, record) => {
+  record("GET providers", await b.send("GET", "/auth/providers"), { kind: "providers" })
+  const csrfToken = await b.csrf()
+  for (const id of ["github", "oidc"]) {
+    record(
+      `POST signin/${id}`,
+      await b.send("POST", `/auth/signin/${id}`, { form: { csrfToken, callbackUrl: "/after" } }),
+    )
+    record(
+      `POST signin/${id} (rr)`,
+      await b.send("POST", `/auth/signin/${id}`, {
+        form: { csrfToken },
+        headers: { "X-Auth-Return-Redirect": "1" },
+      }),
+    )
+    record(
+      `POST signin/${id}?login_hint=x&prompt=login`,
+      await b.send("POST", `/auth/signin/${id}?login_hint=x&prompt=login`, { form: { csrfToken } }),
+    )
+    record(`POST signin/${id} no CSRF`, await b.send("POST", `/auth/signin/${id}`, { form: {} }))
+    record(`GET signin/${id}`, await b.send("GET", `/auth/signin/${id}`))
+    record(
+      `GET callback/${id} no params`,
+      await new Browser(b.L, b.config).send("GET", `/auth/callback/${id}`),
+    )
+    record(
+      `GET callback/${id} error=access_denied`,
+      await new Browser(b.L, b.config).send("GET", `/auth/callback/${id}?error=access_denied`),
+    )
+  }
+})
+
+// ---------------------------------------------------------------------------------------------
+async function runScenario(L, s) {
+  const observations = new Map()
+  const browser = new Browser(L, s.config(L))
+  const record = (step, result, opts) => {
+    observations.set(
+      step,
+      result.synthetic !== undefined ? { value: result.synthetic } : observe(L, result, opts),
+    )
+    if (showLogs && logged.length) observations.get(step).logged = logged.slice()
+    logged.length = 0
+  }
+  const start = clock.now
+  try {
+    await s.run(browser, record)
+  } catch (error) {
+    observations.set("<scenario threw>", { error: String(error?.stack ?? error).slice(0, 400) })
+  }
+  clock.now = start
+  return observations
+}
+
+const showLogs = process.argv.includes("--logs")
+const show = (v) => (typeof v === "string" ? v : JSON.stringify(v))
+
+// Auth.js keeps state between configurations in module variables (lib/utils/assert.js: once
+// one configuration had an e-mail provider, a later one without an adapter is refused), so each
+// scenario runs in a child process of its own, which prints its observations as JSON.
+async function child(index) {
+  const s = scenarios[index]
+  const [authjs, tessera] = await loadLibraries()
+  const a = await runScenario(authjs, s)
+  const t = await runScenario(tessera, s)
+  process.stdout.write(JSON.stringify({ authjs: [...a], tessera: [...t] }))
+}
+
+async function main() {
+  const args = process.argv.slice(2)
+  const all = args.includes("--all")
+  const filter = args.find((a) => !a.startsWith("--"))
+  let differences = 0
+  let compared = 0
+  for (const [index, s] of scenarios.entries()) {
+    if (filter && !s.name.includes(filter)) continue
+    const run = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), `--child=${index}`, ...args],
+      { encoding: "utf8", maxBuffer: 64 << 20 },
+    )
+    console.log(`\n## ${s.name}`)
+    if (run.status !== 0) {
+      console.log(`  the scenario failed to run:\n${run.stderr}`)
+      differences++
+      continue
+    }
+    const parsed = JSON.parse(run.stdout)
+    const a = new Map(parsed.authjs)
+    const t = new Map(parsed.tessera)
+    for (const step of new Set([...a.keys(), ...t.keys()])) {
+      const oa = a.get(step) ?? { missing: true }
+      const ot = t.get(step) ?? { missing: true }
+      const lines = []
+      for (const key of new Set([...Object.keys(oa), ...Object.keys(ot)])) {
+        compared++
+        if (show(oa[key]) === show(ot[key])) continue
+        lines.push(
+          `    ${key}: authjs ${show(oa[key])}\n    ${" ".repeat(key.length)}  tessera ${show(ot[key])}`,
+        )
+      }
+      if (lines.length) {
+        differences += lines.length
+        console.log(`  DIFF ${step}`)
+        console.log(lines.join("\n"))
+      } else if (all) console.log(`  same ${step}: ${show(oa)}`)
+    }
+  }
+  console.log(`\n${differences} difference(s) in ${compared} compared values.`)
+}
+
+const childArg = process.argv.find((a) => a.startsWith("--child="))
+if (childArg) await child(Number(childArg.slice("--child=".length)))
+else await main()
