@@ -96,7 +96,7 @@ const listSessions: Handler = async (ctx) =>
 const revokeSession: Handler = async (ctx) =>
   (await import("./actions/sessions.js")).revokeSessionAction(ctx)
 
-/** Credentials are checked at `signin/<id>` too (as in Auth.js): the same limits apply there. */
+/** Credentials are checked at `signin/<id>` too (Auth.js sends that POST to its sign-in page): the same limits apply there. */
 const credentialsLimits = ["credentials", "credentialsIp"] as const
 const signInLimits: readonly RateLimitRuleName[] = [...credentialsLimits, "email", "emailIp"]
 const callbackLimits: readonly RateLimitRuleName[] = [
