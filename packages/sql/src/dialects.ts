@@ -37,8 +37,8 @@ export function sqliteDatabase(path: string): Kysely<Database> {
         const { default: Sqlite } = await import("better-sqlite3")
         const memory = path === ":memory:" || path === ""
         if (!memory) mkdirSync(dirname(path), { recursive: true })
-        const db: BetterSqlite3.Database = new Sqlite(path, { timeout: 5000 })
-        if (!memory) db.pragma("journal_mode = WAL")
+        const db: BetterSqlite3.Database = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS })
+        if (!memory) await enableWal(db)
         // NORMAL is durable across application crashes in WAL mode; only a power
         // loss may drop the last commits. The default (FULL) syncs on every commit.
         db.pragma("synchronous = NORMAL")
@@ -47,6 +47,31 @@ export function sqliteDatabase(path: string): Kysely<Database> {
       },
     }),
   })
+}
+
+/** How long a statement waits for another process's lock on the file. */
+const BUSY_TIMEOUT_MS = 5000
+
+/**
+ * Switches a file to WAL. The switch needs the file to itself, and SQLite
+ * answers SQLITE_BUSY at once (its busy timeout does not apply) while another
+ * process holds it: several processes opening one new file together (a cluster
+ * starting, `tessera migrate` beside the app) would crash all but one. So the
+ * switch is retried, with jitter, for as long as the busy timeout; on a file
+ * already in WAL mode it is a read that never waits.
+ */
+async function enableWal(db: BetterSqlite3.Database): Promise<void> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL")
+      return
+    } catch (error) {
+      const busy = (error as { code?: unknown }).code === "SQLITE_BUSY"
+      if (!busy || Date.now() >= deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40))
+    }
+  }
 }
 
 /** How many prepared statements a SQLite connection keeps. */
