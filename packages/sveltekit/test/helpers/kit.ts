@@ -3,7 +3,13 @@
  * actions with real `Request`s: a cookie jar with SvelteKit's `event.cookies`
  * semantics, a `RequestEvent`, and a browser that carries cookies between requests.
  */
-import type { Cookies, Handle, RequestEvent } from "@sveltejs/kit"
+import {
+  isHttpError,
+  isRedirect,
+  type Cookies,
+  type Handle,
+  type RequestEvent,
+} from "@sveltejs/kit"
 import { parse, serialize, type SerializeOptions } from "cookie"
 
 export interface JarCookie {
@@ -187,4 +193,19 @@ export async function signInThroughHandle(
   if (response.status !== 302) throw new Error(`the sign-in answered ${response.status}`)
   browser.receiveResponse(response)
   return browser
+}
+
+/** How a form action ended: the redirect or HTTP error it threw (by status), or `{}` when it returned. */
+export async function actionOutcome(
+  action: (event: TestEvent) => unknown,
+  event: TestEvent,
+): Promise<{ redirect?: number; error?: number }> {
+  try {
+    await action(event)
+  } catch (thrown) {
+    if (isRedirect(thrown)) return { redirect: thrown.status }
+    if (isHttpError(thrown)) return { error: thrown.status }
+    throw thrown
+  }
+  return {}
 }

@@ -13,30 +13,17 @@
  * out. A same-site page (a sibling subdomain) and requests without the header
  * (older browsers, server code) work as before.
  */
-import { isHttpError, isRedirect } from "@sveltejs/kit"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { SvelteKitAuth } from "../../src/index.js"
 import { setKitRuntime } from "../../src/env.js"
 import { ORIGIN, testConfig, useKitRuntime } from "../helpers/config.js"
-import { Browser, createEvent, formRequest, type TestEvent } from "../helpers/kit.js"
+import { actionOutcome as outcome, Browser, createEvent, formRequest } from "../helpers/kit.js"
 
 const SESSION = "tessera.session-token"
 const ADA = { providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/" }
 
 beforeEach(() => useKitRuntime({ NODE_ENV: "production" }))
 afterEach(() => setKitRuntime())
-
-/** What the action threw: a redirect's status, or an HTTP error's. */
-async function outcome(action: (event: TestEvent) => unknown, event: TestEvent) {
-  try {
-    await action(event)
-  } catch (thrown) {
-    if (isRedirect(thrown)) return { redirect: thrown.status }
-    if (isHttpError(thrown)) return { error: thrown.status }
-    throw thrown
-  }
-  return {}
-}
 
 const crossSite = { origin: "https://attacker.example", "sec-fetch-site": "cross-site" }
 
