@@ -28,10 +28,13 @@
  * ```
  * @module
  */
-import { generateKeyPairSync, randomBytes, sign as cryptoSign } from "node:crypto"
+import { generateKeyPairSync, randomBytes, randomUUID, sign as cryptoSign } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { cookieHeader, storeCookies } from "./cookie-jar.js"
+
+/** The `events` member of a back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4). */
+const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
 
 /**
  * Options of {@link startOidcProvider}: the client's redirect URIs and credentials, token
@@ -101,6 +104,13 @@ export interface OidcProviderServer {
    * (a logout token with another audience, an old `iat`, ...).
    */
   sign(claims: Record<string, unknown>, header?: Record<string, unknown>): string
+  /**
+   * A back-channel logout token as this provider sends it to its client:
+   * `iss`, `aud`, `iat`, `exp` (two minutes on), a fresh `jti` and the logout
+   * event, signed with its key. `claims` names who is logged out (`sub`,
+   * `sid`) and may override any of the others.
+   */
+  logoutToken(claims: Record<string, unknown>): string
   /** Stops the server and closes its connections. */
   stop(): Promise<void>
 }
@@ -234,6 +244,18 @@ export async function startOidcProvider(
       const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
       const input = `${encode({ alg: "RS256", kid, ...header })}.${encode(claims)}`
       return `${input}.${cryptoSign("sha256", Buffer.from(input), privateKey).toString("base64url")}`
+    },
+    logoutToken(claims) {
+      const now = Math.floor(Date.now() / 1000)
+      return this.sign({
+        iss: issuer,
+        aud: clientId,
+        iat: now,
+        exp: now + 120,
+        jti: randomUUID(),
+        events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+        ...claims,
+      })
     },
     stop: () =>
       new Promise<void>((resolve) => {

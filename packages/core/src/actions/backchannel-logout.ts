@@ -3,7 +3,9 @@
  * (OpenID Connect Back-Channel Logout 1.0). Server to server: no CSRF token,
  * no cookies. The logout token is verified (`flows/oauth/backchannel-logout.ts`),
  * then the sessions it names end: the one the provider's `sid` was stored with
- * at sign-in, or, for `sub` alone, every session of that provider account.
+ * at sign-in, or, for `sub` alone, every session of that provider account,
+ * with its user's sessions of unknown origin (made under Auth.js, which
+ * recorded no provider; `revokeUnknownOriginSessions`).
  *
  * 200 on success; 400 `{ error: "invalid_request" }` otherwise; both with
  * `Cache-Control: no-store`, as the spec requires.
@@ -11,8 +13,9 @@
  */
 import type { RequestContext } from "../context.js"
 import { InvalidRequest } from "../errors.js"
+import { callAdapter } from "../lib/adapter.js"
 import { InvalidLogoutToken, verifyLogoutToken } from "../flows/oauth/backchannel-logout.js"
-import { revokeSessions } from "../session/records.js"
+import { revokeSessions, revokeUnknownOriginSessions } from "../session/records.js"
 import type { ResponseInternal } from "../types.js"
 import { notImplemented } from "./sessions.js"
 
@@ -66,5 +69,13 @@ export async function backchannelLogout(ctx: RequestContext): Promise<ResponseIn
     },
     "backchannel-logout",
   )
+  // Every session of the account: those Tessera cannot tell the provider of may be among them.
+  if (subject.sub && !subject.sid) {
+    const user = await callAdapter(ctx.config, "getUserByAccount", {
+      provider: provider.id,
+      providerAccountId: subject.sub,
+    })
+    if (user) await revokeUnknownOriginSessions(ctx, user.id, "backchannel-logout")
+  }
   return { status: 200, headers }
 }

@@ -223,3 +223,27 @@ export async function revokeSessions(
   }
   return deleted
 }
+
+/**
+ * Ends `userId`'s sessions of unknown origin, when an OpenID provider ends
+ * every session of their account (back-channel logout with `sub` alone): the
+ * records without a provider are sessions made under Auth.js (an adopted
+ * cookie, or a database session from before the move), which may have come
+ * through that provider, and with JWT sessions the Auth.js cookies not adopted
+ * yet end too (`adoptionCutoff`). Safer to end one too many than to leave a
+ * disabled user signed in for as long as their Auth.js cookies live.
+ */
+export async function revokeUnknownOriginSessions(
+  ctx: Pick<RequestContext, "config">,
+  userId: string,
+  reason: SessionRevokedReason,
+): Promise<AdapterSessionRecord[]> {
+  const records = await callAdapter(ctx.config, "listSessionRecords", userId)
+  const ended: AdapterSessionRecord[] = []
+  for (const record of records) {
+    if (record.provider != null || !isSession(record)) continue
+    ended.push(...(await revokeSessions(ctx, { id: record.id, userId }, reason)))
+  }
+  if (adoptsAuthjsCookies(ctx.config)) await markCutoff(ctx.config, userId)
+  return ended
+}

@@ -24,7 +24,6 @@ import {
 import { Browser, ORIGIN, post, recordingLogger, setsSession, SECRET } from "../harness/index.js"
 import { codeFor, enableTwoFactor, submitCode } from "../two-factor/helpers.js"
 
-const EVENT = "http://schemas.openid.net/event/backchannel-logout"
 let idp: OidcProviderServer
 
 beforeAll(async () => {
@@ -84,22 +83,9 @@ async function attackerWaiting() {
   return { attacker, sid: wait!.providerSessionId! }
 }
 
-function logoutToken(claims: { sub?: string; sid?: string }) {
-  const now = Math.floor(Date.now() / 1000)
-  return idp.sign({
-    iss: idp.issuer,
-    aud: idp.clientId,
-    iat: now,
-    exp: now + 120,
-    jti: crypto.randomUUID(),
-    events: { [EVENT]: {} },
-    ...claims,
-  })
-}
-
 async function deliver(claims: { sub?: string; sid?: string }) {
   const path = "/auth/backchannel-logout/local"
-  const response = await Auth(post(path, { logout_token: logoutToken(claims) }), config)
+  const response = await Auth(post(path, { logout_token: idp.logoutToken(claims) }), config)
   expect(response.status).toBe(200)
 }
 

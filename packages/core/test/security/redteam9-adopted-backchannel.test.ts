@@ -1,0 +1,141 @@
+/**
+ * Red team 9: an OpenID provider ending every session of an account
+ * (Back-Channel Logout with `sub` alone: the user was disabled, or logged out
+ * everywhere at the provider) while the app moves over from Auth.js.
+ *
+ * An Auth.js session cookie says whose session it is, not through which
+ * provider it was made, so its adopted record has no provider, and the
+ * logout's filter (this provider, this account) missed it: for as long as
+ * the Auth.js cookies live (30 days), the disabled user kept every session
+ * they had made under Auth.js, adopted or not yet.
+ *
+ * A logout of all of an account's sessions now also ends its user's sessions
+ * of unknown origin (adopted from Auth.js) and the Auth.js cookies not yet
+ * adopted. A logout of one provider session (`sid`) cannot tell whether an
+ * adopted session was that one, and leaves them, as it leaves the user's
+ * other sessions.
+ */
+import { afterAll, beforeAll, beforeEach, expect, test } from "vitest"
+import { Auth, type AuthConfig } from "@tessera/core"
+import { listSessions } from "@tessera/core/sessions"
+import {
+  localOidcProvider,
+  MemoryAdapter,
+  startOidcProvider,
+  type OidcProviderServer,
+} from "@tessera/testing"
+import { Jar, ORIGIN, post, recordingLogger, SECRET } from "../harness/index.js"
+import { AUTHJS_COOKIE, authjsToken, sessionOf } from "./redteam8-helpers.js"
+
+const LOGOUT_PATH = "/auth/backchannel-logout/local"
+let idp: OidcProviderServer
+
+beforeAll(async () => {
+  idp = await startOidcProvider({
+    redirectUris: [`${ORIGIN}/auth/callback/local`],
+    backchannelLogoutUri: `${ORIGIN}${LOGOUT_PATH}`,
+  })
+})
+afterAll(() => idp?.stop())
+
+/** A time `hours` ago, in seconds: a cookie last used then. */
+const hoursAgo = (hours: number) => Math.floor(Date.now() / 1000) - hours * 3600
+
+const ADA = { id: "user-ada", email: "ada@example.test", sub: "ada" }
+const GRACE = { id: "user-grace", email: "grace@example.test", sub: "grace" }
+
+let config: AuthConfig
+let adapter: ReturnType<typeof MemoryAdapter>
+let revoked: string[]
+
+/** A user who signed in through the provider under Auth.js: a user row and a linked account. */
+async function movedOver(user: typeof ADA) {
+  await adapter.createUser!({ ...user, name: null, image: null, emailVerified: new Date() })
+  await adapter.linkAccount!({
+    userId: user.id,
+    type: "oidc",
+    provider: "local",
+    providerAccountId: user.sub,
+  })
+}
+
+/** An Auth.js session cookie of `user`, last used `hours` ago. */
+const authjsCookieOf = (user: typeof ADA, hours = 1) =>
+  authjsToken(SECRET, { sub: user.id, email: user.email }, hoursAgo(hours))
+
+async function deliver(claims: { sub?: string; sid?: string }) {
+  const response = await Auth(post(LOGOUT_PATH, { logout_token: idp.logoutToken(claims) }), config)
+  expect(response.status).toBe(200)
+}
+
+beforeEach(async () => {
+  adapter = MemoryAdapter()
+  revoked = []
+  config = {
+    secret: SECRET,
+    trustHost: true,
+    adapter,
+    // revalidateAge 0: every check asks the record (a revoked session ends on its next request).
+    session: { strategy: "jwt", revalidateAge: 0 },
+    logger: recordingLogger().logger,
+    providers: [localOidcProvider(idp, "local")],
+    events: { sessionRevoked: ({ session }) => void revoked.push(session.id) },
+  }
+  await movedOver(ADA)
+  await movedOver(GRACE)
+})
+
+test("a logout of all of the account's sessions (sub) ends its adopted Auth.js sessions", async () => {
+  const laptop = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(ADA) })
+  expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
+  const [adopted] = await listSessions(config, ADA.id)
+  expect(adopted?.provider).toBeNull()
+
+  await deliver({ sub: ADA.sub })
+
+  expect(await sessionOf(config, laptop)).toBeNull()
+  expect(await listSessions(config, ADA.id)).toEqual([])
+  expect(revoked).toEqual([adopted!.id])
+})
+
+test("... and the Auth.js cookies not adopted yet (another device's)", async () => {
+  const phone = await authjsCookieOf(ADA, 2)
+  await deliver({ sub: ADA.sub })
+
+  expect(await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: phone }))).toBeNull()
+  expect(await listSessions(config, ADA.id)).toEqual([])
+})
+
+test("another user's Auth.js sessions, adopted or not, stay", async () => {
+  const hers = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(GRACE) })
+  expect((await sessionOf(config, hers))?.user?.email).toBe(GRACE.email)
+  const notYet = await authjsCookieOf(GRACE, 2)
+
+  await deliver({ sub: ADA.sub })
+
+  expect((await sessionOf(config, hers))?.user?.email).toBe(GRACE.email)
+  expect((await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: notYet })))?.user?.email).toBe(
+    GRACE.email,
+  )
+  expect(revoked).toEqual([])
+})
+
+test("a sub the app has no account for ends nothing", async () => {
+  const laptop = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(ADA) })
+  expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
+
+  await deliver({ sub: "someone-else" })
+
+  expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
+  expect(revoked).toEqual([])
+})
+
+test("a logout of one provider session (sid) leaves the adopted sessions", async () => {
+  const laptop = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(ADA) })
+  expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
+
+  await deliver({ sub: ADA.sub, sid: "one-provider-session" })
+
+  expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
+  expect(revoked).toEqual([])
+})
