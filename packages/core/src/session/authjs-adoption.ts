@@ -11,7 +11,7 @@ import { JWTSessionError } from "../errors.js"
 import { chunkedCookies, clearChunkedCookies } from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
 import type { CookieOption } from "../types.js"
-import { adoptedSessionClaims } from "./authjs-record.js"
+import { adoptedSessionClaims, skipsSecondFactor } from "./authjs-record.js"
 
 async function decodeLegacy(ctx: RequestContext, value: string, salt: string): Promise<JWT> {
   const { config } = ctx
@@ -55,9 +55,12 @@ export async function adopt(
     const { iat, exp, jti, sid: _sid, revalidated_at: _checked, ...claims } = token
     maxAge = Math.max(0, Math.min(config.jwt.maxAge, (exp ?? now + maxAge) - now))
     // With session records, the adopted session gets one: listed, revocable, and accepted.
+    // Without records, the second factor is still asked about (the records' steps ask it too).
     const record = config.sessionRecords
       ? await adoptedSessionClaims(ctx, claims.sub, now + maxAge, legacy.value, iat)
-      : {}
+      : (await skipsSecondFactor(ctx, claims.sub, typeof iat === "number" ? iat : undefined))
+        ? null
+        : {}
     if (record === null) {
       // Its session was ended (adopted before, or signed out everywhere), or it skipped the
       // user's second factor: a kept copy must not come back as a session.

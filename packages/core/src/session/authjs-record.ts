@@ -56,6 +56,26 @@ export async function adoptedSessionClaims(
   return singleFlight(inFlight, digest, () => adoptOnce(ctx, stored, digest, exp, iat))
 }
 
+/**
+ * Whether an Auth.js cookie of `userId` last used at `lastUsed` (seconds;
+ * unknown: the worst case) skipped their second factor. Auth.js knows none: a
+ * cookie it issued or renewed once the user had one (an app still partly on
+ * Auth.js, with the same secret) never asked for it. From before, it stays, as
+ * the user's other sessions from before the factor do. Asked with or without
+ * session records.
+ */
+export async function skipsSecondFactor(
+  ctx: RequestContext,
+  userId: unknown,
+  lastUsed: number | undefined,
+): Promise<boolean> {
+  const { config } = ctx
+  if (!config.twoFactor || typeof userId !== "string" || userId === "") return false
+  const factor = await callAdapter(config, "getTwoFactor", userId)
+  const enabled = factor?.enabledAt ? Math.floor(factor.enabledAt.valueOf() / 1000) : undefined
+  return enabled !== undefined && (lastUsed === undefined || lastUsed >= enabled)
+}
+
 /** The adoption of the Auth.js cookie hashed `digest`, for the stored user it names. */
 async function adoptOnce(
   ctx: RequestContext,
@@ -84,14 +104,7 @@ async function adoptOnce(
   // Last used before the user's sessions all ended (sign out everywhere): it ended with them.
   const cutoff = await adoptionCutoff(config, stored.id)
   if (cutoff !== undefined && (lastUsed === undefined || lastUsed * 1000 <= cutoff)) return null
-  // Auth.js knows no second factor: a cookie it issued or renewed once the user had one (an
-  // app still partly on Auth.js, with the same secret) never asked for it. From before, it
-  // stays, as the user's other sessions from before the factor do.
-  if (config.twoFactor) {
-    const factor = await callAdapter(config, "getTwoFactor", stored.id)
-    const enabled = factor?.enabledAt ? Math.floor(factor.enabledAt.valueOf() / 1000) : undefined
-    if (enabled !== undefined && (lastUsed === undefined || lastUsed >= enabled)) return null
-  }
+  if (await skipsSecondFactor(ctx, stored.id, lastUsed)) return null
   if (typeof config.adapter?.createVerificationToken === "function") {
     try {
       await callAdapter(config, "createVerificationToken", {

@@ -91,3 +91,26 @@ test("an app's jwt callback that rebuilds the token does not make an adopted ses
   expect(await setup.json()).toMatchObject({ error: "RecentSignInRequired" })
   expect(await backend.adapter.getTwoFactor!(ADA.id!)).toBeNull()
 })
+
+test("the same with an adapter that keeps second factors but no session records", async () => {
+  // An adapter of the app's own, say, with the second-factor methods but not the record ones.
+  const {
+    createSessionRecord: _create,
+    touchSessionRecord: _touch,
+    listSessionRecords: _list,
+    deleteSessionRecords: _delete,
+    ...withoutRecords
+  } = backend.adapter
+  ;({ config } = makeConfig({ adapter: withoutRecords, session: { strategy: "jwt" } }))
+  const beforeFactor = Math.floor(Date.now() / 1000) - 3600
+  const { jar } = await signIn(config)
+  await enableTwoFactor(config, jar)
+  vi.setSystemTime(Date.now() + 60_000)
+
+  const claims = { sub: ADA.id, email: ADA.email }
+  const minted = await authjsToken(config.secret as string, claims)
+  expect(await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: minted }))).toBeNull()
+
+  const old = await authjsToken(config.secret as string, claims, beforeFactor)
+  expect((await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: old })))?.user?.email).toBe(ADA.email)
+})
