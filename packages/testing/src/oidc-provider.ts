@@ -233,6 +233,13 @@ export async function startOidcProvider(
   )
   handler = provider.callback()
 
+  /** A JWT signed with the provider's own key (RS256, its `kid`). */
+  const sign = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
+    const input = `${encode({ alg: "RS256", kid, ...header })}.${encode(claims)}`
+    return `${input}.${cryptoSign("sha256", Buffer.from(input), privateKey).toString("base64url")}`
+  }
+
   return {
     issuer,
     url: issuer,
@@ -240,14 +247,10 @@ export async function startOidcProvider(
     clientSecret,
     redirectUris: [...options.redirectUris],
     provider,
-    sign(claims, header = {}) {
-      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
-      const input = `${encode({ alg: "RS256", kid, ...header })}.${encode(claims)}`
-      return `${input}.${cryptoSign("sha256", Buffer.from(input), privateKey).toString("base64url")}`
-    },
+    sign,
     logoutToken(claims) {
       const now = Math.floor(Date.now() / 1000)
-      return this.sign({
+      return sign({
         iss: issuer,
         aud: clientId,
         iat: now,
