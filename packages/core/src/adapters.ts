@@ -276,12 +276,27 @@ export interface Adapter {
    * Stores the counter of a verified passkey sign-in and returns the authenticator as stored.
    * Tessera asks (as `@tessera/sql` and the memory adapter do) that it never lower the counter:
    * when the stored one is already higher (a concurrent sign-in with a higher count), it is
-   * kept and returned, and Tessera refuses the sign-in (a cloned authenticator).
+   * kept and returned, and Tessera refuses the sign-in (a cloned authenticator). Used only
+   * when the adapter has no `swapAuthenticatorCounter`, which closes the race this leaves.
    */
   updateAuthenticatorCounter?(
     credentialID: AdapterAuthenticator["credentialID"],
     newCounter: AdapterAuthenticator["counter"],
   ): Awaitable<AdapterAuthenticator>
+  /**
+   * Tessera extension (optional; a compare-and-set): sets the passkey's counter to
+   * `newCounter` only if the stored one is still `expected`, atomically (one conditional
+   * write, such as `UPDATE ... WHERE credential_id = ? AND counter = ?`, never a read then
+   * a write), and says whether it did: false when the counter is no longer `expected` (or
+   * there is no such passkey). Of two sign-ins verified against the same stored counter (a
+   * cloned authenticator racing the original), exactly one gets true: Tessera refuses the
+   * other. With it, Tessera calls it instead of `updateAuthenticatorCounter` on sign-in.
+   */
+  swapAuthenticatorCounter?(
+    credentialID: AdapterAuthenticator["credentialID"],
+    expected: AdapterAuthenticator["counter"],
+    newCounter: AdapterAuthenticator["counter"],
+  ): Awaitable<boolean>
   /**
    * Tessera extension (optional, with the five below: second factors). Stores a
    * new, unconfirmed second factor for `twoFactor.userId` with the hashes of its

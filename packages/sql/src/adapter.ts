@@ -686,6 +686,18 @@ export function createAdapterMethods(
       return toAuthenticator(row)
     },
 
+    async swapAuthenticatorCounter(credentialID, expected, newCounter) {
+      // One conditional update (a compare-and-set): of two sign-ins verified against the
+      // same stored counter, one matches; the other changes nothing and is refused.
+      const result = await db
+        .updateTable("authenticators")
+        .set({ counter: newCounter })
+        .where("credential_id", "=", credentialID)
+        .where("counter", "=", expected)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
+    },
+
     async createTwoFactor(twoFactor, recoveryCodes) {
       const row = {
         user_id: twoFactor.userId,

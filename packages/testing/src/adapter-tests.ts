@@ -769,6 +769,43 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         )
       })
 
+      it("swapAuthenticatorCounter: sets the counter only while it is the expected one", async () => {
+        const user = await createUser()
+        const authenticator = testAuthenticator(user.id, { counter: 7 })
+        await method("createAuthenticator")(authenticator)
+        const swap = method("swapAuthenticatorCounter")
+        const stored = async () =>
+          (await method("getAuthenticator")(authenticator.credentialID))?.counter
+        // A wrong expected value changes nothing, whether above or below the stored one.
+        expect(await swap(authenticator.credentialID, 6, 9)).toBe(false)
+        expect(await swap(authenticator.credentialID, 8, 9)).toBe(false)
+        expect(await stored()).toBe(7)
+        expect(await swap(authenticator.credentialID, 7, 4_000_000_000)).toBe(true)
+        expect(await stored()).toBe(4_000_000_000)
+        expect(await db.authenticator(authenticator.credentialID)).toMatchObject({
+          userId: user.id,
+        })
+        // The value it moved from is gone: the same swap again changes nothing.
+        expect(await swap(authenticator.credentialID, 7, 12)).toBe(false)
+        expect(await stored()).toBe(4_000_000_000)
+        expect(await swap(uid(), 0, 1)).toBe(false)
+      })
+
+      it("swapAuthenticatorCounter: concurrent swaps from one value: exactly one wins", async () => {
+        const user = await createUser()
+        const authenticator = testAuthenticator(user.id, { counter: 3 })
+        await method("createAuthenticator")(authenticator)
+        const results = await Promise.all(
+          Array.from({ length: raceSize }, async (_, i) =>
+            method("swapAuthenticatorCounter")(authenticator.credentialID, 3, 10 + i),
+          ),
+        )
+        expect(results.filter(Boolean)).toHaveLength(1)
+        expect((await method("getAuthenticator")(authenticator.credentialID))?.counter).toBe(
+          10 + results.indexOf(true),
+        )
+      })
+
       it("credential id is unique", async () => {
         const user = await createUser()
         const authenticator = testAuthenticator(user.id)

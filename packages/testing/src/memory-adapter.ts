@@ -510,6 +510,14 @@ export function MemoryAdapter(
       return copyAuthenticator(next)
     },
 
+    async swapAuthenticatorCounter(credentialID, expected, newCounter) {
+      // No await between the check and the write: of two concurrent swaps from one value, one wins.
+      const found = authenticators.get(credentialID)
+      if (!found || found.counter !== expected) return false
+      authenticators.set(credentialID, { ...found, counter: newCounter })
+      return true
+    },
+
     async createTwoFactor(twoFactor, codes) {
       if (twoFactors.get(twoFactor.userId)?.enabledAt) return null
       const stored = copyTwoFactor({ ...twoFactor, enabledAt: null, lastUsedStep: null })

@@ -8,6 +8,9 @@
  * Needs an adapter with the authenticator methods (`getAuthenticator`,
  * `createAuthenticator`, `listAuthenticatorsByUserId`, `updateAuthenticatorCounter`)
  * and verification tokens (challenges are recorded there so each is used once).
+ * With `swapAuthenticatorCounter` (optional, a Tessera extension) the counter is stored
+ * with a compare-and-set: of a cloned authenticator and the original signing in at once,
+ * exactly one gets in.
  *
  * @example
  * ```ts

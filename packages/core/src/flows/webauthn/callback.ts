@@ -30,6 +30,7 @@ import {
   type ChallengeClaims,
   type WebAuthnAction,
 } from "./challenge.js"
+import { raiseCounter, swapCounter, swapsCounter } from "./counter.js"
 import { fromBase64Url, toBase64Url } from "./encoding.js"
 import { persistWebAuthn, type PendingWebAuthnSignIn } from "./persist.js"
 import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
@@ -239,24 +240,16 @@ async function authenticate(
   )
   if (!result.verified)
     throw new WebAuthnVerificationError("The passkey sign-in could not be verified")
-  await recordChallengeUse(ctx, claims)
   // The library refused a counter that did not go up (a cloned authenticator);
   // authenticators that do not count report 0 every time and need no write.
   const { newCounter } = result.authenticationInfo
-  if (newCounter !== authenticator.counter) {
-    const stored = await callAdapter(
-      ctx.config,
-      "updateAuthenticatorCounter",
-      authenticator.credentialID,
-      newCounter,
-    )
-    // A concurrent sign-in stored a higher count after this one was read: the two
-    // authenticators answering are copies of one, and this is the one behind.
-    if (typeof stored?.counter === "number" && stored.counter > newCounter)
-      throw new WebAuthnVerificationError(
-        "The passkey's counter went backwards (a cloned authenticator?)",
-      )
-  }
+  const counts = newCounter !== authenticator.counter
+  const swaps = swapsCounter(ctx)
+  // The compare-and-set comes before the challenge is recorded used: the sign-in
+  // that loses the race (a cloned authenticator) writes nothing at all.
+  if (counts && swaps) await swapCounter(ctx, authenticator, newCounter)
+  await recordChallengeUse(ctx, claims)
+  if (counts && !swaps) await raiseCounter(ctx, authenticator, newCounter)
   const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
   if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
   const account = {

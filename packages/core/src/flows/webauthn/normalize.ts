@@ -22,7 +22,12 @@ import {
   type WebAuthnConfig,
 } from "../../providers/webauthn.js"
 
-/** The adapter methods the flow calls. Verification tokens record challenges (single use). */
+/**
+ * The adapter methods the flow calls. Verification tokens record challenges (single use).
+ * Optional, used when present: `swapAuthenticatorCounter` (a Tessera extension), the
+ * compare-and-set that stores a sign-in's counter instead of `updateAuthenticatorCounter`, so
+ * that a cloned authenticator racing the original cannot get both in (see `counter.ts`).
+ */
 export const requiredAdapterMethods = [
   "getAuthenticator",
   "createAuthenticator",

@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from "node:crypto"
 import { afterEach, describe, expect, it, test, vi } from "vitest"
 import Passkey from "@tessera/core/providers/passkey"
+import type { Adapter } from "@tessera/core/adapters"
+import { MemoryAdapter } from "@tessera/testing"
 import { SoftAuthenticator, flags } from "./authenticator.js"
 import { PasskeyBrowser, passkeyConfig, type Logged } from "./passkey-browser.js"
 
@@ -422,6 +424,78 @@ describe("POST callback/<passkey>: authentication", () => {
     expect(errors.length).toBeGreaterThanOrEqual(3)
     const logged = JSON.stringify(errors)
     for (const challenge of challenges) expect(logged).not.toContain(challenge)
+  })
+})
+
+/** A memory adapter recording its counter writes; `swap: false` is an Auth.js adapter (no compare-and-set). */
+function counterAdapter({ swap }: { swap: boolean }) {
+  const base = MemoryAdapter()
+  const writes: string[] = []
+  const adapter: Adapter = {
+    ...base,
+    async updateAuthenticatorCounter(id, newCounter) {
+      writes.push(`update ${newCounter}`)
+      return base.updateAuthenticatorCounter!(id, newCounter)
+    },
+  }
+  if (swap)
+    adapter.swapAuthenticatorCounter = async (id, expected, newCounter) => {
+      writes.push(`swap ${expected} -> ${newCounter}`)
+      return base.swapAuthenticatorCounter!(id, expected, newCounter)
+    }
+  else delete adapter.swapAuthenticatorCounter
+  return { adapter, store: base.store, writes }
+}
+
+describe("POST callback/<passkey>: storing the counter", () => {
+  async function signInTwice(swap: boolean, authenticator?: SoftAuthenticator) {
+    const { adapter, store, writes } = counterAdapter({ swap })
+    const { config, errors } = passkeyConfig({ adapter })
+    const browser = new PasskeyBrowser(config, undefined, authenticator)
+    expect((await browser.registerNew("user@example.com")).status).toBe(302)
+    for (let i = 0; i < 2; i++) {
+      await browser.signOut()
+      expect((await browser.signInWithPasskey()).headers.get("location")).toBe(
+        "http://localhost:3000",
+      )
+    }
+    expect(errors).toEqual([])
+    const [credentialId] = browser.authenticator.credentials.keys()
+    return { writes, counter: store.authenticators.get(credentialId!)!.counter }
+  }
+
+  it("with swapAuthenticatorCounter: a compare-and-set from the counter the verification read", async () => {
+    const { writes, counter } = await signInTwice(true)
+    expect(writes).toEqual(["swap 0 -> 1", "swap 1 -> 2"])
+    expect(counter).toBe(2)
+  })
+
+  it("without it (an Auth.js adapter): updateAuthenticatorCounter, as before", async () => {
+    const { writes, counter } = await signInTwice(false)
+    expect(writes).toEqual(["update 1", "update 2"])
+    expect(counter).toBe(2)
+  })
+
+  it("an authenticator that reports 0 is not written, with either adapter", async () => {
+    for (const swap of [true, false]) {
+      const { writes, counter } = await signInTwice(swap, new SoftAuthenticator({ counterStep: 0 }))
+      expect(writes).toEqual([])
+      expect(counter).toBe(0)
+    }
+  })
+
+  it("a swap that does not answer true refuses the sign-in and records nothing", async () => {
+    const { adapter, store } = counterAdapter({ swap: true })
+    // An adapter that has not said it stored the count (here: it answers undefined).
+    adapter.swapAuthenticatorCounter = async () => undefined as unknown as boolean
+    const { config, errors } = passkeyConfig({ adapter })
+    const browser = new PasskeyBrowser(config)
+    expect((await browser.registerNew("user@example.com")).status).toBe(302)
+    await browser.signOut()
+    const recorded = store.verificationTokens.size
+    await expectRefused(await browser.signInWithPasskey(), errors, /cloned authenticator/)
+    expect(store.verificationTokens.size).toBe(recorded)
+    expect(await browser.session()).toBeNull()
   })
 })
 
