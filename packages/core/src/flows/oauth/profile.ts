@@ -111,10 +111,11 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
  * Runs the provider's `profile` and `account` callbacks. The Account's
  * `providerAccountId` is the profile's id as a string (the provider's own
  * identifier when the callback leaves it out). Two accounts come out, as in
- * Auth.js: `account`, for the `signIn` and `jwt` callbacks and the events, holds
- * the whole token response (`expires_in` and a provider's own fields too: apps
- * compute `Date.now() + account.expires_in * 1000`); `stored`, for the adapter,
- * holds what `account(tokens)` returns (the default keeps the usual columns).
+ * Auth.js: `account`, for the `signIn` and `jwt` callbacks and the `signIn`
+ * event, holds the whole token response (`expires_in` and a provider's own
+ * fields too: apps compute `Date.now() + account.expires_in * 1000`); `stored`,
+ * for the adapter and the `linkAccount` event, holds what `account(tokens)`
+ * returns (the default keeps the usual columns).
  */
 export async function toUserAndAccount(
   provider: Provider,
