@@ -11,7 +11,11 @@
 //     masked, the `error` and `code` query values compared apart;
 //   - JSON bodies: keys and value types (shape), and for the session and `{ url }` the values
 //     that are deterministic under the fixed clock;
-//   - cookies set or cleared, by role (`session-token`, `csrf-token`, ...), not by name.
+//   - cookies set or cleared, by role (`session-token`, `csrf-token`, ...), not by name;
+//   - for the OAuth/OIDC sign-ins against a live provider on loopback (`startOidcProvider` of
+//     @tessera/testing, one per library): the arguments of every callback, event, provider
+//     `profile()` and adapter call, as values, one per field (random ones masked to their type,
+//     times as offsets from the fixed clock), and the order of the calls.
 // A difference is not a bug by itself: docs/migrating-from-authjs.md lists where Tessera is
 // stricter on purpose. The script prints; it does not judge (it exits 0 either way).
 //
@@ -63,6 +67,8 @@ globalThis.Date = FixedDate
 // ---------------------------------------------------------------------------------------------
 // The two libraries, behind one shape.
 const ORIGIN = "http://localhost:3000"
+// The issuers of the scenarios' providers on loopback (random ports): normalised to `<idp>`.
+const idps = new Set()
 
 async function loadLibraries() {
   const authjs = {
@@ -259,7 +265,7 @@ function normaliseUrl(raw, prefix) {
   } catch {
     return `<unparsable ${raw}>`
   }
-  const origin = url.origin === ORIGIN ? "<origin>" : url.origin
+  const origin = url.origin === ORIGIN ? "<origin>" : idps.has(url.origin) ? "<idp>" : url.origin
   const params = [...url.searchParams]
     .filter(([k]) => k !== "error" && k !== "code")
     .map(([k, v]) => [k, RANDOM_PARAMS.has(k) ? "<random>" : normaliseText(v, prefix)])
@@ -269,8 +275,11 @@ function normaliseUrl(raw, prefix) {
 }
 
 /** The origin and the library's cookie prefix out of a value (a callbackUrl holds URLs too). */
-const normaliseText = (text, prefix) =>
-  String(text).split(ORIGIN).join("<origin>").split(`${prefix}.`).join("<lib>.")
+const normaliseText = (text, prefix) => {
+  let out = String(text).split(ORIGIN).join("<origin>").split(`${prefix}.`).join("<lib>.")
+  for (const issuer of idps) out = out.split(issuer).join("<idp>")
+  return out
+}
 
 function errorParams(raw) {
   if (raw == null) return {}
@@ -320,6 +329,8 @@ function sessionValue(body) {
   if (!body || typeof body !== "object") return body
   const copy = structuredClone(body)
   if (copy.expires) copy.expires = `now+${(RealDate.parse(copy.expires) - clock.now) / 1000}s`
+  // A database session's token, when a session callback passes it on: random.
+  if (typeof copy.sessionToken === "string") copy.sessionToken = "<random string>"
   return copy
 }
 
@@ -370,7 +381,7 @@ function normaliseProviders(body, prefix) {
 // Scenarios. Each is `{ name, config(L), run(browser, record) }`; `record(step, result, opts)`
 // keeps one observation; the same steps run for both libraries.
 const scenarios = []
-const scenario = (name, config, run) => scenarios.push({ name, config, run })
+const scenario = (name, config, run, { setup } = {}) => scenarios.push({ name, config, run, setup })
 
 const AUTHJS_ERRORS = [
   "Configuration",
@@ -1055,13 +1066,309 @@ scenario("OAuth sign-in start", oauthConfig, async (b, record) => {
 })
 
 // ---------------------------------------------------------------------------------------------
+// OAuth / OIDC callbacks through to a session, against a live provider on loopback
+// (`startOidcProvider` from @tessera/testing: oidc-provider with its development login and
+// consent forms, which `completeOidcLogin` fills in). Each library gets a provider of its own,
+// started in the scenario's child process, so a code or a login at the provider is never
+// shared. What is compared besides the responses: the arguments of every callback and event and
+// of the provider's `profile()`, and every call into the adapter, as VALUES, with what is random
+// (tokens, ids, nonces, hashes) masked to its type and the times as offsets from the fixed clock
+// (the provider runs under the same clock, so `iat`, `exp` and `expires_at` agree to the second).
+let idp = null
+const IDP_ACCOUNTS = {
+  ada: { name: "Ada Lovelace", email: "Ada@Example.com", picture: "https://img.example/ada.png" },
+}
+
+async function startIdp() {
+  const { startOidcProvider } = await load(testingDist, "index.js")
+  idp = await startOidcProvider({
+    redirectUris: ["oidc-live", "oauth-live"].map((id) => `${ORIGIN}/auth/callback/${id}`),
+    accounts: IDP_ACCOUNTS,
+  })
+  idps.add(idp.issuer)
+  return () => idp.stop()
+}
+
+const liveOidc = () => ({
+  id: "oidc-live",
+  name: "Live OIDC",
+  type: "oidc",
+  issuer: idp.issuer,
+  clientId: idp.clientId,
+  clientSecret: idp.clientSecret,
+  dangerouslyAllowInsecureHttpRequests: true, // Tessera's opt-in for http: (Auth.js allows it)
+})
+
+const liveOAuth = (L) => ({
+  id: "oauth-live",
+  name: "Live OAuth",
+  type: "oauth",
+  // Plain OAuth 2: endpoints given, no discovery, the profile from userinfo. `openid` is in the
+  // scope only because oidc-provider's userinfo endpoint wants it; the ID Token is not used.
+  issuer: idp.issuer,
+  clientId: idp.clientId,
+  clientSecret: idp.clientSecret,
+  authorization: { url: `${idp.issuer}/auth`, params: { scope: "openid profile email" } },
+  token: `${idp.issuer}/token`,
+  userinfo: `${idp.issuer}/me`,
+  checks: ["pkce", "state"],
+  profile(profile, tokens) {
+    noteValue(L, "provider.profile", { profile, tokens })
+    return { id: profile.sub, name: profile.name, email: profile.email, image: profile.picture }
+  },
+  dangerouslyAllowInsecureHttpRequests: true,
+})
+
+const RANDOM_KEYS = new Set(
+  "access_token refresh_token id_token sessionToken nonce at_hash c_hash s_hash jti sid session_state".split(
+    " ",
+  ),
+)
+const TIME_KEYS = new Set(["iat", "exp", "nbf", "auth_time", "expires_at"])
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A value with its random parts masked (type kept), times as offsets, origins normalised. A key
+ * whose value is `undefined` counts as absent (JSON drops it): `{ session: undefined }` and `{}`
+ * read the same to an app.
+ */
+function masked(value, prefix, key) {
+  if (value === undefined || value === null) return value
+  if (value instanceof RealDate) return `<Date now+${(value.getTime() - clock.now) / 1000}s>`
+  if (Array.isArray(value)) return value.map((v) => masked(v, prefix))
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, masked(value[k], prefix, k)]),
+    )
+  }
+  if (typeof value === "function") return "<function>"
+  if (TIME_KEYS.has(key) && typeof value === "number") {
+    return `<${typeof value} now+${value - Math.floor(clock.now / 1000)}s>`
+  }
+  if (RANDOM_KEYS.has(key)) return `<random ${typeof value}>`
+  if (typeof value === "string") {
+    if (UUID.test(value)) return "<uuid>"
+    return normaliseText(value, prefix)
+  }
+  return value
+}
+
+const valueCalls = { authjs: [], tessera: [] }
+const noteValue = (L, name, args) => valueCalls[L.name].push({ [name]: masked(args, L.name) })
+const takeCalls = (L) => valueCalls[L.name].splice(0)
+
+/** One compared value per leaf (`callbacks.jwt.account.scope`), so a difference names its field. */
+function flatten(value, path = "", out = {}) {
+  const plain = value && typeof value === "object" && !Array.isArray(value)
+  if (!plain || (Object.keys(value).length === 0 && path)) {
+    out[path || "value"] = value
+    return out
+  }
+  for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}.${k}` : k, out)
+  return out
+}
+
+/** Calls in order (one value), then each call's arguments by leaf, `name#2` for a second one. */
+function callsFlat(list) {
+  const seen = {}
+  const out = { order: list.map((call) => Object.keys(call)[0]) }
+  for (const call of list) {
+    const [name, args] = Object.entries(call)[0]
+    seen[name] = (seen[name] ?? 0) + 1
+    flatten(args, seen[name] > 1 ? `${name}#${seen[name]}` : name, out)
+  }
+  return out
+}
+
+/** Every callback and event, recording its arguments as values (see `masked`). */
+function valueCallbacks(L) {
+  return {
+    callbacks: {
+      signIn(args) {
+        noteValue(L, "callbacks.signIn", args)
+        return true
+      },
+      jwt(args) {
+        noteValue(L, "callbacks.jwt", args)
+        return args.token
+      },
+      session(args) {
+        noteValue(L, "callbacks.session", args)
+        return args.session
+      },
+      redirect(args) {
+        noteValue(L, "callbacks.redirect", args)
+        return args.url.startsWith("/") ? `${args.baseUrl}${args.url}` : args.url
+      },
+    },
+    events: Object.fromEntries(
+      ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session"].map((name) => [
+        name,
+        (args) => noteValue(L, `events.${name}`, args),
+      ]),
+    ),
+  }
+}
+
+/** The script's adapter (the same for both), each call noted with its arguments. */
+function recordedAdapter(L) {
+  const inner = scriptMemoryAdapter()
+  return Object.fromEntries(
+    Object.entries(inner).map(([name, method]) => [
+      name,
+      (...args) => {
+        // A session token alone (getSessionAndUser, deleteSession) is random: named so it masks.
+        const arg =
+          typeof args[0] === "string" && /Session/.test(name) ? { sessionToken: args[0] } : args[0]
+        noteValue(L, `adapter.${name}`, args.length === 1 ? arg : args)
+        return method(...args)
+      },
+    ]),
+  )
+}
+
+const liveConfig =
+  (providers, extra = {}) =>
+  (L) =>
+    baseConfig(L, { providers: providers.map((p) => p(L)), ...valueCallbacks(L), ...extra })
+
+/** The provider's redirect back, as the steps compare it: its parameters, random ones masked. */
+const callbackShape = (L, back) => ({
+  method: back.method,
+  url: normaliseUrl(back.url.href, L.name),
+  params: [...back.url.searchParams.keys()].sort(),
+})
+
+/** Start at the app, log in at the provider (or cancel there): the callback, not yet visited. */
+async function throughIdp(b, providerId, { callbackUrl = "/after", cancel = false } = {}) {
+  const { completeOidcLogin } = await load(testingDist, "index.js")
+  const csrfToken = await b.csrf()
+  const start = await b.send("POST", `/auth/signin/${providerId}`, {
+    form: { csrfToken, callbackUrl },
+  })
+  const location = start.response?.headers.get("location")
+  if (!location?.startsWith(idp.issuer)) return { start }
+  const back = await completeOidcLogin(location, { accountId: "ada", cancel })
+  return { start, back, path: `${back.url.pathname}${back.url.search}` }
+}
+
+/** A full sign-in: each step's response, and the calls (callbacks, events, adapter) on the way. */
+async function liveSignIn(b, record, providerId, label) {
+  takeCalls(b.L)
+  const { start, back, path } = await throughIdp(b, providerId)
+  record(`${label}: POST signin/${providerId}`, start)
+  record(`${label}: calls before the provider`, { flat: callsFlat(takeCalls(b.L)) })
+  if (!back) return
+  record(`${label}: the provider's redirect back`, { flat: callbackShape(b.L, back) })
+  record(`${label}: GET callback`, await b.send("GET", path))
+  record(`${label}: calls in the callback`, { flat: callsFlat(takeCalls(b.L)) })
+  record(`${label}: GET session`, await b.send("GET", "/auth/session"), { kind: "session" })
+  record(`${label}: calls in GET session`, { flat: callsFlat(takeCalls(b.L)) })
+}
+
+for (const [name, provider] of [
+  ["OIDC sign-in through to a session (live provider, JWT)", liveOidc],
+  ["plain OAuth 2 sign-in through to a session (live provider, userinfo, JWT)", liveOAuth],
+]) {
+  scenario(
+    name,
+    liveConfig([provider]),
+    async (b, record) => {
+      const id = b.config.providers[0].id
+      await liveSignIn(b, record, id, "sign-in")
+      const csrfToken = await b.csrf()
+      takeCalls(b.L)
+      await b.send("POST", "/auth/session", { json: { csrfToken, data: { name: "Countess" } } })
+      record("calls: session update", { flat: callsFlat(takeCalls(b.L)) })
+      record("POST signout", await b.send("POST", "/auth/signout", { form: { csrfToken } }))
+      record("calls: sign-out", { flat: callsFlat(takeCalls(b.L)) })
+    },
+    { setup: startIdp },
+  )
+}
+
+scenario(
+  "OIDC sign-in with an adapter (live provider, database sessions, first and second sign-in)",
+  (L) => liveConfig([liveOidc], { adapter: recordedAdapter(L) })(L),
+  async (b, record) => {
+    await liveSignIn(b, record, "oidc-live", "first sign-in")
+    const csrfToken = await b.csrf()
+    takeCalls(b.L)
+    record("POST signout", await b.send("POST", "/auth/signout", { form: { csrfToken } }))
+    record("calls: sign-out", { flat: callsFlat(takeCalls(b.L)) })
+    await liveSignIn(b, record, "oidc-live", "second sign-in")
+  },
+  { setup: startIdp },
+)
+
+// The refusals. `state` is checked by the plain OAuth 2 provider (`checks: ["pkce", "state"]`);
+// Auth.js's OIDC default (`["pkce"]`) sends none, so the state steps use that one.
+scenario(
+  "OAuth callback errors (live provider): access_denied, state, replay",
+  liveConfig([liveOidc, liveOAuth]),
+  async (b, record) => {
+    const fresh = () => new Browser(b.L, b.config)
+    const step = async (label, browser, path) => {
+      takeCalls(b.L)
+      record(label, await browser.send("GET", path))
+      record(`${label}: calls`, { flat: callsFlat(takeCalls(b.L)) })
+      record(`${label}: then GET session`, await browser.send("GET", "/auth/session"), {
+        kind: "session",
+      })
+      takeCalls(b.L)
+    }
+    for (const id of ["oidc-live", "oauth-live"]) {
+      const denied = fresh()
+      const cancelled = await throughIdp(denied, id, { cancel: true })
+      if (cancelled.back) {
+        record(`${id} access_denied: redirect back`, { flat: callbackShape(b.L, cancelled.back) })
+        await step(`${id} access_denied: GET callback`, denied, cancelled.path)
+      }
+    }
+
+    const wrong = fresh()
+    const forState = await throughIdp(wrong, "oauth-live")
+    if (forState.back) {
+      const url = new URL(forState.back.url)
+      url.searchParams.set("state", `${url.searchParams.get("state")}x`)
+      await step("oauth-live wrong state", wrong, `${url.pathname}${url.search}`)
+      url.searchParams.delete("state")
+      await step("oauth-live missing state param", wrong, `${url.pathname}${url.search}`)
+      await step("oauth-live no flow cookies (another browser)", fresh(), forState.path)
+      await step("oauth-live after those refusals, the right callback", wrong, forState.path)
+    }
+
+    for (const id of ["oidc-live", "oauth-live"]) {
+      const replay = fresh()
+      const once = await throughIdp(replay, id)
+      if (!once.back) continue
+      const jarBefore = new Map(replay.jar)
+      await step(`${id} replay: first GET callback`, replay, once.path)
+      await step(`${id} replay: same browser, same callback again`, replay, once.path)
+      const thief = fresh()
+      thief.jar = jarBefore
+      await step(`${id} replay: the callback and its flow cookies, elsewhere`, thief, once.path)
+    }
+  },
+  { setup: startIdp },
+)
+
+// ---------------------------------------------------------------------------------------------
 async function runScenario(L, s) {
   const observations = new Map()
+  // A scenario's own servers (a provider on loopback), per library: `setup` answers their stop.
+  const stop = s.setup ? await s.setup(L) : undefined
   const browser = new Browser(L, s.config(L))
   const record = (step, result, opts) => {
     observations.set(
       step,
-      result.synthetic !== undefined ? { value: result.synthetic } : observe(L, result, opts),
+      result.flat !== undefined
+        ? flatten(result.flat)
+        : result.synthetic !== undefined
+          ? { value: result.synthetic }
+          : observe(L, result, opts),
     )
     if (showLogs && logged.length) observations.get(step).logged = logged.slice()
     logged.length = 0
@@ -1072,6 +1379,7 @@ async function runScenario(L, s) {
   } catch (error) {
     observations.set("<scenario threw>", { error: String(error?.stack ?? error).slice(0, 400) })
   }
+  await stop?.()
   clock.now = start
   return observations
 }

@@ -4,9 +4,15 @@
  * conformance suite, then VK's own option names and API versions.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { customFetch, setEnvDefaults, type AuthConfig } from "@tessera/core"
+import {
+  customFetch,
+  setEnvDefaults,
+  type Adapter,
+  type AdapterAccount,
+  type AuthConfig,
+} from "@tessera/core"
 import VK, { VK_API_VERSION, type VkProfile } from "@tessera/core/providers/vk"
-import { AppBrowser, FakeIssuer, json, setsSession, StandIn } from "@tessera/testing"
+import { AppBrowser, FakeIssuer, json, MemoryAdapter, setsSession, StandIn } from "@tessera/testing"
 import { runProviderTests } from "@tessera/testing/suites"
 import { configFor, SECRET } from "./helpers.js"
 
@@ -158,8 +164,8 @@ describe("VK", () => {
     })
     expect(typeof seen.account.providerAccountId).toBe("string")
     expect(seen.account.expires_at).toBeGreaterThan(Date.now() / 1000 + 86000)
-    // email and user_id are not Account fields.
-    expect(seen.account).not.toHaveProperty("email")
+    // The callbacks get the whole token response, as in Auth.js: VK's user_id and e-mail too.
+    expect(seen.account).toMatchObject({ user_id: 1234, email: "ada@vk.example" })
 
     const token = standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!
     expect(token.url.searchParams.get("v")).toBe("5.126")
@@ -174,6 +180,31 @@ describe("VK", () => {
     // The token travels in the body, never in the URL.
     expect(profile.url.searchParams.has("access_token")).toBe(false)
     expect(new URLSearchParams(profile.body).get("access_token")).toMatch(/^vk1\.a\./)
+  })
+
+  test("the Account stores the token fields only: email and user_id are not Account fields", async () => {
+    // What the adapter is given (the memory adapter would drop unknown fields by itself).
+    const memory = MemoryAdapter()
+    const given: AdapterAccount[] = []
+    const adapter: Adapter = {
+      ...memory,
+      async createUserAndAccount(user, account) {
+        given.push(account)
+        return memory.createUserAndAccount!(user, account)
+      },
+    }
+    const { cfg } = config(
+      VK({ clientId: "51234567", clientSecret: "vk-app-secret", [customFetch]: standIn.fetch }),
+      { adapter, session: { strategy: "jwt" } },
+    )
+    const { done } = await signIn(cfg)
+    expect(setsSession(done)).toBe(true)
+    expect(given).toHaveLength(1)
+    const [account] = given
+    expect(account).toMatchObject({ provider: "vk", providerAccountId: "1234" })
+    expect(account).not.toHaveProperty("email")
+    expect(account).not.toHaveProperty("user_id")
+    expect(account).not.toHaveProperty("expires_in")
   })
 
   test("another API version through VK's option names", async () => {

@@ -17,6 +17,7 @@ import * as o from "oauth4webapi"
 import type { RequestContext } from "../../context.js"
 import { InvalidCheck, OAuthCallbackError } from "../../errors.js"
 import { timingSafeEqual } from "../../lib/crypto.js"
+import { callAdapter } from "../../lib/adapter.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import type { ResponseInternal } from "../../types.js"
 import { useCheckCookies, type CheckCookie } from "./checks.js"
@@ -93,13 +94,26 @@ export async function oauthCallback(
       nonce,
     })
     const profile = await fetchProfile({ provider, as, oauth, tokens, claims, params })
-    const { user, account } = await toUserAndAccount(provider, profile, tokens)
+    const { user, account, stored } = await toUserAndAccount(provider, profile, tokens)
     const { email, verified } = emailOf(provider, user, profile, tokens)
-    identity = { user: { ...user, email }, account, profile, emailVerified: verified, startedBy }
+    identity = {
+      user: { ...user, email },
+      account,
+      storedAccount: stored,
+      profile,
+      emailVerified: verified,
+      startedBy,
+    }
   } catch (error) {
     throw callbackFailure(provider.id, error)
   }
   ctx.config.logger.debug("oauth: callback checks passed", { provider: provider.id })
+  // As in Auth.js, the `signIn` callback of an account linked already sees its stored user.
+  const { adapter } = ctx.config
+  const { provider: id, providerAccountId } = identity.account
+  const linked = adapter
+    ? await callAdapter(ctx.config, "getUserByAccount", { provider: id, providerAccountId })
+    : null
   // The signIn callback, users and accounts, the session: shared with every other sign-in.
-  return completeSignIn(ctx, identity, persistOAuth)
+  return completeSignIn(ctx, identity, persistOAuth, linked ? { signInUser: linked } : {})
 }

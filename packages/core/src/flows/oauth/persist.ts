@@ -30,10 +30,16 @@ import { sessionStrategy } from "../../session/index.js"
 import { staleSignIn } from "../../session/recent-sign-in.js"
 import { holderOf, releaseClaim } from "../sign-in/email-identity.js"
 import { createUserWithAccount, linkTo, newUser } from "../sign-in/users.js"
+import type { Account } from "../../types.js"
 import type { ProviderIdentity, ResolvedOAuthProvider, SignInUser } from "../types.js"
 import { bindingOf } from "./binding.js"
 
 export interface OAuthIdentity extends ProviderIdentity {
+  /**
+   * The account as the adapter stores it (what the provider's `account()` keeps); `account`,
+   * which the callbacks and events get, holds the whole token response, as in Auth.js.
+   */
+  storedAccount: Account
   /** True when the provider vouches for `user.email` (already normalised). */
   emailVerified: boolean
   /** Who started the sign-in (`binding.ts`); `undefined` without check cookies. */
@@ -45,7 +51,7 @@ export async function persistOAuth(
   identity: OAuthIdentity,
 ): Promise<SignInUser> {
   if (!ctx.config.adapter) return { user: identity.user, isNewUser: false }
-  return providerUser(ctx, identity)
+  return providerUser(ctx, { ...identity, account: identity.storedAccount })
 }
 
 /** The signed-in user's id when that user started this sign-in, else `null`. */

@@ -110,14 +110,18 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
 /**
  * Runs the provider's `profile` and `account` callbacks. The Account's
  * `providerAccountId` is the profile's id as a string (the provider's own
- * identifier when the callback leaves it out); its token fields are
- * what `account(tokens)` returns (the default keeps the usual ones).
+ * identifier when the callback leaves it out). Two accounts come out, as in
+ * Auth.js: `account`, for the `signIn` and `jwt` callbacks and the `signIn`
+ * event, holds the whole token response (`expires_in` and a provider's own
+ * fields too: apps compute `Date.now() + account.expires_in * 1000`); `stored`,
+ * for the adapter and the `linkAccount` event, holds what `account(tokens)`
+ * returns (the default keeps the usual columns).
  */
 export async function toUserAndAccount(
   provider: Provider,
   profile: Profile,
   tokens: TokenSet,
-): Promise<{ user: User; account: Account }> {
+): Promise<{ user: User; account: Account; stored: Account }> {
   let user: User
   try {
     user = await provider.profile(profile, tokens)
@@ -138,16 +142,14 @@ export async function toUserAndAccount(
   if (id === "")
     throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
 
-  const fields = provider.account(tokens) ?? {}
-  const account: Account = {
-    ...fields,
-    provider: provider.id,
-    type: provider.type,
-    providerAccountId: id,
+  const keys = { provider: provider.id, type: provider.type, providerAccountId: id }
+  const stored: Account = { ...(provider.account(tokens) ?? {}), ...keys }
+  const account: Account = { ...tokens, ...keys }
+  for (const each of [stored, account]) {
+    if (typeof each.token_type === "string")
+      each.token_type = each.token_type.toLowerCase() as Lowercase<string>
   }
-  if (typeof account.token_type === "string")
-    account.token_type = account.token_type.toLowerCase() as Lowercase<string>
-  return { user: { ...user, id }, account }
+  return { user: { ...user, id }, account, stored }
 }
 
 /** A string or number identifier as text; "" for anything else. */

@@ -10,7 +10,8 @@ import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import { fireEvent } from "../../lib/events.js"
 import { sessionStrategy, type NewSessionParams } from "../../session/index.js"
 import { secondFactorGate } from "../../two-factor/gate.js"
-import type { ResponseInternal } from "../../types.js"
+import type { AdapterUser } from "../../adapters.js"
+import type { ResponseInternal, User } from "../../types.js"
 import type { Persist, ProviderIdentity } from "../types.js"
 import { askSignIn } from "./verdict.js"
 
@@ -19,6 +20,11 @@ export interface CompleteSignInOptions {
   credentials?: Record<string, unknown>
   /** Set for e-mail sign-ins, as Auth.js does. */
   email?: { verificationRequest?: boolean }
+  /**
+   * The user the `signIn` callback sees when not the provider's: Auth.js passes the stored
+   * user of an OAuth account linked already (`persist` still decides who signs in).
+   */
+  signInUser?: User | AdapterUser
 }
 
 /**
@@ -34,11 +40,12 @@ export async function completeSignIn<I extends ProviderIdentity>(
   persist: Persist<I>,
   options: CompleteSignInOptions = {},
 ): Promise<ResponseInternal> {
+  const { signInUser, ...asked } = options
   const elsewhere = await askSignIn(ctx, {
-    user: identity.user,
+    user: signInUser ?? identity.user,
     account: identity.account,
     profile: identity.profile,
-    ...options,
+    ...asked,
   })
   if (elsewhere) return elsewhere
 

@@ -158,6 +158,7 @@ describe("sign-in through oidc-provider", () => {
       [
         "access_token",
         "expires_at",
+        "expires_in",
         "id_token",
         "provider",
         "providerAccountId",

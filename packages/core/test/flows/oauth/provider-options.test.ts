@@ -134,6 +134,8 @@ describe("OAuth 2 providers", () => {
       access_token: expect.stringMatching(/^at-/),
       token_type: "bearer",
       expires_at: expect.any(Number),
+      // The callbacks get the whole token response, as in Auth.js.
+      expires_in: 3600,
       scope: undefined,
     })
     expect(
@@ -210,6 +212,9 @@ describe("OAuth 2 providers", () => {
   })
 
   test("profile(profile, tokens) and account(tokens) callbacks; account() returning nothing stores no tokens", async () => {
+    // account() decides what the Account stores; the callbacks get the whole token response
+    // (Auth.js: `{ ...tokens, provider, type, providerAccountId }`).
+    const stored = MemoryAdapter()
     const a = configOf(
       oauth2(basic, {
         profile: (profile: any, tokens: any) => ({
@@ -220,6 +225,7 @@ describe("OAuth 2 providers", () => {
         }),
         account: (tokens: any) => ({ access_token: tokens.access_token, custom: "kept" }),
       }),
+      { adapter: stored, session: { strategy: "jwt" } },
     )
     const first = await signIn(a.config, basic)
     expect((await first.browser.session()).user).toEqual({
@@ -232,12 +238,34 @@ describe("OAuth 2 providers", () => {
       type: "oauth",
       providerAccountId: "acme-4242",
       access_token: expect.any(String),
-      custom: "kept",
+      token_type: "bearer",
+      expires_at: expect.any(Number),
+      expires_in: 3600,
+    })
+    // Stored: what account() kept (no token_type, no expires_at), in the memory adapter's
+    // columns (which have no place for `custom`).
+    const [account] = [...stored.store.accounts.values()]
+    expect(account).toEqual({
+      provider: "acme",
+      type: "oauth",
+      providerAccountId: "acme-4242",
+      access_token: expect.any(String),
+      userId: expect.any(String),
     })
 
-    const b = configOf(oauth2(basic, { account: () => undefined }))
+    const none = MemoryAdapter()
+    const b = configOf(oauth2(basic, { account: () => undefined }), {
+      adapter: none,
+      session: { strategy: "jwt" },
+    })
     await signIn(b.config, basic)
-    expect(b.seen.account).toEqual({ provider: "acme", type: "oauth", providerAccountId: "4242" })
+    expect([...none.store.accounts.values()]).toEqual([
+      { provider: "acme", type: "oauth", providerAccountId: "4242", userId: expect.any(String) },
+    ])
+    expect(b.seen.account).toMatchObject({
+      providerAccountId: "4242",
+      access_token: expect.any(String),
+    })
   })
 
   test("custom token and userinfo requests, and conform hooks for non-standard responses", async () => {
