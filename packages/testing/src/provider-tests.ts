@@ -102,7 +102,10 @@ export interface ProviderTestIdentity {
   /** Parameters the provider sends to the callback besides `code` and `state` (Apple's `user`). */
   callbackParams?: Record<string, string>
   expect: {
-    /** The session user (`id` from the `jwt` callback's `user`). */
+    /**
+     * The session user; `id` is the one `profile()` gives (the provider's), which becomes
+     * the Account's `providerAccountId`: the `jwt` callback's `user` gets an id of its own.
+     */
     user: ExpectedUser
     /** The Account's `providerAccountId`. Default `user.id`. */
     providerAccountId?: string
@@ -542,7 +545,9 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
     expect(session, `no session: ${describeErrors(errors)}`).not.toBeNull()
     const { id: userId, ...shown } = identity.expect.user
     expect(session.user).toEqual(shown)
-    expect(seen.user?.id).toBe(userId)
+    // The user's id is never the provider's (ids are unique only within a provider).
+    expect(seen.user?.id).toEqual(expect.any(String))
+    expect(seen.user?.id).not.toBe(userId)
   }
 
   function expectAccount(result: ProviderSignIn, identity: I): void {

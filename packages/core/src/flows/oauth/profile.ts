@@ -110,7 +110,7 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
 /**
  * Runs the provider's `profile` and `account` callbacks. The Account's
  * `providerAccountId` is the profile's id as a string (the provider's own
- * identifier when the callback leaves it out). Two accounts come out, as in
+ * identifier when the callback leaves it out); the user's id is a new UUID. Two accounts come out, as in
  * Auth.js: `account`, for the `signIn` and `jwt` callbacks and the `signIn`
  * event, holds the whole token response (`expires_in` and a provider's own
  * fields too: apps compute `Date.now() + account.expires_in * 1000`); `stored`,
@@ -149,7 +149,10 @@ export async function toUserAndAccount(
     if (typeof each.token_type === "string")
       each.token_type = each.token_type.toLowerCase() as Lowercase<string>
   }
-  return { user: { ...user, id }, account, stored }
+  // The user's id is never the provider's: ids are unique only within a provider (GitHub's
+  // user 7 and GitLab's user 7 are two people), so as in Auth.js a user without a stored one
+  // (no adapter) gets an id of its own; the provider's is the account's `providerAccountId`.
+  return { user: { ...user, id: crypto.randomUUID() }, account, stored }
 }
 
 /** A string or number identifier as text; "" for anything else. */
