@@ -4,7 +4,8 @@
  * itself (`Auth()` with the SQL adapter): old session cookies, OAuth accounts
  * and passkeys sign the same users in.
  */
-import type { Kysely } from "kysely"
+import Sqlite from "better-sqlite3"
+import { Kysely, SqliteDialect } from "kysely"
 import { expect } from "vitest"
 import type { AuthConfig } from "@tessera/core"
 import Passkey from "@tessera/core/providers/passkey"
@@ -12,7 +13,7 @@ import type { SqlAdapterInstance } from "@tessera/sql"
 import { main } from "../src/cli.js"
 import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
 import { PasskeyBrowser } from "../../core/test/flows/webauthn/passkey-browser.js"
-import type { Seed } from "./authjs-fixtures.js"
+import { createAuthjsDatabase, type Seed } from "./authjs-fixtures.js"
 
 export const SECRET = "tessera-secret-for-the-import-tests-0123456789"
 export const SESSION_COOKIE = "tessera.session-token"
@@ -30,6 +31,18 @@ export async function withKysely<T>(
   } finally {
     await db.destroy()
   }
+}
+
+/**
+ * An Auth.js app's SQLite database (Kysely adapter layout) with `seed` in `file`, imported
+ * by `tessera migrate --from authjs --apply`: what an app has right after moving over.
+ */
+export async function importedSqlite(file: string, seed: Seed): Promise<void> {
+  await withKysely(
+    new Kysely<any>({ dialect: new SqliteDialect({ database: new Sqlite(file) }) }),
+    (db) => createAuthjsDatabase(db, "kysely", "sqlite", seed),
+  )
+  expect((await authjs("--sqlite", file, "--apply")).code).toBe(0)
 }
 
 /** Runs `fn` with the adapter, then closes it. */

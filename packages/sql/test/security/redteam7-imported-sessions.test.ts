@@ -12,17 +12,14 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import Sqlite from "better-sqlite3"
-import { Kysely, SqliteDialect } from "kysely"
 import { afterAll, expect, test } from "vitest"
 import { SqlAdapter } from "@tessera/sql"
-import { createAuthjsDatabase, makeSeed } from "../authjs-fixtures.js"
+import { makeSeed } from "../authjs-fixtures.js"
 import {
-  authjs,
   browserWithCookie,
+  importedSqlite,
   SESSION_COOKIE,
   tesseraConfig,
-  withKysely,
 } from "../authjs-import-helpers.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-rt7-import-"))
@@ -31,11 +28,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 test("an imported Auth.js session cannot set up a second factor until its owner signs in again", async () => {
   const seed = makeSeed()
   const file = join(dir, "app.db")
-  await withKysely(
-    new Kysely<any>({ dialect: new SqliteDialect({ database: new Sqlite(file) }) }),
-    (db) => createAuthjsDatabase(db, "kysely", "sqlite", seed),
-  )
-  expect((await authjs("--sqlite", file, "--apply")).code).toBe(0)
+  await importedSqlite(file, seed)
 
   const adapter = SqlAdapter.sqlite(file)
   try {

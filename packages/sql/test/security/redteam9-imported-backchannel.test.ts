@@ -16,20 +16,17 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import Sqlite from "better-sqlite3"
-import { Kysely, SqliteDialect } from "kysely"
 import { afterAll, beforeAll, expect, test } from "vitest"
 import { Auth } from "@tessera/core"
 import { listSessions } from "@tessera/core/sessions"
 import { SqlAdapter } from "@tessera/sql"
 import { localOidcProvider, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
-import { createAuthjsDatabase, makeSeed } from "../authjs-fixtures.js"
+import { makeSeed } from "../authjs-fixtures.js"
 import {
-  authjs,
   browserWithCookie,
+  importedSqlite,
   SESSION_COOKIE,
   tesseraConfig,
-  withKysely,
 } from "../authjs-import-helpers.js"
 
 const ORIGIN = "http://localhost:3000"
@@ -51,11 +48,7 @@ afterAll(async () => {
 test("a logout of all of an account's sessions ends its user's imported Auth.js sessions", async () => {
   const seed = makeSeed()
   const file = join(dir, "app.db")
-  await withKysely(
-    new Kysely<any>({ dialect: new SqliteDialect({ database: new Sqlite(file) }) }),
-    (db) => createAuthjsDatabase(db, "kysely", "sqlite", seed),
-  )
-  expect((await authjs("--sqlite", file, "--apply")).code).toBe(0)
+  await importedSqlite(file, seed)
 
   const adapter = SqlAdapter.sqlite(file)
   try {
