@@ -27,20 +27,9 @@ import {
   SECRET,
   signIn,
 } from "../harness/index.js"
+import { pick, seededRandom } from "../harness/seeded.js"
 
 const CASES = 2500
-
-/** mulberry32: a small, seeded PRNG (the cases must replay, not be secret). */
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const PATHS = [
   "",
@@ -158,10 +147,6 @@ function inHeader(value: string): string {
     : encodeURIComponent(value.replace(/[\uD800-\uDFFF]/g, "\uFFFD"))
 }
 
-function pick<T>(next: () => number, items: readonly T[]): T {
-  return items[Math.floor(next() * items.length)]!
-}
-
 interface Case {
   request: Request
   describe: string
@@ -267,7 +252,7 @@ test(`${CASES} malformed requests: never a 5xx, a thrown error or an error log l
   const csrf = { token, cookie: csrfJar.header() }
   expect(session).toContain("session-token")
 
-  const next = prng(0x7e55e7a)
+  const next = seededRandom(0x7e55e7a)
   const failures: string[] = []
   for (let i = 0; i < CASES; i++) {
     const { request, describe } = makeCase(next, csrf, session)
