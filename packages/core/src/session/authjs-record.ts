@@ -85,7 +85,7 @@ async function adoptOnce(
   iat: unknown,
 ): Promise<{ sid: string | null; revalidated_at: number } | null> {
   const { config } = ctx
-  const { adoptionCutoff, newRecord } = await records()
+  const { adoptionCutoff, endedByCutoff, newRecord } = await records()
   const id = digest.slice(0, 32)
   const expires = new Date(exp * 1000)
   /** The session this cookie became, if it still lives: `undefined` when there is none. */
@@ -102,8 +102,7 @@ async function adoptOnce(
   // When the cookie was last used (Auth.js renews `iat` on every check); unknown: the worst case.
   const lastUsed = typeof iat === "number" ? iat : undefined
   // Last used before the user's sessions all ended (sign out everywhere): it ended with them.
-  const cutoff = await adoptionCutoff(config, stored.id)
-  if (cutoff !== undefined && (lastUsed === undefined || lastUsed * 1000 <= cutoff)) return null
+  if (endedByCutoff(await adoptionCutoff(config, stored.id), lastUsed)) return null
   if (await skipsSecondFactor(ctx, stored.id, lastUsed)) return null
   if (typeof config.adapter?.createVerificationToken === "function") {
     try {
@@ -122,5 +121,11 @@ async function adoptOnce(
     ...newRecord(ctx, stored.id, null, expires),
     id,
   })
+  // Signed out everywhere between the check above and this record (whose delete it missed):
+  // the mark is there now, or the sign-out's sweep ends the record (records.ts).
+  if (endedByCutoff(await adoptionCutoff(config, stored.id), lastUsed)) {
+    await callAdapter(config, "deleteSessionRecords", { id, userId: stored.id })
+    return null
+  }
   return { sid: id, revalidated_at: now() }
 }

@@ -74,6 +74,46 @@ export async function adoptionCutoff(
   return marks.length ? Math.max(...marks.map((mark) => mark.createdAt.valueOf())) : undefined
 }
 
+/**
+ * Whether an Auth.js cookie last used at `lastUsed` (seconds; unknown: the
+ * worst case) ended with its user's sessions, whose last end was `cutoff`.
+ */
+export function endedByCutoff(cutoff: number | undefined, lastUsed: number | undefined): boolean {
+  return cutoff !== undefined && (lastUsed === undefined || lastUsed * 1000 <= cutoff)
+}
+
+/**
+ * How far another process's clock may be behind this one's when it stamps a
+ * record's `createdAt` (ms): a sweep counts a record made that long before it
+ * started as made during it.
+ */
+const CLOCK_SKEW = 5_000
+
+/**
+ * Ends the sessions adopted from Auth.js cookies while `userId`'s sessions
+ * were being ended (since `startedAt`), after the mark is written. Ending them
+ * is two steps (delete the records, then mark), and so is an adoption (check
+ * the mark, then create its record): an adoption that checked before the mark
+ * and recorded after the delete would outlive the sign-out. One that records
+ * after this sweep finds the mark when it checks again (`authjs-record.ts`).
+ * Adopted records have no provider; `filter.exceptId` (the session kept) stays.
+ */
+async function sweepRacingAdoptions(
+  config: ResolvedConfig,
+  userId: string,
+  startedAt: number,
+  filter: Pick<SessionRecordFilter, "exceptId">,
+): Promise<AdapterSessionRecord[]> {
+  const records = await callAdapter(config, "listSessionRecords", userId)
+  const swept: AdapterSessionRecord[] = []
+  for (const record of records) {
+    if (record.provider != null || !isSession(record) || record.id === filter.exceptId) continue
+    if (record.createdAt.valueOf() < startedAt - CLOCK_SKEW) continue
+    swept.push(...(await callAdapter(config, "deleteSessionRecords", { id: record.id, userId })))
+  }
+  return swept
+}
+
 /** Marks the end of all of `userId`'s sessions, for `adoptionCutoff`. */
 async function markCutoff(config: ResolvedConfig, userId: string): Promise<void> {
   const now = new Date()
@@ -207,10 +247,13 @@ export async function revokeSessions(
   reason: SessionRevokedReason,
   quiet?: string,
 ): Promise<AdapterSessionRecord[]> {
+  const startedAt = Date.now()
   const deleted = (await callAdapter(ctx.config, "deleteSessionRecords", filter)).filter(isSession)
   // All of a user's sessions (but one, perhaps) ended: so do the Auth.js cookies they had.
-  if (filter.userId !== undefined && filter.id === undefined && adoptsAuthjsCookies(ctx.config))
+  if (filter.userId !== undefined && filter.id === undefined && adoptsAuthjsCookies(ctx.config)) {
     await markCutoff(ctx.config, filter.userId)
+    deleted.push(...(await sweepRacingAdoptions(ctx.config, filter.userId, startedAt, filter)))
+  }
   // The provider ends its sessions (back-channel logout): a sign-in through it
   // still waiting for its second factor ends too, or it would finish later.
   if (filter.provider) {
@@ -238,12 +281,20 @@ export async function revokeUnknownOriginSessions(
   userId: string,
   reason: SessionRevokedReason,
 ): Promise<AdapterSessionRecord[]> {
+  const startedAt = Date.now()
   const records = await callAdapter(ctx.config, "listSessionRecords", userId)
   const ended: AdapterSessionRecord[] = []
   for (const record of records) {
     if (record.provider != null || !isSession(record)) continue
     ended.push(...(await revokeSessions(ctx, { id: record.id, userId }, reason)))
   }
-  if (adoptsAuthjsCookies(ctx.config)) await markCutoff(ctx.config, userId)
+  if (adoptsAuthjsCookies(ctx.config)) {
+    await markCutoff(ctx.config, userId)
+    const swept = await sweepRacingAdoptions(ctx.config, userId, startedAt, {})
+    for (const record of swept) {
+      await fireEvent(ctx, "sessionRevoked", { session: toSessionRecord(record), reason })
+    }
+    ended.push(...swept)
+  }
   return ended
 }
