@@ -9,6 +9,7 @@
 import type { RequestContext } from "../../context.js"
 import { AccountNotLinked } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
+import { storedEmailAddress } from "../email/address.js"
 import { newUser, registered } from "../sign-in/users.js"
 import type { ProviderIdentity, SignInUser } from "../types.js"
 
@@ -32,12 +33,16 @@ async function credentialsUser(
 ): Promise<SignInUser> {
   const existing = await callAdapter(ctx.config, "getUser", identity.account.providerAccountId)
   if (existing) return { user: existing, isNewUser: false }
-  const email = identity.user.email?.trim().toLowerCase()
+  // Normalized as an e-mail sign-in address, never folded further: `toLowerCase()`
+  // made `\u212Aevin@` (Kelvin sign, another mailbox) into `kevin@`, stored and shown
+  // in the session as an address its owner never proved. An address e-mail sign-in
+  // would refuse is stored as none (as a provider's is).
+  const email = storedEmailAddress(identity.user.email)
   if (email && (await callAdapter(ctx.config, "getUserByEmail", email))) {
     throw new AccountNotLinked("authorize returned a new user whose e-mail belongs to another user")
   }
   const user = await callAdapter(ctx.config, "createUser", {
-    ...newUser({ ...identity, user: { ...identity.user, email: email ?? null } }, null),
+    ...newUser({ ...identity, user: { ...identity.user, email } }, null),
     id: identity.account.providerAccountId,
   })
   return registered(ctx, user)

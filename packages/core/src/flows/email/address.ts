@@ -105,3 +105,20 @@ export function normalizeEmailAddress(input: unknown): string {
   if (address.length > MAX_ADDRESS) throw new InvalidEmailAddress("The e-mail address is too long")
   return address
 }
+
+/**
+ * A user's address as Tessera stores it: normalized exactly like an e-mail
+ * sign-in address, or `null` when e-mail sign-in would refuse it. Used for the
+ * addresses others hand in (a provider's profile, `authorize`'s user), so an
+ * address is only ever stored in the one form an e-mail sign-in for it
+ * matches. Never folded any further: a look-alike such as `\u212Aevin@` (Kelvin
+ * sign), which `toLowerCase()` would turn into `kevin@`, is another mailbox and
+ * becomes no address at all rather than someone else's.
+ */
+export function storedEmailAddress(value: unknown): string | null {
+  try {
+    return normalizeEmailAddress(value)
+  } catch {
+    return null
+  }
+}

@@ -11,7 +11,7 @@ import * as o from "oauth4webapi"
 import { OAuthProfileParseError, OAuthProviderError } from "../../errors.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthClient } from "./client.js"
-import { normalizeEmailAddress } from "../email/address.js"
+import { storedEmailAddress } from "../email/address.js"
 import { httpOptions, providerFetch } from "./http.js"
 import { verifyJwtResponseSignature } from "./tokens.js"
 import type { ResolvedOAuthProvider } from "../types.js"
@@ -160,15 +160,6 @@ function idOf(value: unknown): string {
   return typeof value === "string" || typeof value === "number" ? String(value) : ""
 }
 
-/** An address as e-mail sign-in would normalise it, or `null` when it is none it would accept. */
-function normalized(value: unknown): string | null {
-  try {
-    return normalizeEmailAddress(value)
-  } catch {
-    return null
-  }
-}
-
 /**
  * The user's e-mail address as Tessera keeps it (normalised exactly like an
  * e-mail sign-in address, or `null`), and whether the provider vouches for it:
@@ -181,7 +172,7 @@ export function emailOf(
   profile: Profile,
   tokens: TokenSet,
 ): { email: string | null; verified: boolean } {
-  const email = normalized(user.email)
+  const email = storedEmailAddress(user.email)
   if (email === null) return { email, verified: false }
   let vouched: unknown
   try {
@@ -189,5 +180,5 @@ export function emailOf(
   } catch {
     vouched = null
   }
-  return { email, verified: normalized(vouched) === email }
+  return { email, verified: storedEmailAddress(vouched) === email }
 }

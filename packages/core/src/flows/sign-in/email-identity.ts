@@ -15,30 +15,80 @@
  * linked accounts, sessions) added to the claiming account before anyone
  * proved the address, and the claiming account's sessions end. Only when the claiming account itself is the one signed
  * in does the proof verify its address in place.
+ *
+ * A user the adapter finds counts only if it holds the very address asked for
+ * (ASCII case aside): a database collation that folds accents or width must not
+ * turn a look-alike on someone else's domain into the victim's account.
  * @module
  */
 import type { AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
+import { AccountNotLinked } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { fireEvent } from "../../lib/events.js"
 import { revokeSessions } from "../../session/records.js"
 
-/** The holder of `email`, and whether the address is verified on them. */
+/**
+ * ASCII letters in lower case, nothing else touched: a stored address that
+ * Tessera did not write (an app's own user, an import) may keep its case.
+ */
+const asciiLower = (value: string) => value.replace(/[A-Z]+/g, (run) => run.toLowerCase())
+
+/**
+ * Whether the user an adapter found holds `email` itself. Databases often
+ * compare the e-mail column loosely (MySQL's default collations ignore case and
+ * accents; PostgreSQL's nondeterministic ICU collations and citext fold case or
+ * width), so `getUserByEmail("kristin@ki\u00F3sk.test")` can answer the holder
+ * of `kristin@kiosk.test`: another mailbox, on a domain anyone can register. An
+ * app's `normalizeIdentifier` that keeps Unicode domains hands such addresses
+ * to the adapter. Only ASCII case is ignored, as in the e-mail link's check of
+ * its token row (`email/callback.ts`).
+ */
+function holdsExactly(user: AdapterUser, email: string): boolean {
+  return typeof user.email === "string" && asciiLower(user.email) === asciiLower(email)
+}
+
+/** The user the adapter finds for `email`, and whether that user holds it exactly. */
+async function lookUp(
+  ctx: RequestContext,
+  email: string,
+): Promise<{ user: AdapterUser; exact: boolean } | null> {
+  const user = await callAdapter(ctx.config, "getUserByEmail", email)
+  return user ? { user, exact: holdsExactly(user, email) } : null
+}
+
+/**
+ * The holder of `email`, and whether the address is verified on them. A user
+ * the database matched to another address (see {@link holdsExactly}) is
+ * refused: it is not the holder, and no one else can have the address either
+ * (the column's unique index compares as loosely).
+ */
 export async function holderOf(
   ctx: RequestContext,
   email: string,
 ): Promise<{ user: AdapterUser; verified: boolean } | null> {
-  const user = await callAdapter(ctx.config, "getUserByEmail", email)
-  return user ? { user, verified: !!user.emailVerified } : null
+  const found = await lookUp(ctx, email)
+  if (!found) return null
+  if (!found.exact) {
+    throw new AccountNotLinked(
+      "The database matched this e-mail address to another user's different address (a collation that ignores accents, case or width)",
+    )
+  }
+  return { user: found.user, verified: !!found.user.emailVerified }
 }
 
-/** The user `email` identifies: its holder when the address is verified on them, else nobody. */
+/**
+ * The user `email` identifies: its holder when the address is verified on
+ * them, else nobody. A look-alike the database matched is nobody here too: this
+ * answers the sign-in request before any proof, which must not tell whether a
+ * look-alike has an account; the proof's callback then refuses in `holderOf`.
+ */
 export async function userByVerifiedEmail(
   ctx: RequestContext,
   email: string,
 ): Promise<AdapterUser | null> {
-  const holder = await holderOf(ctx, email)
-  return holder?.verified ? holder.user : null
+  const found = await lookUp(ctx, email)
+  return found?.exact && found.user.emailVerified ? found.user : null
 }
 
 /**
