@@ -539,26 +539,32 @@ export async function runMalformed(
 /** The paths of the app routes that read the session, as the cases send them. */
 export const APP_PATHS = ["/me", "/", "/me?x=%", "//me", "/ME"]
 
-/** Anyone with the password "pw" signs in as the user named by `username`. */
-const anyone = Credentials({
-  credentials: { username: { label: "Username" }, password: { label: "Password" } },
-  authorize: ({ username, password }) =>
-    password === "pw" ? { id: String(username), name: String(username) } : null,
-})
-
 /**
- * The configuration of an app under fuzz at `origin`: credentials ("pw"), e-mail links, second
- * factors, JWT sessions with records consulted on every read, hosts bounded to the app's own;
- * what it logs and mails is recorded.
+ * The configuration of an app under fuzz at `origin`: credentials (anyone, password "pw", kept
+ * as a user of the adapter so the session has a record to end), e-mail links, second factors,
+ * JWT sessions whose record is consulted on every read, hosts bounded to the app's own; what
+ * it logs and mails is recorded.
  */
 export function fuzzConfig(origin: string) {
   const log = recordingLogger()
   const mailed: string[] = []
+  const adapter = MemoryAdapter()
+  const anyone = Credentials({
+    credentials: { username: { label: "Username" }, password: { label: "Password" } },
+    async authorize({ username, password }) {
+      if (password !== "pw") return null
+      const id = String(username)
+      return (
+        (await adapter.getUser!(id)) ??
+        adapter.createUser!({ id, name: id, email: `${id}@example.test`, emailVerified: null })
+      )
+    },
+  })
   const config: AuthConfig = {
     secret: "redteam10-integrations-secret-0123456789abcdef",
     trustHost: true,
     allowedHosts: [new URL(origin).host],
-    adapter: MemoryAdapter(),
+    adapter,
     session: { strategy: "jwt", revalidateAge: 0 },
     logger: log.logger,
     rateLimit: { store: new MemoryRateLimitStore() },
@@ -569,4 +575,130 @@ export function fuzzConfig(origin: string) {
     ],
   }
   return { config, errors: log.errors, mailed }
+}
+
+/** What a client claiming other hosts got built: every absolute URL it was handed. */
+export interface BuiltUrls {
+  /** Status of the e-mail sign-in (or of the first step refused). */
+  status: number
+  /** The origins of the Location, the mailed link and the sign-in page's form actions. */
+  origins: string[]
+}
+
+/**
+ * As a client sending `headers` (a forged Host, `X-Forwarded-*`) to every step: a CSRF token,
+ * the sign-in page, an e-mail sign-in. Returns the origins of every URL built for it.
+ */
+export async function urlsBuiltFor(
+  target: FuzzTarget,
+  headers: [string, string][],
+): Promise<BuiltUrls> {
+  const send = (method: string, path: string, extra: [string, string][] = [], body?: Buffer) =>
+    target.send({
+      method,
+      target: `${target.mount}${path}`,
+      headers: [...headers, ...extra],
+      body,
+      describe: path,
+    })
+  const origins: string[] = []
+  const page = await send("GET", "/signin")
+  if (page.status >= 400) return { status: page.status, origins }
+  for (const [, action] of page.body.matchAll(/action="([^"]*)"/g))
+    origins.push(new URL(action!).origin)
+  const csrf = await send("GET", "/csrf")
+  if (csrf.status >= 400) return { status: csrf.status, origins }
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string }
+  const cookie = [csrf.headers["set-cookie"] ?? []]
+    .flat()
+    .map((line) => line.split(";")[0])
+    .join("; ")
+  const mailedBefore = target.mailed.length
+  const body = Buffer.from(
+    new URLSearchParams({ email: "victim@example.com", csrfToken }).toString(),
+  )
+  const signIn = await send(
+    "POST",
+    "/signin/email",
+    [
+      ["cookie", cookie],
+      ["content-type", "application/x-www-form-urlencoded"],
+      ["content-length", String(body.length)],
+    ],
+    body,
+  )
+  const location = signIn.headers.location
+  if (typeof location === "string") origins.push(new URL(location).origin)
+  for (const link of target.mailed.slice(mailedBefore)) origins.push(new URL(link).origin)
+  return { status: signIn.status, origins }
+}
+
+/**
+ * Whether `Auth()` (`GET <mount>/session`) and the app's session reader (`GET /me`: 200 with a
+ * session, 401 without) each see a session on a request with `headers`.
+ */
+export async function sessionSeenBy(
+  target: FuzzTarget,
+  headers: [string, string][],
+): Promise<{ auth: boolean; app: boolean }> {
+  const get = (path: string) =>
+    target.send({ method: "GET", target: path, headers, describe: path })
+  const auth = await get(`${target.mount}/session`)
+  const app = await get("/me")
+  if (app.status >= 500 || auth.status >= 500) throw new Error(`${target.name}: a 5xx`)
+  return { auth: auth.status === 200 && auth.body !== "null", app: app.status === 200 }
+}
+
+/**
+ * The cookies of a signed-in browser and of some it should not be signed in with, by name:
+ * its own session, the same token with one character changed, a session since signed out, and
+ * its session under the `__Secure-` name (Auth() reads that name only over https).
+ */
+export async function sessionCookieVariants(target: FuzzTarget): Promise<Record<string, string>> {
+  const live = await realCredentials(target, "parity")
+  const ended = await realCredentials(target, "parity-ended")
+  const browser = new HttpBrowser(target.origin, target.mount)
+  for (const pair of ended.session.split("; ")) {
+    const eq = pair.indexOf("=")
+    browser.jar.set(pair.slice(0, eq), pair.slice(eq + 1))
+  }
+  if ((await browser.signOut()).status !== 302) throw new Error(`${target.name}: sign-out failed`)
+  const token = /tessera\.session-token=([^;]*)/.exec(live.session)![1]!
+  const flipped = token.slice(0, -2) + (token.at(-2) === "A" ? "B" : "A") + token.at(-1)!
+  return {
+    live: live.session,
+    tampered: `tessera.session-token=${flipped}`,
+    "signed out": ended.session,
+    "__Secure- name": `__Secure-tessera.session-token=${token}`,
+  }
+}
+
+/**
+ * What `Auth()` and the app's session reader each see for every cookie of
+ * {@link sessionCookieVariants}, sent straight and with `X-Forwarded-Proto: https` (keys
+ * `"<cookie>"` and `"<cookie> via https"`), and for the live cookie on a host the app does not
+ * allow (`"live on evil.example"`).
+ */
+export async function sessionSightings(
+  target: FuzzTarget,
+): Promise<Record<string, { auth: boolean; app: boolean }>> {
+  const cookies = await sessionCookieVariants(target)
+  const host = new URL(target.origin).host
+  const seen: Record<string, { auth: boolean; app: boolean }> = {}
+  for (const [name, cookie] of Object.entries(cookies)) {
+    seen[name] = await sessionSeenBy(target, [
+      ["host", host],
+      ["cookie", cookie],
+    ])
+    seen[`${name} via https`] = await sessionSeenBy(target, [
+      ["host", host],
+      ["cookie", cookie],
+      ["x-forwarded-proto", "https"],
+    ])
+  }
+  seen["live on evil.example"] = await sessionSeenBy(target, [
+    ["host", "evil.example"],
+    ["cookie", cookies.live!],
+  ])
+  return seen
 }

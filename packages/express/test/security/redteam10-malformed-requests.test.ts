@@ -19,7 +19,7 @@
 import { Agent, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import express5, { type ErrorRequestHandler } from "express"
-import { afterAll, beforeAll, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import { ExpressAuth, getSession } from "../../src/index.js"
 import { express4 } from "../harness.js"
 import {
@@ -27,6 +27,8 @@ import {
   fuzzConfig,
   runMalformed,
   sendRawCase,
+  sessionSightings,
+  urlsBuiltFor,
   type FuzzTarget,
 } from "../../../core/test/harness/malformed-http.js"
 
@@ -157,5 +159,102 @@ test("a client that goes away mid-body is no server fault: nothing reaches the a
     expect(answer.status === 0 || answer.status < 500).toBe(true)
     expect(app.faults.slice(before)).toEqual([])
     expect(app.errors).toEqual([])
+  }
+})
+
+describe("hosts: X-Forwarded-Host/-Proto with trust proxy on and off", () => {
+  const [proxied, direct] = [() => apps[0]!, () => apps[1]!]
+  const own = (app: Running) => new URL(app.origin).host
+  afterEach(() => {
+    delete process.env.AUTH_URL
+  })
+
+  test("trustHost + allowedHosts, trust proxy off: a forwarded host is ignored, a forged Host refused", async () => {
+    const app = direct()
+    const forwarded = await urlsBuiltFor(app, [
+      ["host", own(app)],
+      ["x-forwarded-host", "evil.example"],
+      ["x-forwarded-proto", "https"],
+    ])
+    expect(forwarded.status).toBe(302)
+    expect(new Set(forwarded.origins)).toEqual(new Set([app.origin]))
+    const forged = await urlsBuiltFor(app, [["host", "evil.example"]])
+    expect(forged).toEqual({ status: 400, origins: [] })
+  })
+
+  test("trustHost + allowedHosts, trust proxy on: the proxy's host must be allowed; its protocol is believed", async () => {
+    const app = proxied()
+    for (const xfh of ["evil.example", `evil.example, ${own(app)}`, `${own(app)}.evil.example`]) {
+      const refused = await urlsBuiltFor(app, [
+        ["host", own(app)],
+        ["x-forwarded-host", xfh],
+      ])
+      expect([xfh, refused]).toEqual([xfh, { status: 400, origins: [] }])
+    }
+    const viaProxy = await urlsBuiltFor(app, [
+      ["host", "internal:3000"],
+      ["x-forwarded-host", own(app)],
+      ["x-forwarded-proto", "https"],
+    ])
+    expect(viaProxy.status).toBe(302)
+    expect(new Set(viaProxy.origins)).toEqual(new Set([`https://${own(app)}`]))
+  })
+
+  test("AUTH_URL: every link on it, whatever Host and X-Forwarded-* say, trust proxy on or off", async () => {
+    // Read once, as an app reads its environment at start.
+    process.env.AUTH_URL = "https://app.example.test"
+    const canonical = [
+      await start("express 5, AUTH_URL, trust proxy", express5, {
+        mount: "/auth",
+        parsers: true,
+        trustProxy: true,
+      }),
+      await start("express 4, AUTH_URL", express4, {
+        mount: "/auth",
+        parsers: false,
+        trustProxy: false,
+      }),
+    ]
+    apps.push(...canonical)
+    for (const app of canonical) {
+      for (const headers of [
+        [["host", "evil.example"]],
+        [
+          ["host", own(app)],
+          ["x-forwarded-host", "evil.example"],
+          ["x-forwarded-proto", "http"],
+        ],
+      ] as [string, string][][]) {
+        const built = await urlsBuiltFor(app, headers)
+        expect([app.name, headers, built.status]).toEqual([app.name, headers, 302])
+        expect(new Set(built.origins)).toEqual(new Set(["https://app.example.test"]))
+      }
+    }
+  })
+})
+
+test("getSession sees a session exactly when Auth() does: forged, ended, misnamed cookies, over http and a proxy's https", async () => {
+  const both = (seen: boolean) => ({ auth: seen, app: seen })
+  for (const app of apps.slice(0, 2)) {
+    const proxied = app.protocols.includes("https:")
+    expect([app.name, await sessionSightings(app)]).toEqual([
+      app.name,
+      {
+        live: both(true),
+        // Over https (as a trusted proxy says) the session is the __Secure- cookie only.
+        "live via https": both(!proxied),
+        tampered: both(false),
+        "tampered via https": both(false),
+        "signed out": both(false),
+        "signed out via https": both(false),
+        "__Secure- name": both(false),
+        // Under another name the token does not decrypt: its key is derived from the name.
+        "__Secure- name via https": both(false),
+        // The one difference, by design (core's sessionContext): on a host Auth() refuses, the
+        // app route still reads the cookie. A browser sends a host's cookies to that host only,
+        // so it is the client's own; nothing is built on the host.
+        "live on evil.example": { auth: false, app: true },
+      },
+    ])
   }
 })

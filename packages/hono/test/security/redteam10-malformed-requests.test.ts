@@ -20,7 +20,7 @@ import { Agent } from "node:http"
 import { createAdaptorServer } from "@hono/node-server"
 import { Hono } from "hono"
 import { HTTPException } from "hono/http-exception"
-import { afterAll, beforeAll, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
 import { listenOnLoopback } from "@tessera/testing"
 import { authHandler, getAuthUser, initAuthConfig, verifyAuth } from "../../src/index.js"
@@ -30,6 +30,8 @@ import {
   realCredentials,
   runMalformed,
   sendRawCase,
+  sessionSightings,
+  urlsBuiltFor,
   type FuzzTarget,
   type RawAnswer,
   type RawCase,
@@ -131,8 +133,11 @@ async function throughFetch(app: Hono, sent: RawCase): Promise<RawAnswer> {
     return { status: 400, headers: {}, body: "" }
   }
   const response = await app.fetch(request)
-  const location = response.headers.get("location") ?? undefined
-  return { status: response.status, headers: { location }, body: await response.text() }
+  const answered = {
+    location: response.headers.get("location") ?? undefined,
+    "set-cookie": response.headers.getSetCookie(),
+  }
+  return { status: response.status, headers: answered, body: await response.text() }
 }
 
 beforeAll(async () => {
@@ -243,5 +248,77 @@ test("a target with userinfo (GET http://a@evil.example/...) is refused or signe
       else expect([path, answer.status]).toEqual([path, path === "/me" ? 401 : 400])
     }
     expect(app.faults.slice(before)).toEqual([])
+  }
+})
+
+describe("hosts: Hono behind a proxy", () => {
+  const own = (app: Running) => new URL(app.origin).host
+  afterEach(() => {
+    delete process.env.AUTH_URL
+  })
+
+  test("trustHost + allowedHosts: X-Forwarded-* are ignored, a forged Host or absolute target refused", async () => {
+    for (const app of apps.slice(0, 2)) {
+      const forwarded = await urlsBuiltFor(app, [
+        ["host", own(app)],
+        ["x-forwarded-host", "evil.example"],
+        ["x-forwarded-proto", "https"],
+        ["forwarded", "host=evil.example;proto=https"],
+      ])
+      expect(forwarded.status).toBe(302)
+      expect(new Set(forwarded.origins)).toEqual(new Set([app.origin]))
+      expect(await urlsBuiltFor(app, [["host", "evil.example"]])).toEqual({
+        status: 400,
+        origins: [],
+      })
+      // A proxy that passes its own Host on: refused until AUTH_URL (or allowedHosts) names it.
+      expect(
+        await urlsBuiltFor(app, [
+          ["host", "internal:3000"],
+          ["x-forwarded-host", own(app)],
+        ]),
+      ).toEqual({ status: 400, origins: [] })
+    }
+  })
+
+  test("AUTH_URL: every link on it, whatever Host and X-Forwarded-* say", async () => {
+    // Read once, as an app reads its environment at start.
+    process.env.AUTH_URL = "https://app.example.test"
+    const app = await start("hono, AUTH_URL", { mount: "/auth/*", readsBody: false })
+    apps.push(app)
+    for (const headers of [
+      [["host", "evil.example"]],
+      [
+        ["host", "internal:3000"],
+        ["x-forwarded-host", "evil.example"],
+        ["x-forwarded-proto", "http"],
+      ],
+    ] as [string, string][][]) {
+      const built = await urlsBuiltFor(app, headers)
+      expect(built.status).toBe(302)
+      expect(new Set(built.origins)).toEqual(new Set(["https://app.example.test"]))
+    }
+  })
+})
+
+test("verifyAuth sees a session exactly when Auth() does: forged, ended, misnamed cookies", async () => {
+  const both = (seen: boolean) => ({ auth: seen, app: seen })
+  for (const app of apps.slice(0, 2)) {
+    // No forwarded protocol counts: the request is http, whatever X-Forwarded-Proto says.
+    expect([app.name, await sessionSightings(app)]).toEqual([
+      app.name,
+      {
+        live: both(true),
+        "live via https": both(true),
+        tampered: both(false),
+        "tampered via https": both(false),
+        "signed out": both(false),
+        "signed out via https": both(false),
+        "__Secure- name": both(false),
+        "__Secure- name via https": both(false),
+        // By design, as Express's getSession: on a host Auth() refuses the app still reads it.
+        "live on evil.example": { auth: false, app: true },
+      },
+    ])
   }
 })
