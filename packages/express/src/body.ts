@@ -29,7 +29,7 @@ export async function requestBody(req: ExpressRequest): Promise<Bytes | undefine
  * The client stopped sending the body before its end (it closed or reset the
  * connection, or broke off a lying `Content-Length`). The client's doing, not
  * a server fault: handed to `next()` it would be a 500 in the app's error
- * handler and error log, one per dropped connection. Nobody is left to read an answer.
+ * handler and error log, one per dropped connection. Mostly nobody is left to read an answer.
  */
 export class BodyAborted extends Error {
   constructor() {

@@ -104,8 +104,9 @@ export function authHandler(): MiddlewareHandler {
   return async (c, next) => {
     const config = atMountPath(resolvedConfig(c), c)
     const url = requestUrl(c, authEnv(c).AUTH_URL)
+    // Without a usable host only the auth routes are refused here; the app's are the app's.
+    if (!isAuthRoute((url ?? new URL(c.req.url)).pathname, basePathOf(config))) return next()
     if (!url) return invalidRequest(c, "Missing or malformed host")
-    if (!isAuthRoute(url.pathname, basePathOf(config))) return next()
     if (FETCH_FORBIDDEN_METHODS.has(c.req.method.toUpperCase())) {
       // No `Request` can carry these: answered here as core answers any method it does not serve.
       return c.json({ error: "UnknownAction", message: `${c.req.method} is not supported` }, 405, {

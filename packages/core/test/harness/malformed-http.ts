@@ -3,7 +3,10 @@
  * a way to send them to a server on loopback exactly as built: a forged or
  * duplicated `Host`, raw bytes in the path, an absolute-form target, a
  * `Content-Length` that lies. Cases come from a seeded sequence
- * (`seeded.ts`), so a failure names one that replays.
+ * (`seeded.ts`), so a failure names one that replays. Also the probes the
+ * red-team tests share: the URLs built for a client claiming other hosts, and
+ * whether `Auth()` and an app route see a session on the same cookies.
+ * @module
  */
 import { request as httpRequest, type Agent } from "node:http"
 import { connect } from "node:net"
