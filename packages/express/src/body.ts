@@ -25,12 +25,28 @@ export async function requestBody(req: ExpressRequest): Promise<Bytes | undefine
   return encodeParsed(req.body, req.get("content-type"))
 }
 
+/**
+ * The client stopped sending the body before its end (it closed or reset the
+ * connection, or broke off a lying `Content-Length`). The client's doing, not
+ * a server fault: handed to `next()` it would be a 500 in the app's error
+ * handler and error log, one per dropped connection. Mostly nobody is left to read an answer.
+ */
+export class BodyAborted extends Error {
+  constructor() {
+    super("The client stopped sending the request body")
+  }
+}
+
 function readStream(req: ExpressRequest): Promise<Bytes> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    const aborted = () => {
+      req.off("data", onData).off("end", finish).off("error", aborted)
+      reject(new BodyAborted())
+    }
     const finish = () => {
-      req.off("data", onData).off("end", finish).off("error", reject)
+      req.off("data", onData).off("end", finish).off("error", aborted)
       resolve(Buffer.concat(chunks))
     }
     const onData = (chunk: Buffer) => {
@@ -38,12 +54,12 @@ function readStream(req: ExpressRequest): Promise<Bytes> {
       size += chunk.byteLength
       if (size >= READ_LIMIT) {
         // Enough to be refused. Keep draining so the connection stays usable, but keep nothing.
-        req.off("data", onData).off("end", finish).off("error", reject)
+        req.off("data", onData).off("end", finish).off("error", aborted)
         req.on("error", () => {}).resume()
         resolve(Buffer.concat(chunks))
       }
     }
-    req.on("data", onData).on("end", finish).on("error", reject)
+    req.on("data", onData).on("end", finish).on("error", aborted)
   })
 }
 

@@ -24,7 +24,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express"
 import { Auth, getSession as readSession, isAuthAction } from "@tessera/core"
 import type { Session } from "@tessera/core/types"
-import { requestBody } from "./body.js"
+import { BodyAborted, requestBody } from "./body.js"
 import { atMountPath, basePathOf, withEnv, type ExpressAuthConfig } from "./config.js"
 import { mountPathOf } from "./mount.js"
 import { sendResponse, setCookies } from "./response.js"
@@ -86,7 +86,16 @@ async function handle(
     return
   }
   const headers = requestHeaders(req, url)
-  const body = await requestBody(req)
+  let body: Awaited<ReturnType<typeof requestBody>>
+  try {
+    body = await requestBody(req)
+  } catch (error) {
+    if (!(error instanceof BodyAborted)) throw error
+    // A 400 if the connection can still carry one; either way nothing for the app's error handler.
+    if (!req.socket.destroyed)
+      res.status(400).json({ error: "InvalidRequest", message: error.message })
+    return
+  }
   // The body is now whole bytes, possibly encoded back from req.body: the original framing no longer applies.
   headers.delete("content-length")
   headers.delete("transfer-encoding")

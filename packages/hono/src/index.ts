@@ -28,7 +28,7 @@ import type { Session } from "@tessera/core/types"
 import { extrasOf } from "./capture.js"
 import { atMountPath, authEnv, basePathOf, resolvedConfig, type AuthConfig } from "./config.js"
 import { applyCookiesOnce, privateIfSessionSet, setCookieLines } from "./cookies.js"
-import { authRequest, requestHeaders, requestUrl } from "./request.js"
+import { authRequest, BodyUnreadable, requestHeaders, requestUrl } from "./request.js"
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -104,7 +104,9 @@ export function authHandler(): MiddlewareHandler {
   return async (c, next) => {
     const config = atMountPath(resolvedConfig(c), c)
     const url = requestUrl(c, authEnv(c).AUTH_URL)
-    if (!isAuthRoute(url.pathname, basePathOf(config))) return next()
+    // Without a usable host only the auth routes are refused here; the app's are the app's.
+    if (!isAuthRoute((url ?? new URL(c.req.url)).pathname, basePathOf(config))) return next()
+    if (!url) return invalidRequest(c, "Missing or malformed host")
     if (FETCH_FORBIDDEN_METHODS.has(c.req.method.toUpperCase())) {
       // No `Request` can carry these: answered here as core answers any method it does not serve.
       return c.json({ error: "UnknownAction", message: `${c.req.method} is not supported` }, 405, {
@@ -112,8 +114,20 @@ export function authHandler(): MiddlewareHandler {
         "Cache-Control": "no-store",
       })
     }
-    return Auth(await authRequest(c, url), config)
+    let request: Request
+    try {
+      request = await authRequest(c, url)
+    } catch (error) {
+      if (error instanceof BodyUnreadable) return invalidRequest(c, error.message)
+      throw error
+    }
+    return Auth(request, config)
   }
+}
+
+/** A 400 as core answers one: the client sent what cannot be served. */
+function invalidRequest(c: Context, message: string): Response {
+  return c.json({ error: "InvalidRequest", message }, 400, { "Cache-Control": "no-store" })
 }
 
 /** Methods the Fetch API refuses to build a `Request` with (TRACE would otherwise be a 500). */
@@ -186,6 +200,8 @@ function readAuthUser(c: Context): Promise<{ authUser: AuthUser | null; cookies:
   if (!pending) {
     pending = (async () => {
       const url = requestUrl(c, authEnv(c).AUTH_URL)
+      // A request with no usable host has no session on it to read.
+      if (!url) return { authUser: null, cookies: [] }
       const { session, cookies } = await getSession(
         { url, cookies: c.req.header("cookie") ?? null, headers: requestHeaders(c, url) },
         resolvedConfig(c),

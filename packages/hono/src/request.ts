@@ -22,11 +22,16 @@ const FORWARDING_HEADERS = [
 ]
 
 /**
- * The URL of the request with `AUTH_URL`'s origin when that is set. A
- * malformed `AUTH_URL` throws: falling back to the request's host would trust it.
+ * The URL of the request with `AUTH_URL`'s origin when that is set, or
+ * `undefined` when the request names no usable host. A malformed `AUTH_URL`
+ * throws: falling back to the request's host would trust it.
  */
-export function requestUrl(c: Context, authUrl: string | undefined): URL {
+export function requestUrl(c: Context, authUrl: string | undefined): URL | undefined {
   const url = new URL(c.req.url)
+  // An absolute-form target with userinfo (`GET http://a@evil.example/...`) becomes the URL on
+  // Node.js, and no `Request` can be made for it: `c.req.raw` throws once touched (a 500). It is
+  // no host, as Express's integration already says of it.
+  if (url.username || url.password) return undefined
   if (!authUrl) return url
   if (!URL.canParse(authUrl)) throw new TypeError("AUTH_URL is not a valid URL")
   // Concatenated, not resolved: the request's path must not be able to change the origin.
@@ -42,9 +47,21 @@ export function requestHeaders(c: Context, url: URL): Headers {
 }
 
 /**
+ * The body an earlier middleware started reading could not be had: its read
+ * failed (a multipart body `c.req.formData()` could not parse, a connection
+ * dropped mid-body) and Hono keeps that failure as the cached body. The
+ * client's doing: a 400, not a 500 in `app.onError`.
+ */
+export class BodyUnreadable extends Error {
+  constructor() {
+    super("Unreadable request body")
+  }
+}
+
+/**
  * A `Request` for core at `url`. The body is passed on as a stream, so core's
  * own size limit applies as it reads; if a middleware already read it
- * (`c.req.json()`, `c.req.parseBody()`), Hono's cached copy is used.
+ * (`c.req.json()`, `c.req.parseBody()`, `c.req.formData()`), Hono's cached copy is used.
  */
 export async function authRequest(c: Context, url: URL): Promise<Request> {
   const raw = c.req.raw
@@ -54,9 +71,28 @@ export async function authRequest(c: Context, url: URL): Promise<Request> {
   }
   if (raw.bodyUsed) {
     headers.delete("content-length")
-    return new Request(url, { method: raw.method, headers, body: await c.req.arrayBuffer() })
+    return new Request(url, { method: raw.method, headers, body: await cachedBody(c, headers) })
   }
   // `duplex` is required by Node's fetch for a streamed body; the DOM types do not know it yet.
   const init = { method: raw.method, headers, body: raw.body, duplex: "half", signal: raw.signal }
   return new Request(url, init)
+}
+
+/**
+ * The body a middleware already read, from Hono's cache. A `FormData` it parsed
+ * is sent as that `FormData`: re-encoded, it gets a boundary of its own, and
+ * the client's `Content-Type` (naming the old boundary) must go with the old body.
+ */
+async function cachedBody(c: Context, headers: Headers): Promise<BodyInit> {
+  try {
+    // Typed as the value, but what Hono keeps there is the promise of it (rejected if it failed).
+    const form = c.req.bodyCache.formData as Promise<FormData> | undefined
+    if (form) {
+      headers.delete("content-type")
+      return await form
+    }
+    return await c.req.arrayBuffer()
+  } catch {
+    throw new BodyUnreadable()
+  }
 }
