@@ -49,9 +49,25 @@ const server = createServer((req, res) => {
   delete req.headers["x-forwarded-host"]
   delete req.headers["x-forwarded-proto"]
   if (!env.ORIGIN) req.headers["x-forwarded-proto"] = "http"
+  if (isBackchannelLogout(req)) req.headers.origin = env.ORIGIN ?? `http://${req.headers.host}`
   if (app) return app(req, res)
   res.writeHead(503, { "content-type": "text/plain", "retry-after": "1" }).end("Starting\n")
 })
+
+/**
+ * An OpenID provider's back-channel logout: a form POST from its server, with no
+ * `Origin`. SvelteKit refuses every form POST whose `Origin` is not the app's
+ * before any hook runs, so without one the logout token would never reach
+ * Tessera. That route needs no such check (the token's signature is the proof);
+ * a browser's cross-site form sends its own `Origin` and is still refused.
+ */
+function isBackchannelLogout(req) {
+  return (
+    req.method === "POST" &&
+    req.headers.origin === undefined &&
+    /^\/auth\/backchannel-logout\/[^/?]+(\?|$)/.test(req.url ?? "")
+  )
+}
 await new Promise((resolve) => {
   server.once("error", (error) => fail(listenFailure(error, host, port)))
   server.listen(port, host, resolve)

@@ -114,8 +114,14 @@ async function sweepRacingAdoptions(
   return swept
 }
 
-/** Marks the end of all of `userId`'s sessions, for `adoptionCutoff`. */
+/**
+ * Marks the end of all of `userId`'s sessions, for `adoptionCutoff`. Not for a
+ * user the adapter does not store (a credentials user `authorize` owns, with JWT
+ * sessions): the adapter holds no record of theirs, so it refuses the mark, and
+ * their Auth.js cookies are adopted without a record (`sid: null`) anyway.
+ */
 async function markCutoff(config: ResolvedConfig, userId: string): Promise<void> {
+  if (!(await callAdapter(config, "getUser", userId))) return
   const now = new Date()
   // Kept as long as an Auth.js cookie made just before it could live.
   const expires = new Date(now.valueOf() + config.jwt.maxAge * 1000)
