@@ -17,9 +17,10 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
+import { createHash } from "node:crypto"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
-import { listSessions } from "@tessera/core/sessions"
+import { listSessions, revokeUserSessions } from "@tessera/core/sessions"
 import type { LoggerInstance } from "@tessera/core/types"
 import {
   completeOidcLogin,
@@ -29,10 +30,12 @@ import {
   type OidcProviderServer,
 } from "@tessera/testing"
 import { decodeJwt, SignJWT } from "jose"
-import { Browser, ORIGIN, post, SECRET } from "../harness/index.js"
+import { Browser, Jar, ORIGIN, post, SECRET } from "../harness/index.js"
 
 const EVENT = "http://schemas.openid.net/event/backchannel-logout"
 let idp: OidcProviderServer
+/** A second OpenID provider: the same client id, the same account ids, another issuer. */
+let other: OidcProviderServer
 /**
  * The provider's discovery document as Keycloak and Auth0 publish theirs: HS256
  * among `id_token_signing_alg_values_supported` (for clients that register it).
@@ -45,6 +48,12 @@ beforeAll(async () => {
   idp = await startOidcProvider({
     redirectUris: [`${ORIGIN}/auth/callback/local`],
     backchannelLogoutUri: `${ORIGIN}/auth/backchannel-logout/local`,
+  })
+  other = await startOidcProvider({
+    redirectUris: [`${ORIGIN}/auth/callback/other`],
+    backchannelLogoutUri: `${ORIGIN}/auth/backchannel-logout/other`,
+    // Account "ada" there is someone else: Bob.
+    accounts: { ada: { name: "Bob", email: "bob@example.test" } },
   })
   keycloakLike = createServer((_req, res) => {
     void fetch(`${idp.issuer}/.well-known/openid-configuration`)
@@ -61,8 +70,9 @@ beforeAll(async () => {
 afterAll(async () => {
   keycloakLike?.closeAllConnections()
   keycloakLike?.close()
-  await idp?.stop()
+  await Promise.all([idp?.stop(), other?.stop()])
 })
+afterEach(() => vi.useRealTimers())
 
 /** Everything logged, at every level, with metadata and causes, as one string per line. */
 function fullLogger() {
@@ -182,5 +192,149 @@ describe("back-channel logout: the algorithm is the client's, not any the provid
   test("the provider's own RS256 logout token still works", async () => {
     expect(await deliver(idp.logoutToken({ sub: "ada" }))).toBe(200)
     expect(await listSessions(config, ada.userId)).toEqual([])
+  })
+})
+
+/** The browser's session cookie value. */
+function sessionCookie(browser: Browser): string {
+  return browser.jar.get("tessera.session-token")!
+}
+
+/** A copy of `browser` (its cookies copied, as a thief would). */
+function copyOf(browser: Browser): Browser {
+  return new Browser(browser.config, browser.origin, new Jar(Object.fromEntries(browser.jar)))
+}
+
+async function csrfPost(browser: Browser, path: string, body: Record<string, string>) {
+  const csrfToken = await browser.csrfToken()
+  return browser.request(path, { body: { ...body, csrfToken }, headers: { origin: ORIGIN } })
+}
+
+describe("the sessions list and revoke routes", () => {
+  test("database sessions: the list holds neither the cookie's token nor its hash, and neither revokes", async () => {
+    makeConfig("database")
+    const ada = await signIn("ada")
+    const token = sessionCookie(ada.browser)
+    const hash = createHash("sha256").update(token).digest("hex")
+    const listed = await (await ada.browser.request("/auth/sessions")).text()
+    expect(JSON.parse(listed)).toHaveLength(1)
+    for (const secret of [token, hash, hash.toUpperCase()]) expect(listed).not.toContain(secret)
+    for (const id of [token, hash]) {
+      const response = await csrfPost(ada.browser, "/auth/sessions/revoke", { id })
+      expect(response.status).toBe(404)
+    }
+    expect(await ada.browser.session()).not.toBeNull()
+    expect(await listSessions(config, ada.userId)).toHaveLength(1)
+  })
+
+  test("JWT: a revoked cookie its cache still trusts (within revalidateAge) manages nothing", async () => {
+    makeConfig("jwt")
+    const ada = await signIn("ada")
+    const laptop = await signIn("ada")
+    const thief = copyOf(laptop.browser)
+    vi.useFakeTimers({ toFake: ["Date"] })
+    // Ada ends every session but this one from her phone (the first browser).
+    expect((await csrfPost(ada.browser, "/auth/signout", { scope: "others" })).status).toBe(302)
+    const left = await listSessions(config, ada.userId)
+    expect(left).toHaveLength(1)
+    // Documented: a plain session check trusts the cookie's cache for up to revalidateAge...
+    expect(await thief.session()).not.toBeNull()
+    // ...but nothing that manages sessions does: each asks the record.
+    expect((await thief.request("/auth/sessions")).status).toBe(401)
+    const revoke = await csrfPost(thief, "/auth/sessions/revoke", { id: left[0]!.id })
+    expect(revoke.status).toBe(401)
+    await csrfPost(thief, "/auth/signout", { scope: "others" })
+    expect(await listSessions(config, ada.userId)).toEqual(left)
+    // An update (POST /auth/session) asks the record too: it ends the copy at once.
+    const update = await csrfPost(copyOf(laptop.browser), "/auth/session", { data: "{}" })
+    expect(await update.json()).toBeNull()
+    expect(await ada.browser.session()).not.toBeNull()
+  })
+
+  test("after sign-out everywhere, a new sign-in lists one session (no mark, no leftovers)", async () => {
+    makeConfig("jwt")
+    const ada = await signIn("ada")
+    await signIn("ada")
+    expect((await csrfPost(ada.browser, "/auth/signout", { scope: "all" })).status).toBe(302)
+    expect(await listSessions(config, ada.userId)).toEqual([])
+    const again = await signIn("ada")
+    const listed = (await (await again.browser.request("/auth/sessions")).json()) as unknown[]
+    expect(listed).toEqual([expect.objectContaining({ current: true })])
+  })
+})
+
+describe("RP-initiated logout", () => {
+  beforeEach(() => {
+    makeConfig("jwt", { signOut: "provider" })
+    config.callbacks = {
+      redirect: ({ url, baseUrl }) => {
+        redirects.push(url)
+        return url.startsWith(baseUrl) || url.startsWith("/") ? url : baseUrl
+      },
+    }
+  })
+  let redirects: string[] = []
+  afterEach(() => (redirects = []))
+
+  test("the ID Token goes to the provider's end_session_endpoint only: no log line, no redirect callback, no foreign return address", async () => {
+    const ada = await signIn("ada")
+    const response = await csrfPost(ada.browser, "/auth/signout", {
+      callbackUrl: "https://evil.example/collect",
+    })
+    const location = new URL(response.headers.get("location")!)
+    expect(location.origin).toBe(idp.issuer)
+    expect(location.searchParams.get("id_token_hint")).toBe(ada.idToken)
+    expect(location.searchParams.get("post_logout_redirect_uri")).toBe(`${ORIGIN}/`)
+    const signature = ada.idToken.split(".")[2]!
+    expect(log.lines.filter((line) => line.includes(signature))).toEqual([])
+    expect(redirects.filter((url) => url.includes(signature))).toEqual([])
+  })
+
+  test("a stolen JWT cookie whose session was revoked signs out locally: no ID Token handed out", async () => {
+    const ada = await signIn("ada")
+    const thief = copyOf(ada.browser)
+    vi.useFakeTimers({ toFake: ["Date"] })
+    await revokeUserSessions(config, ada.userId)
+    // Within revalidateAge the copy still reads as a session, but sign-out asks the record.
+    expect(await thief.session()).not.toBeNull()
+    const response = await csrfPost(thief, "/auth/signout", {})
+    const location = response.headers.get("location")!
+    expect(location).not.toContain("id_token_hint")
+    expect(new URL(location).origin).toBe(ORIGIN)
+  })
+})
+
+describe("back-channel logout across providers", () => {
+  test("provider A's token naming a sub or sid that provider B also has ends only A's sessions", async () => {
+    makeConfig("jwt")
+    config.providers = [localOidcProvider(idp, "local"), localOidcProvider(other, "other")]
+    const ada = await signIn("ada")
+    // Bob is "ada" at the other provider (account ids are per provider).
+    const bobBrowser = new Browser(config)
+    const start = await bobBrowser.startSignIn("other")
+    const back = await completeOidcLogin(start.headers.get("location")!, {
+      accountId: "ada",
+    })
+    await bobBrowser.request(back.url.pathname + back.url.search)
+    const bob = await adapter.getUserByAccount!({ provider: "other", providerAccountId: "ada" })
+    expect(bob!.id).not.toBe(ada.userId)
+    const bobIdToken = [...adapter.store.accounts.values()].find(
+      (a) => a.provider === "other",
+    )!.id_token!
+    const bobSid = decodeJwt(bobIdToken).sid as string
+
+    // Signed by A, for the same client id, naming B's sid; then posted to B's endpoint.
+    expect(await deliver(idp.logoutToken({ sid: bobSid }))).toBe(200)
+    const toOther = await Auth(
+      post("/auth/backchannel-logout/other", { logout_token: idp.logoutToken({ sub: "ada" }) }),
+      config,
+    )
+    expect(toOther.status).toBe(400)
+    expect(await listSessions(config, bob!.id)).toHaveLength(1)
+    expect(await listSessions(config, ada.userId)).toHaveLength(1)
+    // A's own token for its own sub ends Ada's session, not Bob's.
+    expect(await deliver(idp.logoutToken({ sub: "ada" }))).toBe(200)
+    expect(await listSessions(config, ada.userId)).toEqual([])
+    expect(await listSessions(config, bob!.id)).toHaveLength(1)
   })
 })
