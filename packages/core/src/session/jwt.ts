@@ -99,6 +99,8 @@ function freshExpiry(ctx: RequestContext, authTime: number): number {
 interface Tracking {
   sid: string | null
   revalidatedAt: number
+  /** The record's user, when the record was just consulted. */
+  userId?: string
 }
 
 /**
@@ -165,7 +167,7 @@ async function revalidate(
     lastSeenAt: new Date(),
     expires: new Date(expires * 1000),
   })
-  return record ? { sid, revalidatedAt: now() } : "ended"
+  return record ? { sid, revalidatedAt: now(), userId: record.userId } : "ended"
 }
 
 /** The sign-in's provider, kept in the token when it signs out at the provider too (RP-initiated logout). */
@@ -349,6 +351,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     // Not the hot path: always ask the record.
     const verdict = await revalidate(ctx, token, true, token.exp ?? now())
     if (verdict === "ended") return null
+    // `sub` is whatever the app's `jwt` callback last returned: one that spreads `update()`
+    // data over the token lets the browser rename it. The record says whose session this is,
+    // and what acts for the signed-in user (managing sessions, adding a passkey, an account
+    // or a second factor) acts only for that user.
+    if (verdict.userId !== undefined && verdict.userId !== userId) return null
     return { userId, sessionId: verdict.sid ?? undefined, provider, signedInAt: signedIn }
   },
 

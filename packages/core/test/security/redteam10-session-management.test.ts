@@ -338,3 +338,38 @@ describe("back-channel logout across providers", () => {
     expect(await listSessions(config, bob!.id)).toHaveLength(1)
   })
 })
+
+describe("a JWT whose sub no longer names its record's user", () => {
+  test("an app's jwt callback that merges update data (a common pattern) lets a user rename sub: Tessera's session management still acts for the record's user only", async () => {
+    makeConfig("jwt")
+    // Seen in the wild: `update()` data spread over the token, unchecked.
+    config.callbacks = {
+      jwt: ({ token, trigger, session }) =>
+        trigger === "update" && session && typeof session === "object"
+          ? { ...token, ...(session as object) }
+          : token,
+    }
+    const ada = await signIn("ada")
+    const mallory = await signIn("mallory")
+    // As `update({ sub })` from the client sends it.
+    const update = await mallory.browser.fetch("/auth/session", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: ORIGIN },
+      body: JSON.stringify({
+        csrfToken: await mallory.browser.csrfToken(),
+        data: { sub: ada.userId },
+      }),
+    })
+    expect(update.status).toBe(200)
+    expect(await update.json()).not.toBeNull()
+    const [adaRecord] = await listSessions(config, ada.userId)
+    // Mallory's cookie now says sub = Ada. Her record still says Mallory.
+    const listed = await mallory.browser.request("/auth/sessions")
+    expect(listed.status).toBe(401)
+    const revoke = await csrfPost(mallory.browser, "/auth/sessions/revoke", { id: adaRecord!.id })
+    expect(revoke.status).toBe(401)
+    await csrfPost(mallory.browser, "/auth/signout", { scope: "others" })
+    expect(await listSessions(config, ada.userId)).toHaveLength(1)
+    expect(await ada.browser.session()).not.toBeNull()
+  })
+})
