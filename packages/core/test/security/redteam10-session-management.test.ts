@@ -339,27 +339,28 @@ describe("back-channel logout across providers", () => {
   })
 })
 
+/** POST /auth/session with `data`, as the client's `update(data)` sends it. */
+async function updateSession(browser: Browser, data: Record<string, unknown>) {
+  return browser.fetch("/auth/session", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: ORIGIN },
+    body: JSON.stringify({ csrfToken: await browser.csrfToken(), data }),
+  })
+}
+
+/** The jwt callback of an app that spreads `update()` data over the token, unchecked (seen in the wild). */
+const mergingJwt: NonNullable<AuthConfig["callbacks"]>["jwt"] = ({ token, trigger, session }) =>
+  trigger === "update" && session && typeof session === "object"
+    ? { ...token, ...(session as object) }
+    : token
+
 describe("a JWT whose sub no longer names its record's user", () => {
   test("an app's jwt callback that merges update data (a common pattern) lets a user rename sub: Tessera's session management still acts for the record's user only", async () => {
     makeConfig("jwt")
-    // Seen in the wild: `update()` data spread over the token, unchecked.
-    config.callbacks = {
-      jwt: ({ token, trigger, session }) =>
-        trigger === "update" && session && typeof session === "object"
-          ? { ...token, ...(session as object) }
-          : token,
-    }
+    config.callbacks = { jwt: mergingJwt }
     const ada = await signIn("ada")
     const mallory = await signIn("mallory")
-    // As `update({ sub })` from the client sends it.
-    const update = await mallory.browser.fetch("/auth/session", {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: ORIGIN },
-      body: JSON.stringify({
-        csrfToken: await mallory.browser.csrfToken(),
-        data: { sub: ada.userId },
-      }),
-    })
+    const update = await updateSession(mallory.browser, { sub: ada.userId })
     expect(update.status).toBe(200)
     expect(await update.json()).not.toBeNull()
     const [adaRecord] = await listSessions(config, ada.userId)
@@ -372,4 +373,19 @@ describe("a JWT whose sub no longer names its record's user", () => {
     expect(await listSessions(config, ada.userId)).toHaveLength(1)
     expect(await ada.browser.session()).not.toBeNull()
   })
+})
+
+test("RP-initiated logout: a token naming another user's provider account gets no ID Token of theirs", async () => {
+  makeConfig("jwt", { signOut: "provider" })
+  config.callbacks = { jwt: mergingJwt }
+  await signIn("ada")
+  const mallory = await signIn("mallory")
+  // Mallory points her token's provider account at Ada's (`idp` is where sign-out looks).
+  expect(
+    (await updateSession(mallory.browser, { idp: { provider: "local", account: "ada" } })).status,
+  ).toBe(200)
+  const response = await csrfPost(mallory.browser, "/auth/signout", {})
+  const location = new URL(response.headers.get("location")!)
+  expect(location.origin).toBe(idp.issuer)
+  expect(location.searchParams.get("id_token_hint")).toBeNull()
 })
