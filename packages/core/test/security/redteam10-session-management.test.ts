@@ -3,21 +3,28 @@
  * it through `Auth()`: the sessions list and revoke routes, sign-out scopes,
  * RP-initiated logout and back-channel logout, against a real oidc-provider.
  *
- * Found: a back-channel logout token signed with HS256 under the client secret
- * was accepted although the client never registered a MAC algorithm for its
- * ID Tokens: the accepted algorithms came from the provider's discovery list,
- * which for oidc-provider (and many others) names HS256. Whoever learns the
- * client secret (it travels with every token request, lives in the app's
- * environment, is often shared between staging and production) could then
- * forge logout tokens and end any user's sessions. OpenID Connect Core
- * §3.1.3.7 says the algorithm is RS256 or the one the client registered:
- * HS* is accepted only when the app names it (`client.id_token_signed_response_alg`).
+ * Found (each test failed before its fix):
+ * - A back-channel logout token signed with HS256 under the client secret was
+ *   accepted although the client never registered a MAC algorithm for its ID
+ *   Tokens: the accepted algorithms came from the provider's discovery list,
+ *   which for Keycloak and Auth0 names HS256. Whoever learns the client secret
+ *   (it travels with every token request) could forge logout tokens and end
+ *   any user's sessions. OpenID Connect Core §3.1.3.7: RS256 or the registered
+ *   algorithm; HS* now only when the app registers it.
+ * - JWT sessions: what acts for the signed-in user (the sessions routes,
+ *   sign-out scopes, adding a passkey, an account or a second factor) took the
+ *   user from `sub`, which an app's `jwt` callback that spreads `update()` data
+ *   over the token lets the browser rename: Mallory listed and could end Ada's
+ *   sessions. The record's user decides now.
+ * - RP-initiated logout put the ID Token of whichever account the JWT's `idp`
+ *   claim named (renamed the same way) into the redirect: now only the
+ *   signed-in user's own.
  *
  * The rest are probes that found nothing, kept as regression tests.
  */
+import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createHash } from "node:crypto"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import { listSessions, revokeUserSessions } from "@tessera/core/sessions"
@@ -388,4 +395,16 @@ test("RP-initiated logout: a token naming another user's provider account gets n
   const location = new URL(response.headers.get("location")!)
   expect(location.origin).toBe(idp.issuer)
   expect(location.searchParams.get("id_token_hint")).toBeNull()
+})
+
+test("no GET ends a session: sessions/revoke and signout with scope=all by GET change nothing", async () => {
+  makeConfig("database")
+  const ada = await signIn("ada")
+  const [record] = await listSessions(config, ada.userId)
+  const revoke = await ada.browser.request(`/auth/sessions/revoke?id=${record!.id}`)
+  expect(revoke.status).toBe(405)
+  const page = await ada.browser.request("/auth/signout?scope=all")
+  expect(page.status).toBe(200)
+  expect(await listSessions(config, ada.userId)).toHaveLength(1)
+  expect(await ada.browser.session()).not.toBeNull()
 })
