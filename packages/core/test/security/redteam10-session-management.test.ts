@@ -18,7 +18,10 @@
  *   sessions. The record's user decides now.
  * - RP-initiated logout put the ID Token of whichever account the JWT's `idp`
  *   claim named (renamed the same way) into the redirect: now only the
- *   signed-in user's own.
+ *   signed-in user's own, and `idp` is Tessera's claim, kept from the token.
+ * - A `jwt` callback that rebuilds the token dropped `idp`, and sign-out with
+ *   `signOut: "provider"` silently stayed local, leaving the provider session
+ *   for the next person at a shared computer.
  *
  * The rest are probes that found nothing, kept as regression tests.
  */
@@ -382,19 +385,44 @@ describe("a JWT whose sub no longer names its record's user", () => {
   })
 })
 
-test("RP-initiated logout: a token naming another user's provider account gets no ID Token of theirs", async () => {
+test("RP-initiated logout: a token renamed to another user's provider account gets their ID Token nowhere", async () => {
   makeConfig("jwt", { signOut: "provider" })
   config.callbacks = { jwt: mergingJwt }
-  await signIn("ada")
+  const ada = await signIn("ada")
   const mallory = await signIn("mallory")
   // Mallory points her token's provider account at Ada's (`idp` is where sign-out looks).
-  expect(
-    (await updateSession(mallory.browser, { idp: { provider: "local", account: "ada" } })).status,
-  ).toBe(200)
+  const renamed = await updateSession(mallory.browser, {
+    idp: { provider: "local", account: "ada" },
+  })
+  expect(renamed.status).toBe(200)
   const response = await csrfPost(mallory.browser, "/auth/signout", {})
   const location = new URL(response.headers.get("location")!)
   expect(location.origin).toBe(idp.issuer)
+  // Her own sign-out at the provider: her own ID Token (Tessera keeps `idp`), or none
+  // (the account is not hers), never Ada's.
+  const hint = location.searchParams.get("id_token_hint")
+  expect(hint).not.toBe(ada.idToken)
+  expect([mallory.idToken, null]).toContain(hint)
+})
+
+test("RP-initiated logout turned on after sign-in (no idp claim yet): a renamed idp gets no one else's ID Token", async () => {
+  makeConfig("jwt")
+  config.callbacks = { jwt: mergingJwt }
+  const ada = await signIn("ada")
+  const mallory = await signIn("mallory")
+  // The app turns provider sign-out on; Mallory's session predates it.
+  const later: AuthConfig = {
+    ...config,
+    providers: [{ ...localOidcProvider(idp, "local"), signOut: "provider" }],
+  }
+  const browser = new Browser(later, ORIGIN, mallory.browser.jar)
+  expect(
+    (await updateSession(browser, { idp: { provider: "local", account: "ada" } })).status,
+  ).toBe(200)
+  const response = await csrfPost(browser, "/auth/signout", {})
+  const location = new URL(response.headers.get("location")!)
   expect(location.searchParams.get("id_token_hint")).toBeNull()
+  expect(location.href).not.toContain(ada.idToken)
 })
 
 test("no GET ends a session: sessions/revoke and signout with scope=all by GET change nothing", async () => {
@@ -407,4 +435,27 @@ test("no GET ends a session: sessions/revoke and signout with scope=all by GET c
   expect(page.status).toBe(200)
   expect(await listSessions(config, ada.userId)).toHaveLength(1)
   expect(await ada.browser.session()).not.toBeNull()
+})
+
+test("RP-initiated logout still happens when the app's jwt callback rebuilds the token (drops claims it does not know)", async () => {
+  makeConfig("jwt", { signOut: "provider" })
+  // A jwt callback that returns a token of its own making, as some Auth.js apps do.
+  config.callbacks = {
+    jwt: ({ token }) => ({
+      sub: token.sub,
+      name: token.name,
+      email: token.email,
+      picture: token.picture,
+      role: "member",
+    }),
+  }
+  const ada = await signIn("ada")
+  // A session check that re-issues the cookie through the callback.
+  await updateSession(ada.browser, {})
+  expect(await ada.browser.session()).not.toBeNull()
+  const response = await csrfPost(ada.browser, "/auth/signout", {})
+  const location = new URL(response.headers.get("location")!)
+  // The user signed out here; on a shared computer the provider's session must end too.
+  expect(location.origin).toBe(idp.issuer)
+  expect(location.searchParams.get("id_token_hint")).toBe(ada.idToken)
 })
