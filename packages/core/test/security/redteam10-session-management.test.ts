@@ -15,7 +15,8 @@
  *   sign-out scopes, adding a passkey, an account or a second factor) took the
  *   user from `sub`, which an app's `jwt` callback that spreads `update()` data
  *   over the token lets the browser rename: Mallory listed and could end Ada's
- *   sessions. The record's user decides now.
+ *   sessions, and set up a second factor on Ada's account. The record's user
+ *   decides now.
  * - RP-initiated logout put the ID Token of whichever account the JWT's `idp`
  *   claim named (renamed the same way) into the redirect: now only the
  *   signed-in user's own, and `idp` is Tessera's claim, kept from the token.
@@ -383,6 +384,19 @@ describe("a JWT whose sub no longer names its record's user", () => {
     expect(await listSessions(config, ada.userId)).toHaveLength(1)
     expect(await ada.browser.session()).not.toBeNull()
   })
+})
+
+test("a renamed sub cannot set up a second factor on the other user's account", async () => {
+  makeConfig("jwt")
+  config.twoFactor = {}
+  config.callbacks = { jwt: mergingJwt }
+  const ada = await signIn("ada")
+  const mallory = await signIn("mallory")
+  expect((await updateSession(mallory.browser, { sub: ada.userId })).status).toBe(200)
+  // Mallory signed in a moment ago: a recent sign-in, as setting up a factor needs.
+  const setup = await csrfPost(mallory.browser, "/auth/two-factor/setup", {})
+  expect([401, 403]).toContain(setup.status)
+  expect(await adapter.getTwoFactor!(ada.userId)).toBeNull()
 })
 
 test("RP-initiated logout: a token renamed to another user's provider account gets their ID Token nowhere", async () => {
