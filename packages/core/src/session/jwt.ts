@@ -99,6 +99,8 @@ function freshExpiry(ctx: RequestContext, authTime: number): number {
 interface Tracking {
   sid: string | null
   revalidatedAt: number
+  /** The record's user, when the record was just consulted. */
+  userId?: string
 }
 
 /**
@@ -165,7 +167,29 @@ async function revalidate(
     lastSeenAt: new Date(),
     expires: new Date(expires * 1000),
   })
-  return record ? { sid, revalidatedAt: now() } : "ended"
+  return record ? { sid, revalidatedAt: now(), userId: record.userId } : "ended"
+}
+
+/**
+ * The claims of `next` (what the `jwt` callback returned) with Tessera's own kept from
+ * `token` (the one it was given): whether the session came from Auth.js (never a recent
+ * sign-in), and the sign-in's provider (`idp`), without which sign-out would skip the
+ * provider's logout (`signOut: "provider"`) without a word. A callback that rebuilds the
+ * token drops them; one that spreads `update()` data over it could rename them.
+ */
+function keepOwnClaims(next: JWT, token: JWT): JWT {
+  const kept: JWT = token.adopted === true ? { ...next, adopted: true } : next
+  return isProviderClaim(token.idp) && next.idp !== token.idp ? { ...kept, idp: token.idp } : kept
+}
+
+/** Tessera's `idp` claim (`providerClaim`), not a claim of the app's of the same name. */
+function isProviderClaim(value: unknown): value is { provider: string; account: string } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { provider?: unknown }).provider === "string" &&
+    typeof (value as { account?: unknown }).account === "string"
+  )
 }
 
 /** The sign-in's provider, kept in the token when it signs out at the provider too (RP-initiated logout). */
@@ -250,10 +274,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       // The time of the check only needs keeping when checks are spaced out.
       const recheck = revalidated && config.session.revalidateAge > 0
       if (slides || changed || rotated || recheck) {
-        // Like the sign-in time, whether the session came from Auth.js (never a recent
-        // sign-in) is Tessera's to keep: a callback that rebuilds the token drops it.
-        const kept = token.adopted === true ? { ...next, adopted: true } : next
-        await writeToken(ctx, kept, authTime, exp, tracking)
+        // Like the sign-in time, Tessera's claims are Tessera's to keep.
+        await writeToken(ctx, keepOwnClaims(next, token), authTime, exp, tracking)
       }
       const session: Session = {
         user: { name: next.name, email: next.email, image: next.picture },
@@ -288,7 +310,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       sub: user.id?.toString() ?? crypto.randomUUID(),
       ...(idp ? { idp } : {}),
     }
-    const token = await config.callbacks.jwt({
+    const returned = await config.callbacks.jwt({
       token: defaults,
       user,
       account,
@@ -296,10 +318,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       isNewUser,
       trigger: isNewUser ? "signUp" : "signIn",
     })
-    if (token === null) {
+    if (returned === null) {
       clear(ctx)
       return
     }
+    const token = keepOwnClaims(returned, defaults)
     let tracking: Tracking | undefined
     if (config.sessionRecords) {
       // A sign-in replaces the browser's session: its record must not stay usable
@@ -349,6 +372,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     // Not the hot path: always ask the record.
     const verdict = await revalidate(ctx, token, true, token.exp ?? now())
     if (verdict === "ended") return null
+    // `sub` is whatever the app's `jwt` callback last returned: one that spreads `update()`
+    // data over the token lets the browser rename it. The record says whose session this is,
+    // and what acts for the signed-in user (managing sessions, adding a passkey, an account
+    // or a second factor) acts only for that user.
+    if (verdict.userId !== undefined && verdict.userId !== userId) return null
     return { userId, sessionId: verdict.sid ?? undefined, provider, signedInAt: signedIn }
   },
 

@@ -4,8 +4,9 @@
  * `<basePath>/backchannel-logout/<provider>` when a user's session there ends.
  *
  * The token is checked as the spec's §2.6 says: signature against the
- * provider's JWKS (or, for `HS*`, the client secret), `iss`, `aud` (this
- * client), `iat` (and `exp` when present; never older than ten minutes),
+ * provider's JWKS (or, for `HS*` when the app registered it, the client
+ * secret), `iss`, `aud` (this client), `iat` (and `exp` when present; never
+ * older than ten minutes),
  * `jti` used once, the `events` member for back-channel logout, `sid` and/or
  * `sub`, and no `nonce` (so an ID Token cannot pass for a logout token).
  * `jti`s are remembered through the adapter's verification tokens: inserting
@@ -33,6 +34,8 @@ export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backcha
 /** The oldest logout token accepted, by `iat` (seconds). */
 const MAX_TOKEN_AGE = 600
 const CLOCK_TOLERANCE = 15
+/** How long a used `jti` is kept past the last moment its token could pass (seconds). */
+const JTI_KEPT_MARGIN = 60
 
 /** A logout token that failed a check; its message is fit for `error_description`. */
 export class InvalidLogoutToken extends Error {
@@ -59,11 +62,24 @@ function keySetOf(provider: ResolvedOAuthProvider, jwksUri: string): KeySet {
   return keys
 }
 
-/** The algorithms the provider signs ID Tokens (and so logout tokens) with. */
+/**
+ * The algorithms the provider signs this client's ID Tokens (and so its logout
+ * tokens) with: the one the client registered (`client.id_token_signed_response_alg`),
+ * else the asymmetric ones the provider lists, verified against its JWKS.
+ * A MAC (`HS*`, keyed with the client secret) only when the app registered it:
+ * discovery lists what the provider can do for some client (Keycloak and Auth0
+ * list HS256), not what it does for this one (OpenID Connect Core §3.1.3.7:
+ * RS256, or the registered algorithm). Otherwise whoever learnt the client
+ * secret (it travels with every token request) could forge logout tokens.
+ */
 function algorithmsOf(provider: ResolvedOAuthProvider, supported: string[] | undefined): string[] {
   const configured = provider.client?.id_token_signed_response_alg
-  const list = configured ? [configured] : (supported ?? ["RS256"])
-  return list.filter((alg) => alg !== "none" && (!alg.startsWith("HS") || !!provider.clientSecret))
+  if (configured) {
+    const usable =
+      configured !== "none" && (!configured.startsWith("HS") || !!provider.clientSecret)
+    return usable ? [configured] : []
+  }
+  return (supported ?? ["RS256"]).filter((alg) => alg !== "none" && !alg.startsWith("HS"))
 }
 
 /** Verifies `token` for `provider`; throws `InvalidLogoutToken` (or a server fault). */
@@ -139,10 +155,14 @@ async function useJti(
   jti: string,
   payload: JWTPayload,
 ): Promise<void> {
-  const until = Math.max(
-    (payload.iat ?? 0) + MAX_TOKEN_AGE,
-    typeof payload.exp === "number" ? payload.exp : 0,
-  )
+  // The last second the token could pass (jose counts whole seconds: `iat` + 600 + 15
+  // still passes at +615.9 s), and a margin: a purge of expired rows must never free a
+  // `jti` while its token is still accepted, or the same token ends sessions again.
+  const until =
+    Math.max(
+      (payload.iat ?? 0) + MAX_TOKEN_AGE,
+      typeof payload.exp === "number" ? payload.exp : 0,
+    ) + JTI_KEPT_MARGIN
   const identifier = `tessera:backchannel-logout:${provider.id}`
   const token = await sha256Hex(`${issuer} ${jti}`)
   try {

@@ -63,7 +63,11 @@ async function endSessionUrl(
   const accountId = session.provider?.accountId
   if (ctx.config.adapter?.getAccount && accountId) {
     const account = await callAdapter(ctx.config, "getAccount", accountId, provider.id)
-    if (account?.id_token) url.searchParams.set("id_token_hint", account.id_token)
+    // Only the signed-in user's own ID Token: a JWT's `idp` claim is whatever the app's `jwt`
+    // callback returned, and one that spreads `update()` data over the token lets the browser
+    // name someone else's account (their ID Token holds their profile claims).
+    if (account?.id_token && account.userId === session.userId)
+      url.searchParams.set("id_token_hint", account.id_token)
   }
   if (provider.clientId) url.searchParams.set("client_id", provider.clientId)
   const target = provider.postLogoutRedirectUri
