@@ -169,6 +169,14 @@ export type WebAuthnProviderType = "WebAuthn"
 export interface WebAuthnUserConfig extends Partial<Omit<WebAuthnConfig, "type" | "options">> {}
 
 /**
+ * How long a passkey ceremony may take by default, in milliseconds (5 minutes, as in Auth.js):
+ * the default `challengeMaxAge` (300 s) gives the browser this `timeout`.
+ *
+ * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
+ */
+export const DEFAULT_WEBAUTHN_TIMEOUT = 5 * 60 * 1000
+
+/**
  * The default passkey form: one e-mail field, offered for passkey autofill.
  *
  * @see [HTML: autofill, `webauthn` token](https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#attr-fe-autocomplete-webauthn)
