@@ -6,6 +6,7 @@
  * parameter the app's URL names must be the app's, not the provider's default.
  */
 import { describe, expect, test } from "vitest"
+import { readForm } from "@tessera/testing"
 import { runProviderTests } from "@tessera/testing/suites"
 import { Auth, type AuthConfig } from "@tessera/core"
 import Facebook from "@tessera/core/providers/facebook"
@@ -93,4 +94,17 @@ test("userinfo: the string's fields are asked for, not the provider's default", 
   await facebook.signIn("ada")
   const request = facebook.standIn.requestsTo("https://graph.facebook.com/me").at(-1)!
   expect(request.url.searchParams.getAll("fields")).toEqual([FIELDS])
+})
+
+test("token: the string's query stays in its URL and adds nothing to the request body", async () => {
+  await facebook.signIn("ada", {
+    options: { token: "https://graph.facebook.com/oauth/access_token?api=v1" },
+  })
+  const request = facebook.standIn
+    .requestsTo("https://graph.facebook.com/oauth/access_token")
+    .at(-1)!
+  expect(request.url.searchParams.get("api")).toBe("v1")
+  const body = await readForm(request)
+  expect(body.has("api")).toBe(false)
+  expect(body.get("grant_type")).toBe("authorization_code")
 })
