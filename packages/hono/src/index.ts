@@ -214,6 +214,7 @@ function readAuthUser(c: Context): Promise<{ authUser: AuthUser | null; cookies:
   return pending
 }
 
+export { reqWithEnvUrl } from "./request.js"
 export type { AuthConfig, AuthEnv } from "./config.js"
 export type * from "@tessera/core/types"
 export * from "@tessera/core/errors"

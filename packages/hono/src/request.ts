@@ -38,6 +38,30 @@ export function requestUrl(c: Context, authUrl: string | undefined): URL | undef
   return new URL(`${new URL(authUrl).origin}${url.pathname}${url.search}`)
 }
 
+/**
+ * The request with its URL moved to `authUrl`'s protocol, host name, port and credentials, path
+ * and query kept (`@hono/auth-js`'s `reqWithEnvUrl`): for handlers of an app's own that call
+ * `Auth()`. `authHandler()` needs none of it: it builds every URL on `AUTH_URL` itself. Without
+ * `authUrl`, the request itself.
+ *
+ * @param req The request as the runtime gave it (`c.req.raw`).
+ * @param authUrl `AUTH_URL`, or nothing.
+ * @example
+ * ```ts
+ * app.post("/custom/signin", (c) => Auth(reqWithEnvUrl(c.req.raw, env(c).AUTH_URL), authConfig))
+ * ```
+ *
+ * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`reqWithEnvUrl`)
+ */
+export function reqWithEnvUrl(req: Request, authUrl?: string): Request {
+  if (!authUrl) return req
+  const url = new URL(req.url)
+  const target = new URL(authUrl)
+  for (const part of ["protocol", "hostname", "port", "username", "password"] as const)
+    url[part] = target[part]
+  return new Request(url, req)
+}
+
 /** The request's headers without the forwarding headers, and `Host` agreeing with `url`. */
 export function requestHeaders(c: Context, url: URL): Headers {
   const headers = new Headers(c.req.raw.headers)

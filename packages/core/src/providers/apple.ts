@@ -38,6 +38,13 @@ export interface AppleUser {
   email?: string
 }
 
+/**
+ * Auth.js's name for {@link AppleUser}: the `user` field Apple posts on the first authorization.
+ *
+ * @see [Sign in with Apple: the user's information](https://developer.apple.com/documentation/sign_in_with_apple/request_an_authorization_to_the_sign_in_with_apple_server)
+ */
+export type AppleNonConformUser = AppleUser
+
 /** The claims of Apple's ID Token, plus `user` on the first sign-in. */
 export interface AppleProfile {
   iss: "https://appleid.apple.com"

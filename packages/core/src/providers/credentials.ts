@@ -64,6 +64,13 @@ export interface CredentialsConfig<
 export type CredentialsProviderType = "Credentials"
 
 /**
+ * The credentials provider's id (Auth.js's name for it).
+ *
+ * @see [Auth.js: CredentialsProviderId](https://authjs.dev/reference/core/providers/credentials)
+ */
+export type CredentialsProviderId = "credentials"
+
+/**
  * What `Credentials(options)` takes: every field of {@link CredentialsConfig}, all optional.
  *
  * @see [Auth.js: Credentials provider](https://authjs.dev/reference/core/providers/credentials)

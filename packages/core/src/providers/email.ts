@@ -115,6 +115,14 @@ export interface EmailConfig extends CommonProviderOptions {
 export type EmailProviderType = "email"
 
 /**
+ * The ids of the built-in e-mail providers (Auth.js's name for the union).
+ *
+ * @see [Auth.js: providers](https://authjs.dev/reference/core/providers)
+ */
+export type EmailProviderId =
+  "email" | "forwardemail" | "loops" | "mailgun" | "nodemailer" | "postmark" | "resend" | "sendgrid"
+
+/**
  * What an e-mail provider factory takes: every field of {@link EmailConfig} but `type`, all
  * optional.
  *

@@ -13,6 +13,7 @@ export type * from "./credentials.js"
 export type * from "./email.js"
 export type * from "./oauth.js"
 export type * from "./webauthn.js"
+export type { AppProvider } from "../types.js"
 
 /**
  * `webauthn` is the WebAuthn provider type (the `passkey` provider is a `webauthn` provider).

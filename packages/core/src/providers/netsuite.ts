@@ -77,6 +77,16 @@ export interface NetSuiteOptions<P> extends OAuthUserConfig<P> {
   prompt?: string
 }
 
+/**
+ * Auth.js's name for NetSuite's own options (`accountID`, `userinfo`, `scope`, `prompt`).
+ *
+ * @see [Auth.js: NetSuite](https://authjs.dev/reference/core/providers/netsuite)
+ */
+export type OAuthNetSuiteOptions = Pick<
+  NetSuiteOptions<NetSuiteProfile>,
+  "accountID" | "userinfo" | "scope" | "prompt"
+>
+
 /** The account id as it appears in NetSuite's host names. */
 function accountHost(accountID: string): string {
   const host = accountID.trim().toLowerCase().replace(/_/g, "-")

@@ -24,6 +24,13 @@ type UrlParams = Record<string, unknown>
 export type OAuthChecks = Array<"pkce" | "state" | "none" | "nonce">
 
 /**
+ * The three endpoints an OAuth provider can configure (Auth.js's name for them).
+ *
+ * @see [Auth.js: OAuth2Config](https://authjs.dev/reference/core/providers#oauth2configprofile)
+ */
+export type OAuthEndpointType = "authorization" | "token" | "userinfo"
+
+/**
  * An endpoint given as a URL, or as a URL with extra parameters and optional custom handling.
  *
  * @see [Auth.js: OAuth providers](https://authjs.dev/reference/core/providers#oauth2config)

@@ -20,6 +20,7 @@
  * @module
  */
 import { withFlow, type AnyFlow } from "../flows/attached.js"
+import type { Adapter } from "../adapters.js"
 import type { Awaitable, RequestInternal, User } from "../types.js"
 import type { CredentialInput } from "./credentials.js"
 import type { CommonProviderOptions } from "./index.js"
@@ -75,6 +76,30 @@ export interface WebAuthnUserInfo {
 }
 
 /**
+ * What `getUserInfo` receives first, as in Auth.js (a part of its internal options): the
+ * provider, the database adapter, and the URL the auth routes are served at. The provider's own
+ * fields can be read on it too (`options.id`): Tessera 0.1 passed the provider itself.
+ *
+ * @see [Auth.js: WebAuthn provider, getUserInfo](https://authjs.dev/reference/core/providers/webauthn)
+ */
+export type WebAuthnGetUserInfoOptions = WebAuthnConfig & {
+  provider: WebAuthnConfig
+  adapter: Adapter | undefined
+  url: URL
+}
+
+/**
+ * A WebAuthn provider's `getUserInfo(options, request)`, Auth.js's signature: who is asking,
+ * read from the `webauthn-options` request, or `null` when it names nobody.
+ *
+ * @see [Auth.js: WebAuthn provider, GetUserInfo](https://authjs.dev/reference/core/providers/webauthn)
+ */
+export type GetUserInfo = (
+  options: WebAuthnGetUserInfoOptions,
+  request: RequestInternal,
+) => Awaitable<WebAuthnUserInfo | null>
+
+/**
  * The passkey (WebAuthn) provider, as resolved from `WebAuthn()`/`Passkey()`.
  *
  * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
@@ -119,14 +144,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   /** Seconds a challenge stays valid (and its cookie lives). Default 300. */
   challengeMaxAge?: number
   /**
-   * Reads who is asking from the `webauthn-options` request. Default: `email`
-   * (and `name`) from the query, `exists` if a user has that e-mail address.
-   * Return `null` when the request names nobody.
+   * Reads who is asking from the `webauthn-options` request:
+   * `getUserInfo({ provider, adapter, url }, request)`, as in Auth.js. Default: `email`
+   * (and `name`) from the query, with `exists: false` (whether an account uses the address
+   * is not looked up: the answer must not tell). Return `null` when the request names nobody.
    */
-  getUserInfo?: (
-    provider: WebAuthnConfig,
-    request: RequestInternal,
-  ) => Awaitable<WebAuthnUserInfo | null>
+  getUserInfo?: GetUserInfo
   options?: Partial<Omit<WebAuthnConfig, "options" | "type">>
   [key: string]: unknown
 }
@@ -144,6 +167,14 @@ export type WebAuthnProviderType = "WebAuthn"
  * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
  */
 export interface WebAuthnUserConfig extends Partial<Omit<WebAuthnConfig, "type" | "options">> {}
+
+/**
+ * How long a passkey ceremony may take by default, in milliseconds (5 minutes, as in Auth.js):
+ * the default `challengeMaxAge` (300 s) gives the browser this `timeout`.
+ *
+ * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
+ */
+export const DEFAULT_WEBAUTHN_TIMEOUT = 5 * 60 * 1000
 
 /**
  * The default passkey form: one e-mail field, offered for passkey autofill.

@@ -17,7 +17,11 @@ import { RequestError } from "../../http/request.js"
 import { noStoreHeaders } from "../../http/response.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { normalizeEmailAddress } from "../email/address.js"
-import type { WebAuthnUserInfo } from "../../providers/webauthn.js"
+import type {
+  WebAuthnConfig,
+  WebAuthnGetUserInfoOptions,
+  WebAuthnUserInfo,
+} from "../../providers/webauthn.js"
 import { sessionStrategy } from "../../session/index.js"
 import type { ResponseInternal } from "../../types.js"
 import {
@@ -76,12 +80,26 @@ function normalizedEmail(raw: string): string {
   return email
 }
 
+/**
+ * `getUserInfo`'s first argument as Auth.js passes it (its internal options: `adapter`,
+ * `provider`, `url`), so a `getUserInfo` written for Auth.js runs unchanged. It inherits the
+ * provider's own fields: Tessera 0.1 passed the provider itself, and code reading
+ * `options.id` keeps working.
+ */
+function userInfoOptions(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+): WebAuthnGetUserInfoOptions {
+  const own = { provider, adapter: ctx.config.adapter, url: new URL(ctx.authUrl) }
+  return Object.assign(Object.create(provider) as WebAuthnConfig, own)
+}
+
 async function userInfo(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
 ): Promise<WebAuthnUserInfo | null> {
   if (!provider.getUserInfo) return defaultUserInfo(ctx)
-  const info = await provider.getUserInfo(provider, ctx.request)
+  const info = await provider.getUserInfo(userInfoOptions(ctx, provider), ctx.request)
   if (info && typeof info.user?.email === "string") {
     const email = normalizedEmail(info.user.email)
     return { user: { ...info.user, email }, exists: !!info.exists }

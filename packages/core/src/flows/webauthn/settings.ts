@@ -10,6 +10,7 @@
  * @module
  */
 import type { ResolvedWebAuthnProvider } from "../types.js"
+import { DEFAULT_WEBAUTHN_TIMEOUT } from "../../providers/webauthn.js"
 
 type UserVerification = "required" | "preferred" | "discouraged"
 
@@ -49,7 +50,7 @@ export function registrationDefaults(provider: ResolvedWebAuthnProvider) {
   const selection = (extra.authenticatorSelection ?? {}) as Record<string, unknown>
   return {
     attestationType: "none" as const,
-    timeout: Math.min(provider.challengeMaxAge, 300) * 1000,
+    timeout: Math.min(provider.challengeMaxAge * 1000, DEFAULT_WEBAUTHN_TIMEOUT),
     ...extra,
     // A fresh object each time: the library writes into it.
     authenticatorSelection: {
@@ -68,7 +69,7 @@ export function registrationDefaults(provider: ResolvedWebAuthnProvider) {
 export function authenticationDefaults(provider: ResolvedWebAuthnProvider) {
   const extra = without(provider.authenticationOptions, controlledAuthenticationKeys)
   return {
-    timeout: Math.min(provider.challengeMaxAge, 300) * 1000,
+    timeout: Math.min(provider.challengeMaxAge * 1000, DEFAULT_WEBAUTHN_TIMEOUT),
     ...extra,
     userVerification: uvOf(extra.userVerification),
   }
