@@ -76,7 +76,7 @@ export interface AuthConfig {
    * built on (bounded by `allowedHosts`). With one: whether requests for
    * other hosts are served at all (`false`: refused with 400). Default
    * `AUTH_TRUST_HOST`, or true with `AUTH_URL`, on Vercel and Cloudflare
-   * Pages, and with `NODE_ENV=development`.
+   * Pages, and with `NODE_ENV` `development` or `test`.
    */
   trustHost?: boolean
   /**

@@ -39,15 +39,28 @@ export function secretsFromEnv(env: Env): string[] {
 }
 
 /**
+ * The `NODE_ENV` values that say the app is not deployed: a dev server
+ * (`vite dev`) or a test runner (Vitest and Jest set `test`). Auth.js trusts
+ * any value but `production`; an unset one is where deployed apps live
+ * (SvelteKit's adapter-node never sets it), and a value such as `staging`
+ * names a deployment too, so those do not trust.
+ */
+const UNDEPLOYED = new Set(["development", "test"])
+
+/**
  * Whether host headers may be trusted when the configuration does not say:
  * `AUTH_TRUST_HOST`, or a platform that owns the `Host` header (Vercel,
  * Cloudflare Pages), or `AUTH_URL` (URLs are then built on it anyway), or
- * `NODE_ENV=development`. Unlike Auth.js, an unset `NODE_ENV` does not trust:
- * adapters such as SvelteKit's adapter-node never set it in production.
+ * `NODE_ENV` `development` or `test` (outside production, as in Auth.js).
  */
 export function trustHostFromEnv(env: Env): boolean {
   if (env.AUTH_TRUST_HOST !== undefined) return isTruthy(env.AUTH_TRUST_HOST)
-  return !!(env.AUTH_URL || env.VERCEL || env.CF_PAGES || env.NODE_ENV === "development")
+  return !!(
+    env.AUTH_URL ||
+    env.VERCEL ||
+    env.CF_PAGES ||
+    (env.NODE_ENV !== undefined && UNDEPLOYED.has(env.NODE_ENV))
+  )
 }
 
 /** What `env` adds to `config`: values for the options it leaves unset, nothing else. */

@@ -123,8 +123,8 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   ) => Partial<RelayingParty>
   /**
    * Offer passkeys in the browser's autofill for the e-mail field on the
-   * built-in page. At most one provider may turn it on. Default: `true` for
-   * `Passkey`, `false` for `WebAuthn`.
+   * built-in page. At most one provider may turn it on. Default: `true`, as
+   * in Auth.js (two passkey providers: turn it off on one).
    */
   enableConditionalUI?: boolean
   /**
@@ -205,7 +205,7 @@ export default function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfi
       id: "webauthn",
       name: "WebAuthn",
       type: "webauthn",
-      enableConditionalUI: false,
+      enableConditionalUI: true,
       formFields: defaultFormFields,
       challengeMaxAge: 300,
       ...config,

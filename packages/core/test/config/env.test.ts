@@ -37,6 +37,30 @@ describe("Auth() reads process.env by itself", () => {
       process.env = saved
     }
   })
+
+  test.each([
+    ["test", 200],
+    ["development", 200],
+    ["production", 500],
+    [undefined, 500],
+  ])(
+    "NODE_ENV=%s, no trustHost, no AUTH_URL: GET /auth/session answers %s",
+    async (nodeEnv, status) => {
+      const saved = { ...process.env }
+      delete process.env.AUTH_TRUST_HOST
+      delete process.env.AUTH_URL
+      delete process.env.VERCEL
+      delete process.env.CF_PAGES
+      if (nodeEnv === undefined) delete process.env.NODE_ENV
+      else process.env.NODE_ENV = nodeEnv
+      try {
+        const response = await Auth(get("/auth/session"), { secret: SECRET, providers: [] })
+        expect(response.status).toBe(status)
+      } finally {
+        process.env = saved
+      }
+    },
+  )
 })
 
 describe("Auth() reads the provider variables from process.env by itself", () => {
@@ -246,9 +270,13 @@ describe("setEnvDefaults", () => {
     // Platforms that own the Host header.
     [{ VERCEL: "1", NODE_ENV: "production" }, true],
     [{ CF_PAGES: "1", NODE_ENV: "production" }, true],
-    // No NODE_ENV (adapter-node never sets it) is not "development": hosts are not trusted.
+    // Outside production, as in Auth.js: a dev server or a test runner (Vitest sets "test").
+    [{ NODE_ENV: "test" }, true],
+    // No NODE_ENV (adapter-node never sets it), or one naming a deployment: not trusted.
     [{}, false],
-    [{ NODE_ENV: "test" }, false],
+    [{ NODE_ENV: "" }, false],
+    [{ NODE_ENV: "staging" }, false],
+    [{ NODE_ENV: "Production" }, false],
   ])("trustHost from %j -> %s", (env, expected) => {
     expect(setEnvDefaults(env, { providers: [] }).trustHost).toBe(expected)
   })

@@ -230,7 +230,7 @@ describe("one e-mail field for e-mail links and passkeys", () => {
   test("without autofill the shared field asks for an e-mail address only", async () => {
     const { html } = await page("/auth/signin", {
       adapter: MemoryAdapter(),
-      providers: [email(), WebAuthn()],
+      providers: [email(), WebAuthn({ enableConditionalUI: false })],
     })
     expect(html.match(/<input[^>]*type="email"/g)).toHaveLength(1)
     expect(html).toContain('required autocomplete="email">')

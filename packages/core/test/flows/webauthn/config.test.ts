@@ -49,7 +49,7 @@ describe("WebAuthn provider factories", () => {
       id: "webauthn",
       name: "WebAuthn",
       type: "webauthn",
-      enableConditionalUI: false,
+      enableConditionalUI: true,
     })
     expect(Passkey({ name: "Face ID", id: "faceid" })).toMatchObject({
       id: "faceid",
@@ -167,17 +167,21 @@ describe("the built-in sign-in page", () => {
     expect(page.match(/<script nonce="/g)).toHaveLength(2)
   })
 
-  it("without a WebAuthn provider, has no passkey script; with WebAuthn(), no autofill", async () => {
+  it("without a WebAuthn provider, has no passkey script; with autofill turned off, none", async () => {
     const plain = await Auth(new Request("http://localhost:3000/auth/signin"), {
       secret: SECRET,
       trustHost: true,
       providers: [Credentials({ credentials: { user: {} }, authorize: () => null })],
     })
     expect(await plain.text()).not.toContain("SimpleWebAuthnBrowser")
-    const { config } = passkeyConfig({ providers: [WebAuthn()] })
+    const { config } = passkeyConfig({ providers: [WebAuthn({ enableConditionalUI: false })] })
     const page = await (await new PasskeyBrowser(config).fetch("/auth/signin")).text()
     expect(page).toContain('data-webauthn-provider="webauthn"')
     expect(page).not.toMatch(/<form[^>]*data-conditional-ui/)
+    // WebAuthn() offers autofill by default, as in Auth.js.
+    const withDefaults = passkeyConfig({ providers: [WebAuthn()] }).config
+    const autofill = await (await new PasskeyBrowser(withDefaults).fetch("/auth/signin")).text()
+    expect(autofill).toMatch(/<form[^>]*data-conditional-ui/)
     expect(page).toContain("<script nonce=")
   })
 
