@@ -364,10 +364,11 @@ async function requestProfile({
   const profile = body.response?.[0]
   if (!profile || typeof profile !== "object") throw new Error("VK: users.get returned no user")
   const email = (tokens as VkTokenSet).email
+  // null when VK sent none, as in Auth.js.
   return {
     ...profile,
     email: typeof email === "string" ? email : (profile.email ?? null),
-  } as Profile
+  } as unknown as Profile
 }
 
 /**
