@@ -119,13 +119,17 @@ function pathOf(value: string): string | undefined {
 /** Configurations whose `setEnvDefaults` call asked for no basePath warning. */
 export const suppressed = new WeakSet<AuthConfig>()
 
+/** Filled copies of frozen configurations, by the frozen object. */
+const copies = new WeakMap<AuthConfig, { env: Env; filled: AuthConfig }>()
+
 /** The environment variables already applied to a configuration, so repeated calls do nothing. */
 const applied = new WeakMap<AuthConfig, Env>()
 
 /**
  * Fills the options `config` leaves unset from `envObject`, in place, and
- * returns `config`. Values already set are never replaced. Calling it again
- * (per request, as framework integrations do) costs nothing.
+ * returns `config`; a frozen `config` is left as it is and a filled copy is
+ * returned. Values already set are never replaced. Calling it again (per
+ * request, as framework integrations do) costs nothing.
  *
  * @param envObject The environment, e.g. `process.env` or a platform's bindings.
  * @param config The configuration to complete.
@@ -142,6 +146,15 @@ export function setEnvDefaults(
   config: AuthConfig,
   suppressBasePathWarning = false,
 ): AuthConfig {
+  // A frozen configuration cannot be filled in place: it gets a filled copy (one per
+  // environment object, so calls per request answer the same copy and its cached resolution).
+  if (!Object.isExtensible(config)) {
+    const copy = copies.get(config)
+    if (copy?.env === envObject) return copy.filled
+    const filled = setEnvDefaults(envObject, { ...config }, suppressBasePathWarning)
+    copies.set(config, { env: envObject, filled })
+    return filled
+  }
   if (applied.get(config) === envObject) return config
   applied.set(config, envObject)
   // As Auth.js: AUTH_URL with a path and a basePath too is worth a warning (basePath wins),

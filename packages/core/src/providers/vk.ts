@@ -333,7 +333,10 @@ export interface VkTokenSet extends TokenSet {
 
 /**
  * `users.get` with the token in the POST body, not the URL, where it would
- * end up in access logs. Unwraps `{ response: [profile] }`.
+ * end up in access logs, and as a bearer header, as Auth.js sends it. Unwraps
+ * `{ response: [profile] }` and puts the token response's `email` on the
+ * profile (`users.get` never returns it), as Auth.js does, so an app's own
+ * `profile()` callback and the `jwt`/`signIn` callbacks read `profile.email`.
  */
 async function requestProfile({
   tokens,
@@ -344,7 +347,11 @@ async function requestProfile({
   if (!url) throw new Error("VK: no profile URL")
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+      authorization: `Bearer ${String(tokens.access_token)}`,
+    },
     body: new URLSearchParams({ access_token: String(tokens.access_token) }),
   })
   const body = (await response.json().catch(() => undefined)) as
@@ -356,7 +363,12 @@ async function requestProfile({
     )
   const profile = body.response?.[0]
   if (!profile || typeof profile !== "object") throw new Error("VK: users.get returned no user")
-  return profile as unknown as Profile
+  const email = (tokens as VkTokenSet).email
+  // null when VK sent none, as in Auth.js.
+  return {
+    ...profile,
+    email: typeof email === "string" ? email : (profile.email ?? null),
+  } as unknown as Profile
 }
 
 /**
