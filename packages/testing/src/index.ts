@@ -2,7 +2,8 @@
  * Test helpers for Tessera that need no test runner: an in-memory adapter, records for
  * adapter tests, a local OpenID provider, a mail sink, a throwaway PostgreSQL and Redis,
  * an HTTP browser with a cookie jar. The vitest conformance suites are in
- * `@tessera/testing/suites`; this entry never loads vitest.
+ * `@tessera/testing/suites`; this entry never loads vitest at import
+ * (`runAdapterTests`, here too, loads it when a test file calls it).
  *
  * @module
  */
@@ -16,6 +17,8 @@ export {
 } from "./memory-adapter.js"
 export type { MemoryStore } from "./memory-adapter.js"
 export { testUser, testAccount, testAuthenticator } from "./fixtures.js"
+export { runAdapterTests } from "./adapter-suite-entry.js"
+export type { AdapterTestDb, AdapterTestOptions } from "./adapter-tests.js"
 export { startPostgres } from "./postgres.js"
 export type { PostgresServer, StartPostgresOptions } from "./postgres.js"
 export { startMailSink, parseMail } from "./mail-sink.js"
