@@ -5,9 +5,10 @@
  * `cookies`, which the handler puts on the response once.
  * @module
  */
+import type { ResolvedCookies } from "./config/cookies.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 import type { ProviderFlow } from "./flows/types.js"
-import type { Cookie, CookiesOptions, RequestInternal } from "./types.js"
+import type { Cookie, RequestInternal } from "./types.js"
 
 export interface RequestContext {
   readonly config: ResolvedConfig
@@ -19,7 +20,7 @@ export interface RequestContext {
   /** Origin + basePath: the root of every action URL. */
   readonly authUrl: string
   /** The cookie names and options for this request (secure on https). */
-  readonly cookieOptions: CookiesOptions
+  readonly cookieOptions: ResolvedCookies
   /** The provider named in the URL, bound to its flow, when there is one and it exists. */
   readonly flow: ProviderFlow | undefined
   /** Cookies to set on the response, appended to by every step. */

@@ -196,9 +196,10 @@ export interface PagesOptions {
    * Where a user with a second factor enters the code after the first factor.
    * Default `${basePath}/two-factor`. Receives the `error` query parameter;
    * its form posts `code` and the CSRF token to `${basePath}/callback/two-factor`.
-   * (Tessera addition.)
+   * (Tessera addition; optional, so that an object with Auth.js's five pages is a
+   * `PagesOptions`.)
    */
-  twoFactor: string
+  twoFactor?: string
 }
 
 /**
@@ -333,8 +334,11 @@ export interface CookiesOptions {
   state: CookieOption
   nonce: CookieOption
   webauthnChallenge: CookieOption
-  /** The sign-in waiting for its second factor (Tessera addition). */
-  twoFactor: CookieOption
+  /**
+   * The sign-in waiting for its second factor (Tessera addition; optional, so that an object
+   * with Auth.js's seven cookies is a `CookiesOptions`: Tessera always fills it in).
+   */
+  twoFactor?: CookieOption
 }
 
 /**
@@ -509,6 +513,8 @@ export type SessionStrategy = "jwt" | "database"
  * @see [Auth.js: SessionOptions](https://authjs.dev/reference/core/types#sessionoptions)
  */
 export interface SessionOptions {
+  // Tessera's additions are optional, so that an object with Auth.js's four options is a
+  // `SessionOptions`; a resolved configuration has them all (`ResolvedSessionOptions`).
   /** `"database"` when an adapter is set, otherwise `"jwt"`. */
   strategy: SessionStrategy
   /** Seconds until an idle session expires. Default 30 days. */
@@ -520,14 +526,14 @@ export interface SessionOptions {
    * sliding expiry never goes past it. Default 30 days, or `maxAge` if longer.
    * (Tessera addition; JWT sessions carry the sign-in time as `auth_time`.)
    */
-  absoluteMaxAge: number
+  absoluteMaxAge?: number
   /**
    * Seconds a JWT session trusts its record without asking the adapter again:
    * a revoked or expired session stops working within this time. Default 60;
    * 0 asks on every check. Only with an adapter that keeps session records.
    * (Tessera addition.)
    */
-  revalidateAge: number
+  revalidateAge?: number
   /**
    * Seconds after the sign-in during which the session may add a sign-in
    * method or set up a second factor (a passkey for the signed-in user, a
@@ -539,7 +545,7 @@ export interface SessionOptions {
    * `recent-sign-in-unenforced`), and a number set here refuses them all.
    * (Tessera addition: Auth.js has no such check.)
    */
-  recentSignInAge: number
+  recentSignInAge?: number
   /** Generates database session tokens. Default: 32 random bytes, hex. */
   generateSessionToken: () => string
 }

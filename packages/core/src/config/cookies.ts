@@ -15,7 +15,13 @@ import type { CookiesOptions } from "../types.js"
 
 const FLOW_COOKIE_MAX_AGE = 15 * 60
 
-export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
+/**
+ * Every cookie, resolved: the public `CookiesOptions` leaves Tessera's own
+ * `twoFactor` optional (Auth.js's type has seven keys), Tessera always has it.
+ */
+export type ResolvedCookies = Required<CookiesOptions>
+
+export function defaultCookies(useSecureCookies: boolean): ResolvedCookies {
   const secure = useSecureCookies ? "__Secure-" : ""
   const host = useSecureCookies ? "__Host-" : ""
   const base = { httpOnly: true, sameSite: "lax" as const, path: "/", secure: useSecureCookies }
@@ -38,9 +44,9 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
  * browser: refused here rather than failing silently on the first sign-in.
  */
 export function mergeCookies(
-  defaults: CookiesOptions,
+  defaults: ResolvedCookies,
   overrides: Partial<CookiesOptions> | undefined,
-): CookiesOptions {
+): ResolvedCookies {
   if (!overrides) return defaults
   const merged = { ...defaults }
   for (const key of Object.keys(overrides) as (keyof CookiesOptions)[]) {

@@ -39,11 +39,14 @@ import type {
 } from "../types.js"
 import type { AuthConfig } from "./auth-config.js"
 import { defaultCallbacks } from "./callbacks.js"
-import { defaultCookies, mergeCookies } from "./cookies.js"
+import { defaultCookies, mergeCookies, type ResolvedCookies } from "./cookies.js"
 import { environmentDefaults, processEnv, suppressed } from "./env.js"
 import { createLogger } from "./logger.js"
 import { parseAllowedHosts, parseCanonicalUrl, type OriginPolicy } from "./origin.js"
 import { resolveProviders } from "./providers.js"
+
+/** Session options with every default filled in (the public type leaves Tessera's optional). */
+export type ResolvedSessionOptions = Required<SessionOptions>
 
 export interface ResolvedConfig {
   readonly basePath: string
@@ -55,7 +58,7 @@ export interface ResolvedConfig {
   /** Each provider's flow, by provider id. */
   readonly flows: ReadonlyMap<string, ProviderFlow>
   readonly adapter: Adapter | undefined
-  readonly session: Readonly<SessionOptions>
+  readonly session: Readonly<ResolvedSessionOptions>
   /** The steps of `session.strategy` (reading, starting and ending sessions). */
   readonly sessionStrategy: SessionStrategyHandler
   /**
@@ -81,7 +84,7 @@ export interface ResolvedConfig {
   readonly raw: boolean
   readonly useSecureCookies: boolean | undefined
   /** Cookie settings for https and for http requests, chosen per request. */
-  readonly cookies: { readonly secure: CookiesOptions; readonly insecure: CookiesOptions }
+  readonly cookies: { readonly secure: ResolvedCookies; readonly insecure: ResolvedCookies }
   readonly redirectProxyUrl: string | undefined
   /** Second factors, when on (the adapter stores them, and `twoFactor` is not false). */
   readonly twoFactor: ResolvedTwoFactor | undefined
@@ -223,7 +226,7 @@ function resolveOrigin(
   }
 }
 
-function resolveSession(config: AuthConfig, adapter: Adapter | undefined): SessionOptions {
+function resolveSession(config: AuthConfig, adapter: Adapter | undefined): ResolvedSessionOptions {
   const strategy = config.session?.strategy ?? (adapter ? "database" : "jwt")
   if (strategy === "database") {
     if (!adapter) throw new MissingAdapter('session.strategy "database" needs an adapter')
@@ -290,7 +293,11 @@ function hasSessionRecords(adapter: Adapter | undefined, strategy: SessionOption
  * `encode`/`decode` unless the app brought its own: the codec with this
  * configuration's key ring, so keys are derived once for the configuration.
  */
-function resolveJwt(config: AuthConfig, session: SessionOptions, keys: KeyRing): JWTOptions {
+function resolveJwt(
+  config: AuthConfig,
+  session: ResolvedSessionOptions,
+  keys: KeyRing,
+): JWTOptions {
   return {
     maxAge: config.jwt?.maxAge ?? session.maxAge,
     encode:
