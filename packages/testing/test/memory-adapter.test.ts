@@ -1,28 +1,15 @@
 import { describe, expect, test } from "vitest"
 import { testAccount, testUser } from "@tessera/testing"
 import { runAdapterTests } from "@tessera/testing/suites"
-import { accountKey, createMemoryStore, MemoryAdapter, tokenKey } from "../src/memory-adapter.js"
+import { createMemoryStore, MemoryAdapter } from "../src/memory-adapter.js"
+import { memoryDb } from "./memory-db.js"
 
 const store = createMemoryStore()
 
 runAdapterTests({
   name: "MemoryAdapter conformance",
   adapter: MemoryAdapter(store),
-  db: {
-    user: (id) => store.users.get(id) ?? null,
-    account: ({ provider, providerAccountId }) =>
-      store.accounts.get(accountKey(provider, providerAccountId)) ?? null,
-    session: (sessionToken) => store.sessions.get(sessionToken) ?? null,
-    verificationToken: ({ identifier, token }) =>
-      store.verificationTokens.get(tokenKey(identifier, token)) ?? null,
-    authenticator: (credentialID) => store.authenticators.get(credentialID) ?? null,
-    twoFactor: (userId) => {
-      const found = store.twoFactors.get(userId)
-      return found
-        ? { ...found, recoveryCodes: [...(store.recoveryCodes.get(userId) ?? [])] }
-        : null
-    },
-  },
+  db: memoryDb(store),
 })
 
 describe("MemoryAdapter", () => {

@@ -7,13 +7,8 @@
 import { spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { afterAll, expect, test } from "vitest"
-import {
-  MemoryAdapter,
-  createMemoryStore,
-  runAdapterTests,
-  type AdapterTestOptions,
-} from "@tessera/testing"
-import { accountKey, tokenKey } from "../src/memory-adapter.js"
+import { MemoryAdapter, createMemoryStore, runAdapterTests } from "@tessera/testing"
+import { memoryDb } from "./memory-db.js"
 
 const store = createMemoryStore()
 const adapter = MemoryAdapter(store)
@@ -28,15 +23,7 @@ runAdapterTests({
       return adapter.createUser!(user)
     },
   },
-  db: {
-    user: (id) => store.users.get(id) ?? null,
-    account: ({ provider, providerAccountId }) =>
-      store.accounts.get(accountKey(provider, providerAccountId)) ?? null,
-    session: (sessionToken) => store.sessions.get(sessionToken) ?? null,
-    verificationToken: ({ identifier, token }) =>
-      store.verificationTokens.get(tokenKey(identifier, token)) ?? null,
-    authenticator: (credentialID) => store.authenticators.get(credentialID) ?? null,
-  } satisfies AdapterTestOptions["db"],
+  db: memoryDb(store),
 })
 
 afterAll(() => {
