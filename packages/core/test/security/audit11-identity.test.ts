@@ -34,7 +34,7 @@ beforeAll(async () => {
 })
 afterAll(() => idp?.stop())
 
-function app(strategy: "database" | "jwt") {
+function app(strategy: "database" | "jwt", dangerousLinking = true) {
   const adapter = MemoryAdapter()
   const mailed: string[] = []
   const config: AuthConfig = {
@@ -53,7 +53,7 @@ function app(strategy: "database" | "jwt") {
     providers: [
       Passkey(),
       Email({ sendVerificationRequest: ({ url }) => void mailed.push(url) }),
-      { ...localOidcProvider(idp, "local"), allowDangerousEmailAccountLinking: true },
+      { ...localOidcProvider(idp, "local"), allowDangerousEmailAccountLinking: dangerousLinking },
     ],
   }
   return { config, store: adapter.store, mailed }
@@ -71,26 +71,31 @@ async function signInAtProvider(browser: Browser, accountId: string) {
 }
 
 describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
-  test("a passkey sign-up under the victim's address, then the victim through a verifying provider with dangerous linking: not the attacker's account", async () => {
-    const { config, store } = app(strategy)
-    const attacker = new Browser(config)
-    expect((await attacker.registerNew(VICTIM)).status).toBe(302)
-    const attackerId = (await attacker.session()).user.id
+  test.each([true, false])(
+    "a passkey sign-up under the victim's address, then the victim through a verifying provider (dangerous linking: %s): not the attacker's account",
+    async (dangerousLinking) => {
+      const { config, store } = app(strategy, dangerousLinking)
+      const attacker = new Browser(config)
+      expect((await attacker.registerNew(VICTIM)).status).toBe(302)
+      const attackerId = (await attacker.session()).user.id
 
-    const victim = new Browser(config)
-    await signInAtProvider(victim, "victim")
-    const session = await victim.session()
-    expect(session?.user?.id ?? null).not.toBe(attackerId)
-    const link = [...store.accounts.values()].find((a) => a.provider === "local")
-    expect(link?.userId ?? null).not.toBe(attackerId)
+      const victim = new Browser(config)
+      await signInAtProvider(victim, "victim")
+      const session = await victim.session()
+      // The victim is signed in, with the address the provider vouched for, in an account of their own.
+      expect(session?.user?.email).toBe(VICTIM)
+      expect(session?.user?.id ?? null).not.toBe(attackerId)
+      const link = [...store.accounts.values()].find((a) => a.provider === "local")
+      expect(link?.userId ?? null).not.toBe(attackerId)
 
-    // The attacker's passkey opens only the attacker's own account, without the victim's address.
-    await attacker.signOut()
-    await attacker.signInWithPasskey()
-    const again = (await attacker.session())?.user
-    expect(again?.id).toBe(attackerId)
-    expect(again?.email ?? null).not.toBe(VICTIM)
-  })
+      // The attacker's passkey opens only the attacker's own account, without the victim's address.
+      await attacker.signOut()
+      await attacker.signInWithPasskey()
+      const again = (await attacker.session())?.user
+      expect(again?.id).toBe(attackerId)
+      expect(again?.email ?? null).not.toBe(VICTIM)
+    },
+  )
 
   test("a passkey sign-up under the victim's address in capitals and padded, then the victim's e-mail link: not the attacker's account", async () => {
     const { config, store, mailed } = app(strategy)
