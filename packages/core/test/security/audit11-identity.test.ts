@@ -8,7 +8,7 @@
  * victim's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import type { AuthConfig } from "@tessera/core"
+import type { Adapter, AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/testing"
 import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
@@ -20,6 +20,7 @@ import {
   type OidcProviderServer,
 } from "@tessera/testing"
 import { SECRET } from "../harness/index.js"
+import { sqliteBackend } from "../harness/backends.js"
 import { PasskeyBrowser as Browser } from "../flows/webauthn/passkey-browser.js"
 
 const ORIGIN = "http://localhost:3000"
@@ -34,8 +35,11 @@ beforeAll(async () => {
 })
 afterAll(() => idp?.stop())
 
-function app(strategy: "database" | "jwt", dangerousLinking = true) {
-  const adapter = MemoryAdapter()
+function app(
+  strategy: "database" | "jwt",
+  dangerousLinking = true,
+  adapter: Adapter = MemoryAdapter(),
+) {
   const mailed: string[] = []
   const config: AuthConfig = {
     secret: SECRET,
@@ -56,7 +60,7 @@ function app(strategy: "database" | "jwt", dangerousLinking = true) {
       { ...localOidcProvider(idp, "local"), allowDangerousEmailAccountLinking: dangerousLinking },
     ],
   }
-  return { config, store: adapter.store, mailed }
+  return { config, store: (adapter as ReturnType<typeof MemoryAdapter>).store, mailed }
 }
 
 async function signInAtProvider(browser: Browser, accountId: string) {
@@ -118,4 +122,35 @@ describe.each(["database", "jwt"] as const)("with %s sessions", (strategy) => {
     const victimId = session.user.id
     expect([...store.authenticators.values()].some((a) => a.userId === victimId)).toBe(false)
   })
+})
+
+test("on SQLite (a unique e-mail column): the passkey claim is released to the victim's e-mail link, no server error", async () => {
+  const backend = await sqliteBackend()
+  try {
+    const { config, mailed } = app("database", true, backend.adapter)
+    const errors: unknown[] = []
+    config.logger = { error: (e) => void errors.push(e), warn() {} }
+    const attacker = new Browser(config)
+    expect((await attacker.registerNew(VICTIM)).status).toBe(302)
+    const attackerId = (await attacker.session()).user.id
+
+    const victim = new Browser(config)
+    const csrfToken = await victim.csrfToken()
+    await victim.fetch("/auth/signin/email", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
+      body: new URLSearchParams({ email: VICTIM, csrfToken }),
+    })
+    const link = new URL(mailed.at(-1)!)
+    await victim.fetch(link.pathname + link.search)
+    const session = await victim.session()
+    expect(session.user.email).toBe(VICTIM)
+    expect(session.user.id).not.toBe(attackerId)
+    const users = await backend.users()
+    expect(users.find((u) => u.id === attackerId)?.email ?? null).toBeNull()
+    expect(await attacker.session()).toBeNull()
+    expect(errors).toEqual([])
+  } finally {
+    await backend.close()
+  }
 })
