@@ -19,7 +19,10 @@ beforeAll(async () => {
 })
 afterAll(() => standIn?.stop())
 
-async function linkingApp(strategy: "jwt" | "database") {
+async function linkingApp(
+  strategy: "jwt" | "database",
+  providerExtra: Record<string, unknown> = {},
+) {
   const adapter = MemoryAdapter()
   const config: AuthConfig = {
     secret: SECRET,
@@ -43,6 +46,7 @@ async function linkingApp(strategy: "jwt" | "database") {
         clientId: "client-1",
         clientSecret: "client-1-secret",
         dangerouslyAllowInsecureHttpRequests: true,
+        ...providerExtra,
       },
     ],
   }
@@ -99,3 +103,42 @@ describe.each(["jwt", "database"] as const)("with %s sessions", (strategy) => {
     expect(linksOf(adapter)).toEqual(["ada"])
   })
 })
+
+describe.each(["jwt", "database"] as const)(
+  "%s sessions, a flow bound by fewer cookies",
+  (strategy) => {
+    test.each([
+      ["pkce only", { checks: ["pkce"] }],
+      ["state only", { checks: ["state"] }],
+      [
+        'checks: ["none"] (dangerouslyAllowNoChecks)',
+        { checks: ["none"], dangerouslyAllowNoChecks: true },
+      ],
+    ])(
+      "%s: the attacker's callback URL opened in Bob's signed-in browser links nothing to Bob",
+      async (_, extra) => {
+        const { config, adapter } = await linkingApp(strategy, extra)
+        // The attacker starts a sign-in of their own and keeps the callback URL.
+        const attacker = new AppBrowser(config)
+        const start = await attacker.startSignIn("idp")
+        const callback = issuer.authorize(
+          new URL(start.headers.get("location")!),
+          `attacker-${strategy}`,
+        )
+        // Bob, signed in, is made to open it (a link, an image, a redirect).
+        const bob = new AppBrowser(config)
+        await signInWithCredentials(bob, "bob")
+        const answer = await bob.request(callback.href)
+        expect(linksOf(adapter)).not.toContain("bob")
+        if (extra.checks[0] === "none") {
+          // Nothing ties the callback to a browser (hence "dangerously"): it signs Bob's browser
+          // in to the attacker's account, a login CSRF, but never links to Bob's.
+          expect(answer.headers.get("location")).not.toContain("error")
+          expect(linksOf(adapter)).toHaveLength(1)
+        } else {
+          expect(answer.headers.get("location")).toContain("error=OAuthCallbackError")
+        }
+      },
+    )
+  },
+)
