@@ -88,4 +88,14 @@ describe("the hook's routes", () => {
     expect(response.status).toBe(302)
     expect(new URL(mailed[0]!).origin).toBe(APP)
   })
+
+  it("AUTH_URL with AUTH_TRUST_HOST=false: a request for another host is a 400 UntrustedHost, not a 500", async () => {
+    useKitRuntime({ AUTH_SECRET: SECRET, AUTH_URL: `${APP}/auth`, AUTH_TRUST_HOST: "false" })
+    const { handle } = app()
+    const other = await runHandle(handle, createEvent(new Request(`https://${EVIL}/auth/csrf`)))
+    expect(other.response.status).toBe(400)
+    expect(await other.response.json()).toMatchObject({ error: "UntrustedHost" })
+    const own = await runHandle(handle, createEvent(new Request(`${APP}/auth/csrf`)))
+    expect(own.response.status).toBe(200)
+  })
 })
