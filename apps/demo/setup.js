@@ -31,6 +31,13 @@ export function prepareEnvironment() {
   const dataDir = resolve(env.DEMO_DATA_DIR || join(here, "data"))
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
 
+  // Development defaults publish the demo passwords, offer an "any name" identity provider and
+  // a mailbox page anyone can read: never on a server told it is in production.
+  if (!env.AUTH_SECRET && env.NODE_ENV === "production") {
+    fail(
+      "NODE_ENV=production needs AUTH_SECRET (32+ random characters): without it the demo runs on development defaults (published demo passwords, an any-name identity provider, an open mailbox).",
+    )
+  }
   const devDefaults = !env.AUTH_SECRET
   if (devDefaults) env.AUTH_SECRET = developmentSecret(join(dataDir, "dev-secret"))
   env.DEMO_DEV_DEFAULTS = devDefaults ? "1" : "0"

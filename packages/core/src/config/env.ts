@@ -314,5 +314,10 @@ export function createActionURL(
   const allowed = parseAllowedHosts(config.allowedHosts ?? envObject.AUTH_ALLOWED_HOSTS)
   if (allowed && !isAllowedHost(host, allowed))
     throw new UntrustedHost(`Host ${host} is not allowed`)
-  return new URL(`${proto}://${host}${basePath}/${action}`)
+  try {
+    return new URL(`${proto}://${host}${basePath}/${action}`)
+  } catch {
+    // The pattern lets through what only a full parse rejects, such as port 99999: as a request would be.
+    throw new UntrustedHost("Missing or malformed host")
+  }
 }
