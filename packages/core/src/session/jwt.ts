@@ -346,7 +346,9 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
         ctx.config.logger.error(error as Error)
       }
     }
-    await fireEvent(ctx, "signOut", { token: decoded?.token ?? null })
+    // As in Auth.js, only a session that was there ends with `signOut`: not for a browser
+    // without a session cookie, or with one that does not decode.
+    if (decoded) await fireEvent(ctx, "signOut", { token: decoded.token })
   },
 
   async current(ctx) {
