@@ -152,7 +152,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     // `signOut` fires as in Auth.js: only for a browser that sent a session token, with what
     // `deleteSession` returned; never for one that was not signed in.
     if (!token) return
-    let session: Awaited<ReturnType<NonNullable<Adapter["deleteSession"]>>> = null
+    let session: Awaited<ReturnType<NonNullable<Adapter["deleteSession"]>>>
     try {
       session = await callAdapter(ctx.config, "deleteSession", await sha256Hex(token))
     } catch (error) {
