@@ -1418,6 +1418,25 @@ for (const strategy of ["jwt", "database"]) {
   )
 }
 
+// A short `maxAge` as an idle timeout (JWT): a user active every 40 minutes stays signed in.
+scenario(
+  "JWT session.maxAge of an hour, a request every 40 minutes",
+  (L) => baseConfig(L, { session: { maxAge: 3600 } }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "right" },
+    })
+    const start = clock.now
+    for (const minutes of [40, 80, 120, 190]) {
+      clock.now = start + minutes * 60_000
+      record(`${minutes} min after sign-in: GET session`, await b.send("GET", "/auth/session"), {
+        kind: "session",
+      })
+    }
+  },
+)
+
 // Callbacks that end or break a session: `jwt` returning null, `jwt`/`session` throwing.
 const breaking = { authjs: { mode: "" }, tessera: { mode: "" } }
 scenario(
@@ -1802,6 +1821,50 @@ scenario(
       thief.jar = jarBefore
       await step(`${id} replay: the callback and its flow cookies, elsewhere`, thief, once.path)
     }
+  },
+  { setup: startIdp },
+)
+
+// The `signIn` callback's answers in an OAuth callback, and an address already taken by another
+// provider's account (live provider, database sessions).
+const oauthSignInMode = { authjs: "allow", tessera: "allow" }
+scenario(
+  "OAuth: signIn callback answers, account linking refused (live provider, database sessions)",
+  (L) => ({
+    ...liveConfig([liveOidc, liveOAuth], { adapter: recordedAdapter(L) })(L),
+    callbacks: {
+      signIn() {
+        const mode = oauthSignInMode[L.name]
+        if (mode === "throws") throw new Error("signIn callback failed")
+        if (mode === "url") return "/custom-denied"
+        return mode === "allow"
+      },
+    },
+  }),
+  async (b, record) => {
+    for (const mode of ["deny", "url", "throws"]) {
+      oauthSignInMode[b.L.name] = mode
+      const browser = new Browser(b.L, b.config)
+      const { back, path } = await throughIdp(browser, "oidc-live")
+      if (!back) continue
+      record(`signIn ${mode}: GET callback`, await browser.send("GET", path))
+      record(`signIn ${mode}: then GET session`, await browser.send("GET", "/auth/session"), {
+        kind: "session",
+      })
+    }
+    oauthSignInMode[b.L.name] = "allow"
+    const first = await throughIdp(b, "oidc-live")
+    if (!first.back) return
+    record("first provider: GET callback", await b.send("GET", first.path))
+    const csrfToken = await b.csrf()
+    record("sign-out", await b.send("POST", "/auth/signout", { form: { csrfToken } }))
+    takeCalls(b.L)
+    const second = await throughIdp(b, "oauth-live")
+    if (!second.back) return
+    record("same address, other provider: GET callback", await b.send("GET", second.path))
+    record("same address, other provider: adapter calls", {
+      flat: callsFlat(takeCalls(b.L).filter((c) => Object.keys(c)[0].startsWith("adapter."))),
+    })
   },
   { setup: startIdp },
 )

@@ -3,8 +3,8 @@
  *
  * A plain session check does one decrypt and no encrypt: the cookie is re-issued
  * only when the `jwt` callback changed the token, on `update`, once `updateAge`
- * has passed since it was issued (sliding expiry, as with database sessions:
- * only then, or on `update`, does the expiry move), when an older secret of a
+ * (or a tenth of `maxAge`, if shorter) has passed since it was issued (sliding
+ * expiry: only then, or on `update`, does the expiry move), when an older secret of a
  * rotation made it (so it moves to the current one), or when its session record
  * was consulted.
  *
@@ -85,6 +85,17 @@ function signedInAt(token: JWT): number {
 }
 
 /** The expiry a token (re-)issued now gets: `maxAge` on, never past the absolute lifetime. */
+/**
+ * Seconds after its issue from which a read re-issues the token with a later expiry:
+ * `updateAge`, but at most a tenth of the token's lifetime. Auth.js slides a JWT session on
+ * every read, so an app's short `maxAge` (an hour) is an idle timeout; with only `updateAge`
+ * (24 h) such a session would never slide. A tenth keeps that promise to within 90% of
+ * `maxAge` while a session check stays a decrypt, with no encrypt, most of the time.
+ */
+function slideAfter({ config }: RequestContext): number {
+  return Math.min(config.session.updateAge, config.jwt.maxAge / 10)
+}
+
 function freshExpiry(ctx: RequestContext, authTime: number): number {
   const { config } = ctx
   return now() + Math.min(config.jwt.maxAge, authTime + config.session.absoluteMaxAge - now())
@@ -238,8 +249,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       clear(ctx)
       return null
     }
-    // The expiry slides (a new one is issued) once updateAge has passed, or on update.
-    const slides = !!update || now() - (token.iat ?? 0) >= config.session.updateAge
+    // The expiry slides (a new one is issued) on update, or once `slideAfter` has passed.
+    const slides = !!update || now() - (token.iat ?? 0) >= slideAfter(ctx)
     const exp = slides || typeof token.exp !== "number" ? freshExpiry(ctx, authTime) : token.exp
     let tracking: Tracking | undefined
     let revalidated = false
