@@ -1301,7 +1301,13 @@ scenario(
   (L) => ({
     ...emailConfig(L, scriptMemoryAdapter()),
     providers: [credentialsProvider(L), emailConfig(L).providers[0]],
-    pages: { signIn: "/login", signOut: "/bye", error: "/oops", verifyRequest: "/check-mail" },
+    pages: {
+      signIn: "/login",
+      signOut: "/bye",
+      error: "/oops",
+      verifyRequest: "/check-mail",
+      newUser: "/welcome",
+    },
   }),
   async (b, record) => {
     const csrfToken = await b.csrf()
@@ -1518,6 +1524,124 @@ scenario(
     mailed[b.L.name].length = 0
     record("normalizeIdentifier strips +tag", await post("Ada+news@Example.com"))
     record("mailed to", { synthetic: mailed[b.L.name].map((m) => m.identifier) })
+  },
+)
+
+// `authorize` answers of unusual shape: no `id`, a numeric `id`, extra fields.
+scenario(
+  "credentials: authorize returns a user without id, with a numeric id, with extra fields",
+  (L) =>
+    baseConfig(L, {
+      providers: [
+        L.Credentials({
+          credentials: { username: {}, password: {} },
+          authorize: ({ username }) =>
+            ({
+              noid: { name: "No Id", email: "noid@example.com" },
+              numeric: { id: 42, name: "Numeric", email: "n@example.com" },
+              extra: { id: "7", name: "Extra", email: "e@example.com", role: "admin" },
+            })[username] ?? null,
+        }),
+      ],
+      callbacks: {
+        jwt({ token, user }) {
+          if (user)
+            token.seen = { id: user.id ?? "<none>", idType: typeof user.id, role: user.role }
+          return token
+        },
+        session({ session, token }) {
+          session.sub = token.sub === undefined ? "<none>" : typeof token.sub
+          session.seen = token.seen
+          return session
+        },
+      },
+    }),
+  async (b, record) => {
+    for (const username of ["noid", "numeric", "extra"]) {
+      const browser = new Browser(b.L, b.config)
+      const csrfToken = await browser.csrf()
+      record(
+        `${username}: sign-in`,
+        await browser.send("POST", "/auth/callback/credentials", {
+          form: { csrfToken, username, password: "x" },
+        }),
+      )
+      const result = await browser.send("GET", "/auth/session")
+      if (
+        result.body?.seen?.id &&
+        result.body.seen.idType === "string" &&
+        UUID.test(result.body.seen.id)
+      )
+        result.body.seen.id = "<uuid>"
+      record(`${username}: GET session`, result, { kind: "session" })
+    }
+  },
+)
+
+// Cookie options an app may set: its own session cookie name, secure cookies on http.
+scenario(
+  "cookies: a custom session cookie name; useSecureCookies",
+  (L) =>
+    baseConfig(L, {
+      cookies: {
+        sessionToken: {
+          name: "my-session",
+          options: { httpOnly: true, sameSite: "lax", path: "/", secure: false },
+        },
+      },
+    }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    await b.send("POST", "/auth/callback/credentials", {
+      form: { csrfToken, username: "ada", password: "right" },
+    })
+    record("cookie names", {
+      synthetic: [...b.jar.keys()].map((k) => k.replace(b.L.name, "<lib>")).sort(),
+    })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+    const secure = new Browser(b.L, { ...baseConfig(b.L), useSecureCookies: true })
+    const token = await secure.csrf()
+    const signedIn = await secure.send("POST", "/auth/callback/credentials", {
+      form: { csrfToken: token, username: "ada", password: "right" },
+    })
+    record("useSecureCookies on http: sign-in", signedIn)
+    record("useSecureCookies on http: cookie names", {
+      synthetic: [...secure.jar.keys()].map((k) => k.replace(b.L.name, "<lib>")).sort(),
+    })
+    record("useSecureCookies on http: GET session", await secure.send("GET", "/auth/session"), {
+      kind: "session",
+    })
+  },
+)
+
+// A custom `jwt.encode`/`jwt.decode` (base64url JSON, as some apps do to share tokens).
+scenario(
+  "jwt: custom encode and decode",
+  (L) =>
+    baseConfig(L, {
+      jwt: {
+        encode: async ({ token }) => Buffer.from(JSON.stringify(token)).toString("base64url"),
+        decode: async ({ token }) =>
+          token ? JSON.parse(Buffer.from(token, "base64url").toString()) : null,
+      },
+    }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    record(
+      "sign-in",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { csrfToken, username: "ada", password: "right" },
+      }),
+    )
+    const cookie = [...b.jar].find(([k]) => k.includes("session-token"))
+    let claims = null
+    try {
+      claims = Object.keys(JSON.parse(Buffer.from(cookie[1], "base64url").toString())).sort()
+    } catch {
+      claims = "<not the custom encoding>"
+    }
+    record("the cookie's claims", { synthetic: claims })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
   },
 )
 
