@@ -1634,7 +1634,7 @@ scenario(
       }),
     )
     const cookie = [...b.jar].find(([k]) => k.includes("session-token"))
-    let claims = null
+    let claims
     try {
       claims = Object.keys(JSON.parse(Buffer.from(cookie[1], "base64url").toString())).sort()
     } catch {
