@@ -1354,6 +1354,7 @@ scenario(
       clock.now -= 25 * 60 * 60 * 1000
     }
     record("GET signin", await b.send("GET", "/auth/signin"))
+    record("GET signin?error=OAuthSignin", await b.send("GET", "/auth/signin?error=OAuthSignin"))
     record("GET signout", await b.send("GET", "/auth/signout"))
     record("GET error?error=AccessDenied", await b.send("GET", "/auth/error?error=AccessDenied"))
     record("GET verify-request", await b.send("GET", "/auth/verify-request"))
@@ -1642,6 +1643,31 @@ scenario(
     }
     record("the cookie's claims", { synthetic: claims })
     record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  },
+)
+
+// A returning user's e-mail sign-in: what the adapter and the events see the second time.
+scenario(
+  "e-mail sign-in of a returning user: adapter calls and events",
+  (L) => ({
+    ...emailConfig(L, recordedAdapter(L)),
+    ...valueCallbacks(L),
+  }),
+  async (b, record) => {
+    for (const round of ["first", "second"]) {
+      const browser = new Browser(b.L, b.config)
+      const csrfToken = await browser.csrf()
+      mailed[b.L.name].length = 0
+      takeCalls(b.L)
+      await browser.send("POST", "/auth/signin/email", {
+        form: { csrfToken, email: "ada@example.com" },
+      })
+      record(`${round}: calls at the start`, { flat: callsFlat(takeCalls(b.L)) })
+      const link = new URL(mailed[b.L.name][0].url)
+      record(`${round}: GET link`, await browser.send("GET", `${link.pathname}${link.search}`))
+      record(`${round}: calls at the link`, { flat: callsFlat(takeCalls(b.L)) })
+      clock.now += 60_000
+    }
   },
 )
 
