@@ -1683,6 +1683,12 @@ scenario("X-Auth-Return-Redirect on refusals and odd routes", baseConfig, async 
   record("POST signout signed out", await post("/auth/signout"))
   record("POST signout no CSRF", await post("/auth/signout", {}))
   record("POST session no CSRF (rr)", await post("/auth/session", {}), { kind: "session" })
+  record("POST session signed out, with CSRF", await post("/auth/session"), { kind: "session" })
+  record(
+    "POST session signed out, JSON update",
+    await b.send("POST", "/auth/session", { json: { csrfToken, data: { name: "X" } } }),
+    { kind: "session" },
+  )
 })
 
 // ---------------------------------------------------------------------------------------------
