@@ -149,14 +149,18 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
   async destroy(ctx) {
     const token = cookieToken(ctx)
     clear(ctx)
-    if (!token) return await fireEvent(ctx, "signOut", { session: null })
-    let session: Awaited<ReturnType<NonNullable<Adapter["deleteSession"]>>> = null
+    // `signOut` fires as in Auth.js: only for a browser that sent a session token, with what
+    // `deleteSession` returned; never for one that was not signed in.
+    if (!token) return
+    let session: Awaited<ReturnType<NonNullable<Adapter["deleteSession"]>>>
     try {
       session = await callAdapter(ctx.config, "deleteSession", await sha256Hex(token))
     } catch (error) {
       // The browser forgets the token either way (the cookie is cleared above), so
-      // sign-out still succeeds for the user; the failure is logged for the operator.
+      // sign-out still succeeds for the user; the failure is logged for the operator, and
+      // no event fires for a session that may still be stored (as in Auth.js).
       ctx.config.logger.error(error as Error)
+      return
     }
     await fireEvent(ctx, "signOut", { session: session ?? null })
   },

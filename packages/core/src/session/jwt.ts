@@ -3,8 +3,8 @@
  *
  * A plain session check does one decrypt and no encrypt: the cookie is re-issued
  * only when the `jwt` callback changed the token, on `update`, once `updateAge`
- * has passed since it was issued (sliding expiry, as with database sessions:
- * only then, or on `update`, does the expiry move), when an older secret of a
+ * (or a tenth of `maxAge`, if shorter) has passed since it was issued (sliding
+ * expiry: only then, or on `update`, does the expiry move), when an older secret of a
  * rotation made it (so it moves to the current one), or when its session record
  * was consulted.
  *
@@ -82,6 +82,17 @@ function isoStringAt(exp: number): string {
 /** When the sign-in the token stands for happened; tokens from before `auth_time` existed use `iat`. */
 function signedInAt(token: JWT): number {
   return typeof token.auth_time === "number" ? token.auth_time : (token.iat ?? now())
+}
+
+/**
+ * Seconds after its issue from which a read re-issues the token with a later expiry:
+ * `updateAge`, but at most a tenth of the token's lifetime. Auth.js slides a JWT session on
+ * every read, so an app's short `maxAge` (an hour) is an idle timeout; with only `updateAge`
+ * (24 h) such a session would never slide. A tenth keeps that promise to within 90% of
+ * `maxAge` while a session check stays a decrypt, with no encrypt, most of the time.
+ */
+function slideAfter({ config }: RequestContext): number {
+  return Math.min(config.session.updateAge, config.jwt.maxAge / 10)
 }
 
 /** The expiry a token (re-)issued now gets: `maxAge` on, never past the absolute lifetime. */
@@ -238,8 +249,8 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       clear(ctx)
       return null
     }
-    // The expiry slides (a new one is issued) once updateAge has passed, or on update.
-    const slides = !!update || now() - (token.iat ?? 0) >= config.session.updateAge
+    // The expiry slides (a new one is issued) on update, or once `slideAfter` has passed.
+    const slides = !!update || now() - (token.iat ?? 0) >= slideAfter(ctx)
     const exp = slides || typeof token.exp !== "number" ? freshExpiry(ctx, authTime) : token.exp
     let tracking: Tracking | undefined
     let revalidated = false
@@ -346,7 +357,9 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
         ctx.config.logger.error(error as Error)
       }
     }
-    await fireEvent(ctx, "signOut", { token: decoded?.token ?? null })
+    // As in Auth.js, only a session that was there ends with `signOut`: not for a browser
+    // without a session cookie, or with one that does not decode.
+    if (decoded) await fireEvent(ctx, "signOut", { token: decoded.token })
   },
 
   async current(ctx) {
