@@ -123,7 +123,8 @@ const inOneHour = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 3_600_00
  * Registers the conformance tests (vitest `describe`/`test`). Every method of
  * the `Adapter` interface is exercised, including Tessera's extensions
  * (`createUserAndAccount`, the session records, account tokens and refresh
- * leases); skip tests by name for methods an adapter does not implement.
+ * leases, second factors). The tests of an optional extension the adapter does
+ * not implement are reported as skipped; skip other tests by name (`skipTests`).
  *
  * @param options The adapter, raw readers that bypass it (`db`), and tests to skip.
  * @see [docs/testing.md: testing your own adapter](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-adapter)
