@@ -12,6 +12,10 @@
 //
 // It also checks the links between the repository's Markdown files: each relative link names a
 // file that exists and, for a `#fragment` into a Markdown file, a heading that does.
+//
+// And the install commands of the README and the guide: while the packages are not on the npm
+// registry, each `npm install` in a shell block installs `npm run pack`'s tarballs, named with
+// the packages' current version (a bare `@tessera/<name>` is an npm 404 for whoever pastes it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -134,11 +138,50 @@ for (const file of linked) {
   }
 }
 
+// Install commands, as a newcomer pastes them: the packages are not on the npm registry yet,
+// so `npm install @tessera/core` answers 404 (or, worse, a stranger's package of that name).
+// Every `npm install` in a shell block installs the tarballs `npm run pack` writes, named with
+// the packages' current version.
+const versions = new Map(
+  readdirSync(join(root, "packages")).flatMap((dir) => {
+    const manifest = join(root, "packages", dir, "package.json")
+    if (!existsSync(manifest)) return []
+    const { name, version, private: unpublished } = JSON.parse(readFileSync(manifest, "utf8"))
+    return unpublished ? [] : [[name.replace(/^@tessera\//, ""), version]]
+  }),
+)
+let badInstalls = 0
+for (const file of markdown) {
+  const lines = readFileSync(join(root, file), "utf8").split("\n")
+  let shell = false
+  lines.forEach((line, index) => {
+    const fence = /^\s*```(\w*)\s*$/.exec(line)
+    if (fence) return void (shell = !shell && ["sh", "bash", "shell", "console"].includes(fence[1]))
+    if (!shell || !/\bnpm (install|i|add)\b/.test(line)) return
+    const problems = []
+    for (const [, name] of line.matchAll(/(?:^|\s)@tessera\/([\w-]+)(?=\s|$|@)/g))
+      problems.push(
+        `@tessera/${name} is not on the npm registry: install packs/tessera-${name}-${versions.get(name) ?? "<version>"}.tgz`,
+      )
+    for (const [tarball, name, version] of line.matchAll(
+      /tessera-([a-z]+)-(\d+\.\d+\.\d+[\w.-]*)\.tgz/g,
+    )) {
+      if (!versions.has(name)) problems.push(`${tarball}: no package @tessera/${name}`)
+      else if (versions.get(name) !== version)
+        problems.push(`${tarball}: npm run pack writes tessera-${name}-${versions.get(name)}.tgz`)
+    }
+    for (const problem of problems) console.error(`${file}:${index + 1}: ${problem}`)
+    badInstalls += problems.length
+  })
+}
+
 const summary = `${samples.length} TypeScript samples in ${markdown.length} files (${skipped} marked no-check)`
-if (errors || brokenLinks) {
-  console.error(`check:docs: ${errors} type errors in ${summary}; ${brokenLinks} broken links`)
+if (errors || brokenLinks || badInstalls) {
+  console.error(
+    `check:docs: ${errors} type errors in ${summary}; ${brokenLinks} broken links; ${badInstalls} install commands that fail`,
+  )
   process.exit(1)
 }
 console.log(
-  `check:docs: ${summary} type-check against the built packages; links between ${linked.length} Markdown files resolve`,
+  `check:docs: ${summary} type-check against the built packages; links between ${linked.length} Markdown files resolve; install commands name the packed tarballs`,
 )

@@ -70,7 +70,8 @@ export async function revokeSession(config: AuthConfig, sessionId: string): Prom
 /**
  * Ends every session of a user (optionally but one): after a password or
  * e-mail change, a suspected compromise, or when an administrator locks the
- * account.
+ * account. Only sessions with a record end: a credentials sign-in with JWT
+ * sessions has one only when the adapter stores its user (`getUser` finds it).
  *
  * @param config The same configuration object `Auth()` gets.
  * @param userId The user's id.
