@@ -19,6 +19,11 @@ export default defineConfig({
       { find: /^@tessera\/testing\/(.*)$/, replacement: src("./packages/testing/src/$1.ts") },
       { find: /^@tessera\/sql$/, replacement: src("./packages/sql/src/index.ts") },
       { find: /^@tessera\/redis$/, replacement: src("./packages/redis/src/index.ts") },
+      // SvelteKit's `$app/paths` (the client reads `base`), outside SvelteKit.
+      {
+        find: /^\$app\/paths$/,
+        replacement: src("./packages/sveltekit/test/helpers/app-paths.ts"),
+      },
     ],
   },
   test: {

@@ -27,13 +27,17 @@
  * `listSessions()` and `revokeSession(id)` (the `sessions` routes).
  * @module
  */
+import { base } from "$app/paths"
 import type { PublicProvider, SessionListEntry } from "@tessera/core/types"
 
 /** The second step of a sign-in for users with a second factor: `signIn("two-factor", { code })`. */
 const TWO_FACTOR_ID = "two-factor"
 
-/** Where the auth actions are mounted when no `basePath` is given. */
-const DEFAULT_BASE_PATH = "/auth"
+/**
+ * Where the auth actions are mounted when no `basePath` is given: under the app's `paths.base`,
+ * where the server's hook puts them by default (as Auth.js's client and hook do).
+ */
+const defaultBasePath = () => `${base ?? ""}/auth`
 
 /**
  * Options of the client `signIn`.
@@ -179,6 +183,17 @@ function failed(failure: ClientFailure): SignInResult & SignOutResult {
  * @param authorizationParams Extra parameters of an OAuth/OIDC authorization request.
  * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client) (`signIn`)
  */
+export function signIn(
+  providerId: string | undefined,
+  params: SignInParams & { redirect: false },
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResult>
+export function signIn(
+  providerId?: string,
+  params?: SignInParams,
+  authorizationParams?: SignInAuthorizationParams,
+): Promise<SignInResult | undefined>
+// The overloads say what Auth.js's say: with `redirect: false` there is always a result.
 export async function signIn(
   providerId?: string,
   params: SignInParams = {},
@@ -246,6 +261,8 @@ async function startSignIn(
  * @param params Where to go afterwards, `redirect`, and `scope` (`"others"` or `"all"`).
  * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client) (`signOut`)
  */
+export function signOut(params: SignOutParams & { redirect: false }): Promise<SignOutResult>
+export function signOut(params?: SignOutParams): Promise<SignOutResult | undefined>
 export async function signOut(params: SignOutParams = {}): Promise<SignOutResult | undefined> {
   const basePath = trimBasePath(params.basePath)
   const callbackUrl = params.redirectTo ?? params.callbackUrl ?? window.location.href
@@ -555,7 +572,7 @@ function postedFields(params: SignInParams): Record<string, string> {
 }
 
 function trimBasePath(basePath: string | undefined): string {
-  return (basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "")
+  return (basePath ?? defaultBasePath()).replace(/\/+$/, "")
 }
 
 /** Full navigation, so the server renders the next page with the new session. */

@@ -15,8 +15,12 @@ import type { SvelteKitAuthConfig } from "./types.js"
  * Also: adapter-node's `ORIGIN` pins `event.url`; it is then the canonical
  * origin core builds every URL on, unless `url`/`origin`/`AUTH_URL` say otherwise.
  */
-export function withEnv(env: Env, config: SvelteKitAuthConfig): AuthConfig {
+export function withEnv(env: Env, config: SvelteKitAuthConfig, base = ""): AuthConfig {
   const filled = setEnvDefaults(env, config)
+  // SvelteKit's URLs all start with `paths.base`: with no `basePath` (nor a path in `AUTH_URL`
+  // or `url`, which setEnvDefaults turned into one), the routes are at `<base>/auth`, where
+  // Auth.js puts them and where its client and an app's links look for them.
+  if (base && filled.basePath === undefined) filled.basePath = `${base}/auth`
   if (env.ORIGIN && filled.url === undefined && filled.origin === undefined)
     filled.origin = env.ORIGIN
   return filled

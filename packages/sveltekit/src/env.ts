@@ -30,6 +30,12 @@ export interface KitRuntime {
   readonly building: boolean
   /** `$env/dynamic/private`: `AUTH_SECRET`, `AUTH_URL`, `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`, ... */
   readonly env: Env
+  /**
+   * `$app/paths`' `base` (the app's `paths.base`, `""` when none): the auth routes default to
+   * `<base>/auth`, as in Auth.js, since SvelteKit's URLs all start with it. Optional for hosts
+   * outside SvelteKit.
+   */
+  readonly base?: string
 }
 
 /**
@@ -39,7 +45,7 @@ export interface KitRuntime {
  */
 export type KitRuntimeSource = () => KitRuntime | Promise<KitRuntime>
 
-type KitModules = [{ env: Env }, { building: boolean }]
+type KitModules = [{ env: Env }, { building: boolean }, { base: string }]
 let modules: Promise<KitModules> | undefined
 
 /**
@@ -54,15 +60,17 @@ async function fromSvelteKit(): Promise<KitRuntime> {
   modules ??= Promise.all([
     import("$env/dynamic/private"),
     import("$app/environment"),
+    import("$app/paths"),
   ]) as Promise<KitModules>
   loaded = await modules
   return runtimeOf(loaded)
 }
 
 // `env` is read from the module each time: SvelteKit sets it when the server starts.
-const runtimeOf = ([privateEnv, app]: KitModules): KitRuntime => ({
+const runtimeOf = ([privateEnv, app, paths]: KitModules): KitRuntime => ({
   building: app.building,
   env: privateEnv.env,
+  base: paths.base,
 })
 
 let source: KitRuntimeSource = fromSvelteKit

@@ -56,7 +56,7 @@ export interface SvelteKitAuthResult {
 export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthResult {
   const lazyConfigs = new WeakMap<RequestEvent, Promise<SvelteKitAuthConfig>>()
 
-  async function configFor(event: RequestEvent, env: Env): Promise<AuthConfig> {
+  async function configFor(event: RequestEvent, env: Env, base?: string): Promise<AuthConfig> {
     let config: SvelteKitAuthConfig
     if (typeof input === "function") {
       let pending = lazyConfigs.get(event)
@@ -68,7 +68,7 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     } else {
       config = input
     }
-    return withEnv(env, config)
+    return withEnv(env, config, base)
   }
 
   /**
@@ -85,7 +85,7 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
   }
 
   function handleWith(
-    { building, env }: KitRuntime,
+    { building, env, base }: KitRuntime,
     event: RequestEvent,
     resolve: Parameters<Handle>[0]["resolve"],
   ) {
@@ -96,8 +96,8 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
       return resolve(event)
     }
     if (typeof input === "function")
-      return configFor(event, env).then((config) => route(config, event, resolve))
-    return route(withEnv(env, input), event, resolve)
+      return configFor(event, env, base).then((config) => route(config, event, resolve))
+    return route(withEnv(env, input, base), event, resolve)
   }
 
   function route(
@@ -118,7 +118,10 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
   }
 
   // Form actions never run while prerendering (SvelteKit refuses them there).
-  const actionConfigFor = async (event: RequestEvent) => configFor(event, (await kitRuntime()).env)
+  const actionConfigFor = async (event: RequestEvent) => {
+    const { env, base } = await kitRuntime()
+    return configFor(event, env, base)
+  }
 
   return {
     handle,

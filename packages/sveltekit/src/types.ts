@@ -69,5 +69,12 @@ declare global {
       /** @deprecated Use `auth` instead (the same function, Auth.js's older name). */
       getSession(): Promise<Session | null>
     }
+    /**
+     * `session`, as the root layout's load usually returns it (`$page.data.session`), typed
+     * as @auth/sveltekit types it, so an app's pages compile unchanged.
+     */
+    interface PageData {
+      session?: Session | null
+    }
   }
 }

@@ -169,6 +169,15 @@ export type WebAuthnProviderType = "WebAuthn"
 export interface WebAuthnUserConfig extends Partial<Omit<WebAuthnConfig, "type" | "options">> {}
 
 /**
+ * The @simplewebauthn/browser release the built-in sign-in page carries, as Auth.js names it
+ * (there: the version its page loads from unpkg). Tessera inlines this bundled copy in the page
+ * (no third-party script), so the provider's `simpleWebAuthnBrowserVersion` option has no effect.
+ *
+ * @see [Auth.js: WebAuthn provider](https://authjs.dev/reference/core/providers/webauthn)
+ */
+export const DEFAULT_SIMPLEWEBAUTHN_BROWSER_VERSION: `v${number}.${number}.${number}` = "v14.0.0"
+
+/**
  * How long a passkey ceremony may take by default, in milliseconds (5 minutes, as in Auth.js):
  * the default `challengeMaxAge` (300 s) gives the browser this `timeout`.
  *
