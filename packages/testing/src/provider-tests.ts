@@ -51,6 +51,7 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { standInTeardown, type SuiteLifetime } from "./running-vitest.js"
 import { customFetch, type AuthConfig } from "@tessera/core"
 import type { OAuthConfig, TokenSet } from "@tessera/core/providers"
 import { AppBrowser, setsSession } from "./browser.js"
@@ -418,7 +419,8 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
       }
     }
   })
-  afterAll(() => standIn?.stop())
+  // Until the end of the file when the main entry runs the suite (`running-vitest.ts`).
+  ;((spec as SuiteLifetime)[standInTeardown] ?? afterAll)(() => standIn?.stop())
 
   /** Every URL the provider is configured with, over http:. */
   function insecureOverrides(): Record<string, unknown> {
