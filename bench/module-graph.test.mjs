@@ -13,7 +13,7 @@
 // credentials sign-in load the credentials flow and nothing of the others (oauth4webapi, the
 // e-mail steps, nodemailer, @simplewebauthn).
 //
-// And the same app with a database (`@tessera/sql` on SQLite: database sessions, session
+// And the minimal app with a database (`@tessera/sql` on SQLite: database sessions, session
 // records, second factors on): its first session check adds the settings of second factors
 // and the session records, not the two-factor steps (TOTP, @oslojs), the sign-in steps nor the
 // built-in pages.
