@@ -28,6 +28,8 @@ export type {
   ProviderSignInOptions,
 } from "./provider-tests.js"
 export type { EmailProviderTestOptions, EmailProviderTestHandle } from "./email-provider-tests.js"
+export type { SmtpProviderTestOptions } from "./smtp-provider-tests.js"
+export type { CredentialsProviderTestOptions } from "./credentials-provider-tests.js"
 export { startPostgres } from "./postgres.js"
 export type { PostgresServer, StartPostgresOptions } from "./postgres.js"
 export { startMailSink, parseMail } from "./mail-sink.js"

@@ -8,7 +8,9 @@
  * which is before any test of the file runs, and its stand-in lives until the file ends.
  * @module
  */
+import type { CredentialsProviderTestOptions } from "./credentials-provider-tests.js"
 import type { EmailProviderTestHandle, EmailProviderTestOptions } from "./email-provider-tests.js"
+import type { SmtpProviderTestOptions } from "./smtp-provider-tests.js"
 import type {
   OAuthProviderTestOptions,
   ProviderTestHandle,
@@ -17,21 +19,28 @@ import type {
 import { runningVitest, standInTeardown } from "./running-vitest.js"
 
 /**
- * The provider conformance suite (OAuth/OIDC against a loopback stand-in of the provider, or an
- * e-mail provider's mail API with `api`): call it at the top level of a Vitest test file. The
+ * The provider conformance suite (OAuth/OIDC against a loopback stand-in of the provider, an
+ * e-mail provider's mail API with `api`, SMTP with `smtp`, or credentials): call it at the top level of a Vitest test file. The
  * same suite as `@tessera/testing/suites`' `runProviderTests`.
  *
- * @param options The provider and its endpoints (OAuth/OIDC), or its mail API (`api`).
- * @returns A handle for tests of the provider's own quirks, usable in tests and hooks.
+ * @param options The provider and its endpoints (OAuth/OIDC), its mail API (`api`), `smtp`, or
+ *   `credentials`.
+ * @returns For OAuth and mail APIs, a handle for tests of the provider's own quirks.
  * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
  */
 export function runProviderTests<I extends ProviderTestIdentity>(
   options: OAuthProviderTestOptions<I>,
 ): ProviderTestHandle<I>
 export function runProviderTests(options: EmailProviderTestOptions): EmailProviderTestHandle
+export function runProviderTests(options: SmtpProviderTestOptions): void
+export function runProviderTests(options: CredentialsProviderTestOptions): void
 export function runProviderTests(
-  options: OAuthProviderTestOptions<any> | EmailProviderTestOptions,
-): ProviderTestHandle<any> | EmailProviderTestHandle {
+  options:
+    | OAuthProviderTestOptions<any>
+    | EmailProviderTestOptions
+    | SmtpProviderTestOptions
+    | CredentialsProviderTestOptions,
+): ProviderTestHandle<any> | EmailProviderTestHandle | void {
   let handle: object | undefined
   const vitest = runningVitest("runProviderTests")
   // The stand-in lives until the end of the file, as with `@tessera/testing/suites` at top level.
@@ -42,10 +51,9 @@ export function runProviderTests(
   const lifetime = { [standInTeardown]: (stop: () => unknown) => void stops.push(stop) }
   vitest.describe("provider conformance", async () => {
     const suites = await import("./suites.js")
-    handle =
-      "api" in options
-        ? suites.runProviderTests({ ...options, ...lifetime })
-        : suites.runProviderTests({ ...options, ...lifetime })
+    // One call for every kind: the suite module picks the kind from the options, as here.
+    const run = suites.runProviderTests as (options: object) => object | void
+    handle = run({ ...options, ...lifetime }) ?? undefined
   })
   return new Proxy({} as ProviderTestHandle<any>, {
     get(_target, key) {
