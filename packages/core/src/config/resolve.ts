@@ -69,6 +69,8 @@ export interface ResolvedConfig {
   readonly sessionRecords: boolean
   /** Token refreshes in flight, by account: one refresh per account at a time in this process. */
   readonly tokenRefreshes: Map<string, Promise<unknown>>
+  /** Adoptions of Auth.js cookies under way, by the cookie's hash: one per cookie in this process. */
+  readonly authjsAdoptions: Map<string, Promise<unknown>>
   /** What the OAuth flow keeps per provider (metadata, client, logout keys): `flows/oauth/cache.ts`. */
   readonly oauth: OAuthCaches
   readonly jwt: Readonly<JWTOptions>
@@ -390,6 +392,7 @@ async function resolve(
     sessionRecords: hasSessionRecords(adapter, session.strategy),
     tokenRefreshes: new Map(),
     oauth: new Map(),
+    authjsAdoptions: new Map(),
     jwt: resolveJwt(config, session, keys),
     callbacks: { ...defaultCallbacks, ...config.callbacks },
     events: config.events ?? {},
