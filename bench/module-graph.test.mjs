@@ -9,7 +9,11 @@
 //   oauth4webapi nor anything of passkeys;
 // - an OAuth sign-in adds the OAuth steps and oauth4webapi, still no passkeys.
 //
-// And the same app with a database (`@tessera/sql` on SQLite: database sessions, session
+// A Credentials-only app (no OAuth, e-mail or passkey provider): import, a session check and a
+// credentials sign-in load the credentials flow and nothing of the others (oauth4webapi, the
+// e-mail steps, nodemailer, @simplewebauthn).
+//
+// And the minimal app with a database (`@tessera/sql` on SQLite: database sessions, session
 // records, second factors on): its first session check adds the settings of second factors
 // and the session records, not the two-factor steps (TOTP, @oslojs), the sign-in steps nor the
 // built-in pages.
@@ -159,4 +163,74 @@ mark("end")
     ],
   )
   expect(files.filter((path) => path.includes("/node_modules/"))).toEqual([])
+})
+
+test("a Credentials-only app loads no other flow: import, a session check, a credentials sign-in", async () => {
+  const file = join(dir, "credentials-app.mjs")
+  writeFileSync(
+    file,
+    `import { Auth } from "@tessera/core"
+import Credentials from "@tessera/core/providers/credentials"
+import { mark } from ${JSON.stringify(new URL("./lib/load-recorder.mjs", import.meta.url).href)}
+const origin = "http://localhost:3000"
+const config = {
+  secret: "bench-secret-bench-secret-bench-secret-0123456789",
+  url: origin,
+  providers: [
+    Credentials({
+      credentials: { username: {}, password: {} },
+      authorize: (c) => (c.username === "ada" && c.password === "pw" ? { id: "1", name: "Ada" } : null),
+    }),
+  ],
+}
+mark("session check")
+const check = await Auth(new Request(origin + "/auth/session"), config)
+if (check.status !== 200 || (await check.json()) !== null) throw new Error("session check failed")
+mark("credentials sign-in")
+const csrf = await Auth(new Request(origin + "/auth/csrf"), config)
+const { csrfToken } = await csrf.json()
+const cookie = csrf.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ")
+const signIn = await Auth(
+  new Request(origin + "/auth/callback/credentials", {
+    method: "POST",
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, username: "ada", password: "pw" }),
+  }),
+  config,
+)
+if (signIn.status !== 302 || !signIn.headers.getSetCookie().some((c) => c.startsWith("tessera.session-token=")))
+  throw new Error("credentials sign-in failed: " + signIn.status)
+mark("end")
+`,
+  )
+  const log = join(dir, "credentials-loads.log")
+  writeFileSync(log, "")
+  const child = spawnSync(
+    process.execPath,
+    ["--import", new URL("./lib/load-recorder.mjs", import.meta.url).href, file],
+    { encoding: "utf8", env: { ...process.env, BENCH_LOAD_LOG: log } },
+  )
+  expect(child.status, child.stderr).toBe(0)
+  const loaded = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("file:"))
+    .map((line) => fileURLToPath(line))
+    // The app itself is not what is checked.
+    .filter((path) => path.includes("/node_modules/") || path.includes("/packages/core/"))
+    .map((path) =>
+      path.includes("/node_modules/")
+        ? path.slice(path.lastIndexOf("/node_modules/") + "/node_modules/".length)
+        : path.slice(path.indexOf("/packages/core/") + 1),
+    )
+  // The credentials flow was loaded and used...
+  expect(core(loaded)).toContain("packages/core/dist/chunks/credentials-steps.js")
+  // ...and nothing of the OAuth, e-mail or passkey flows, nor what only they need.
+  expect(
+    loaded.filter((file) =>
+      /oauth|email|webauthn|passkey|nodemailer|simplewebauthn|asn1|peculiar/.test(file),
+    ),
+  ).toEqual([])
+  expect(
+    packages(loaded).filter((file) => !file.startsWith("jose/dist/webapi/util/errors")),
+  ).toEqual([])
 })

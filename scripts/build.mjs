@@ -62,7 +62,7 @@ const steps = (withDemo) => [
     name: "the TypeScript packages",
     command: bin("tsc"),
     args: ["-b", ...tscPackages.map((name) => join(root, "packages", name))],
-    after: () => chmodSync(join(root, "packages/sql/dist/cli.js"), 0o755),
+    after: () => chmodSync(join(root, "packages/sql/dist/bin.js"), 0o755),
   },
   {
     // tsc writes core's declarations only; rollup bundles its JavaScript (a few chunks, so a

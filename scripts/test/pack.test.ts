@@ -292,7 +292,7 @@ describe("@tessera/core and @tessera/sql installed together", () => {
       realpathSync(join(dir, "node_modules/@tessera/core/bin/tessera.js")),
     )
     expect(bin("tessera-sql")).toBe(
-      realpathSync(join(dir, "node_modules/@tessera/sql/dist/cli.js")),
+      realpathSync(join(dir, "node_modules/@tessera/sql/dist/bin.js")),
     )
     expect(existsSync(join(dir, "node_modules/@tessera/sql/LICENSE"))).toBe(true)
   })

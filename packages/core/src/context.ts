@@ -8,6 +8,7 @@
 import type { ResolvedCookies } from "./config/cookies.js"
 import type { ResolvedConfig } from "./config/resolve.js"
 import type { ProviderFlow } from "./flows/types.js"
+import type { PendingClaims } from "./two-factor/pending.js"
 import type { Cookie, RequestInternal } from "./types.js"
 
 export interface RequestContext {
@@ -25,6 +26,11 @@ export interface RequestContext {
   readonly flow: ProviderFlow | undefined
   /** Cookies to set on the response, appended to by every step. */
   readonly cookies: Cookie[]
+  /**
+   * This browser's pending second-factor sign-in, read once per request
+   * (`two-factor/pending.ts`): per-request state lives here, not in module scope.
+   */
+  pendingSecondFactor: Promise<PendingClaims | undefined> | undefined
 }
 
 export function createContext(
@@ -43,5 +49,6 @@ export function createContext(
     cookieOptions: secure ? config.cookies.secure : config.cookies.insecure,
     flow: request.providerId ? config.flows.get(request.providerId) : undefined,
     cookies: [],
+    pendingSecondFactor: undefined,
   }
 }

@@ -28,7 +28,7 @@ import {
 import { assertCsrf } from "./http/csrf.js"
 import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
 import { noStoreHeaders, toResponse } from "./http/response.js"
-import { appPageUrl } from "./http/urls.js"
+import { actionUrl, appPageUrl } from "./http/urls.js"
 import { lazy } from "./flows/lazy.js"
 import {
   isAuthAction,
@@ -262,8 +262,10 @@ async function errorResult(
   const own = ctx.flow?.failurePage?.(ctx, error, value)
   if (own) return { redirect: own, ...(retry ? { headers: retry } : {}) }
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
-  const path = custom ?? `${config.basePath}/${page === "signIn" ? "signin" : "error"}`
-  return { redirect: appPageUrl(ctx, path, params), ...(retry ? { headers: retry } : {}) }
+  const redirect = custom
+    ? appPageUrl(ctx, custom, params)
+    : actionUrl(ctx, page === "signIn" ? "signin" : "error", undefined, params)
+  return { redirect, ...(retry ? { headers: retry } : {}) }
 }
 
 /** The error page and its context, loaded when one is shown (as the other pages: routes.ts). */

@@ -71,21 +71,21 @@ async function handle(
   const resolved = atMountPath(withEnv(config), mountPath, !!req.app.get("case sensitive routing"))
   const pathname = pathAndQuery(req.originalUrl).split("?")[0]!
   if (!isAuthRoute(pathname, basePathOf(resolved))) return next()
-  if (FETCH_FORBIDDEN_METHODS.has(req.method.toUpperCase())) {
-    // No `Request` can carry these: answered here as core answers any method it does not serve.
-    res
-      .status(405)
-      .set({ Allow: "GET, POST", "Cache-Control": "no-store" })
-      .json({ error: "UnknownAction", message: `${req.method} is not supported` })
-    return
-  }
-
   const url = requestUrl(req, process.env.AUTH_URL)
   if (!url) {
     res.status(400).json({ error: "InvalidRequest", message: "Missing or malformed host" })
     return
   }
   const headers = requestHeaders(req, url)
+  if (FETCH_FORBIDDEN_METHODS.has(req.method.toUpperCase())) {
+    // No `Request` can carry these: core is asked with a method it answers the same way (one its
+    // route table does not list), so the status and `Allow` are the route table's.
+    headers.delete("content-length")
+    headers.delete("transfer-encoding")
+    const answer = await Auth(new Request(url, { method: STAND_IN_METHOD, headers }), resolved)
+    await sendResponse(await forMethod(answer, req.method), res)
+    return
+  }
   let body: Awaited<ReturnType<typeof requestBody>>
   try {
     body = await requestBody(req)
@@ -105,6 +105,27 @@ async function handle(
 
 /** Methods the Fetch API refuses to build a `Request` with (TRACE would otherwise be a 500). */
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"])
+
+/** A method no route answers, which a `Request` can carry: core's answer stands for theirs. */
+const STAND_IN_METHOD = "PUT"
+
+/** Core's answer to the stand-in, naming the method the client sent. */
+async function forMethod(
+  answer: globalThis.Response,
+  method: string,
+): Promise<globalThis.Response> {
+  if (answer.status !== 405) return answer
+  const body = (await answer.json()) as { error?: string }
+  const headers = new Headers(answer.headers)
+  headers.delete("content-length")
+  return globalThis.Response.json(
+    { error: body.error, message: `${method} is not supported` },
+    {
+      status: 405,
+      headers,
+    },
+  )
+}
 
 /** `<basePath>/<action>[/...]` with a known action: the requests core answers. */
 function isAuthRoute(pathname: string, basePath: string): boolean {

@@ -108,11 +108,10 @@ export function authHandler(): MiddlewareHandler {
     if (!isAuthRoute((url ?? new URL(c.req.url)).pathname, basePathOf(config))) return next()
     if (!url) return invalidRequest(c, "Missing or malformed host")
     if (FETCH_FORBIDDEN_METHODS.has(c.req.method.toUpperCase())) {
-      // No `Request` can carry these: answered here as core answers any method it does not serve.
-      return c.json({ error: "UnknownAction", message: `${c.req.method} is not supported` }, 405, {
-        Allow: "GET, POST",
-        "Cache-Control": "no-store",
-      })
+      // No `Request` can carry these: core is asked with a method it answers the same way (one
+      // its route table does not list), so the status and `Allow` are the route table's.
+      const stand = new Request(url, { method: STAND_IN_METHOD, headers: requestHeaders(c, url) })
+      return forMethod(await Auth(stand, config), c.req.method)
     }
     let request: Request
     try {
@@ -132,6 +131,24 @@ function invalidRequest(c: Context, message: string): Response {
 
 /** Methods the Fetch API refuses to build a `Request` with (TRACE would otherwise be a 500). */
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"])
+
+/** A method no route answers, which a `Request` can carry: core's answer stands for theirs. */
+const STAND_IN_METHOD = "PUT"
+
+/** Core's answer to the stand-in, naming the method the client sent. */
+async function forMethod(answer: Response, method: string): Promise<Response> {
+  if (answer.status !== 405) return answer
+  const body = (await answer.json()) as { error?: string }
+  const headers = new Headers(answer.headers)
+  headers.delete("content-length")
+  return Response.json(
+    { error: body.error, message: `${method} is not supported` },
+    {
+      status: 405,
+      headers,
+    },
+  )
+}
 
 /** `<basePath>/<action>[/...]` with a known action: the requests core answers. */
 function isAuthRoute(pathname: string, basePath: string): boolean {

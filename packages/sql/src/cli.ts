@@ -1,10 +1,10 @@
-#!/usr/bin/env node
 /**
  * The database commands of `tessera`. The `tessera` bin belongs to @tessera/core
  * (so `npx tessera secret` works in any project) and hands `migrate`, `purge`
  * and `help` to `main` here (`@tessera/sql/cli`). This package's own bin is
  * `tessera-sql`, a name that cannot clash with core's when both are installed,
- * for package managers that link only direct dependencies' bins.
+ * for package managers that link only direct dependencies' bins (`bin.ts`: importing this
+ * module runs nothing).
  *
  *   tessera migrate [--sqlite <path> | --postgres <url>]
  *   tessera migrate --from authjs [--sqlite <path> | --postgres <url>] [--to <url or file>] [--apply]
@@ -19,8 +19,6 @@
  * @module
  */
 import { randomBytes } from "node:crypto"
-import { realpathSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import { describeLocation, type DatabaseLocation } from "./dialects.js"
 import { formatReport, ImportRefused, importAuthjs } from "./import/authjs/index.js"
 import { SqlAdapter, type SqlAdapterInstance } from "./index.js"
@@ -230,24 +228,4 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
     io.err(`tessera: ${error.message}\n\n${USAGE}`)
     return 2
   }
-}
-
-function invokedDirectly(): boolean {
-  const script = process.argv[1]
-  if (!script) return false
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url))
-  } catch {
-    return false
-  }
-}
-
-if (invokedDirectly()) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (error) => {
-      process.stderr.write(`tessera: ${redactString(String(error?.message ?? error))}\n`)
-      process.exitCode = 1
-    },
-  )
 }

@@ -409,10 +409,10 @@ describe("the Auth.js cookie name", () => {
   })
 })
 
-const dist = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
+const dist = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 
 describe("the built binary", () => {
-  test.runIf(existsSync(dist))("node dist/cli.js migrate --from authjs", async () => {
+  test.runIf(existsSync(dist))("node dist/bin.js migrate --from authjs", async () => {
     const seed = makeSeed()
     const file = await authjsFile("drizzle", seed)
     const run = (...args: string[]) =>

@@ -120,10 +120,10 @@ describe("usage", () => {
   })
 })
 
-const dist = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
+const dist = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 
 describe("the built binary", () => {
-  test.runIf(existsSync(dist))("node dist/cli.js secret", () => {
+  test.runIf(existsSync(dist))("node dist/bin.js secret", () => {
     const result = spawnSync(process.execPath, [dist, "secret"], {
       encoding: "utf8",
       timeout: 20_000,

@@ -11,16 +11,7 @@
  * @module
  */
 import type { AdapterTestOptions } from "./adapter-tests.js"
-
-interface VitestSuiteApi {
-  describe(name: string, collect: () => Promise<void>): void
-}
-
-/** The vitest module of the test file being run, as Vitest publishes it on the global object. */
-function runningVitest(): VitestSuiteApi | undefined {
-  const api = (globalThis as { __vitest_index__?: Partial<VitestSuiteApi> }).__vitest_index__
-  return typeof api?.describe === "function" ? (api as VitestSuiteApi) : undefined
-}
+import { runningVitest } from "./running-vitest.js"
 
 /**
  * The adapter conformance suite (every Auth.js adapter method and Tessera's
@@ -32,13 +23,7 @@ function runningVitest(): VitestSuiteApi | undefined {
  * @see [Auth.js: testing adapters](https://authjs.dev/guides/creating-a-database-adapter)
  */
 export function runAdapterTests(options: AdapterTestOptions): void {
-  const vitest = runningVitest()
-  if (!vitest) {
-    throw new Error(
-      "runAdapterTests registers Vitest tests: call it in a test file run by Vitest, or import it from @tessera/testing/suites",
-    )
-  }
-  vitest.describe("adapter conformance", async () => {
+  runningVitest("runAdapterTests").describe("adapter conformance", async () => {
     const suites = await import("./suites.js")
     suites.runAdapterTests(options)
   })

@@ -38,6 +38,7 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { standInTeardown, type SuiteLifetime } from "./running-vitest.js"
 import { customFetch, type AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "./memory-adapter.js"
 import type { EmailConfig } from "@tessera/core/providers"
@@ -165,7 +166,8 @@ export function runEmailProviderTests(spec: EmailProviderTestOptions): EmailProv
       return new Response(JSON.stringify({ headers, body: request.body }), { status: 400 })
     })
   })
-  afterAll(() => standIn?.stop())
+  // Until the end of the file when the main entry runs the suite (`running-vitest.ts`).
+  ;((spec as SuiteLifetime)[standInTeardown] ?? afterAll)(() => standIn?.stop())
 
   function provider(extra: Record<string, unknown> = {}): EmailConfig {
     return spec.provider({ ...spec.options, apiKey, from, [customFetch]: standIn.fetch, ...extra })

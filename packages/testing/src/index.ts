@@ -3,7 +3,7 @@
  * adapter tests, a local OpenID provider, a mail sink, a throwaway PostgreSQL and Redis,
  * an HTTP browser with a cookie jar. The vitest conformance suites are in
  * `@tessera/testing/suites`; this entry never loads vitest at import
- * (`runAdapterTests`, here too, loads it when a test file calls it).
+ * (`runAdapterTests` and `runProviderTests`, here too, load it when a test file calls them).
  *
  * @module
  */
@@ -19,6 +19,17 @@ export type { MemoryStore } from "./memory-adapter.js"
 export { testUser, testAccount, testAuthenticator } from "./fixtures.js"
 export { runAdapterTests } from "./adapter-suite-entry.js"
 export type { AdapterTestDb, AdapterTestOptions } from "./adapter-tests.js"
+export { runProviderTests } from "./provider-suite-entry.js"
+export type {
+  OAuthProviderTestOptions,
+  ProviderTestIdentity,
+  ProviderTestHandle,
+  ProviderSignIn,
+  ProviderSignInOptions,
+} from "./provider-tests.js"
+export type { EmailProviderTestOptions, EmailProviderTestHandle } from "./email-provider-tests.js"
+export type { SmtpProviderTestOptions } from "./smtp-provider-tests.js"
+export type { CredentialsProviderTestOptions } from "./credentials-provider-tests.js"
 export { startPostgres } from "./postgres.js"
 export type { PostgresServer, StartPostgresOptions } from "./postgres.js"
 export { startMailSink, parseMail } from "./mail-sink.js"

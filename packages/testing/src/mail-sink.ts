@@ -20,7 +20,6 @@
  * ```
  * @module
  */
-import { SMTPServer } from "smtp-server"
 
 /**
  * A message the sink received: envelope, headers, text and HTML parts.
@@ -90,6 +89,9 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
   const messages: ReceivedMail[] = []
   const waiters = new Set<() => void>()
 
+  // Loaded here, not at import: smtp-server does work at its import (it hashes its built-in
+  // certificate), and no entry of @tessera/testing runs anything until it is called.
+  const { SMTPServer } = await import("smtp-server")
   const server = new SMTPServer({
     secure: false,
     authOptional: true,

@@ -51,6 +51,7 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { standInTeardown, type SuiteLifetime } from "./running-vitest.js"
 import { customFetch, type AuthConfig } from "@tessera/core"
 import type { OAuthConfig, TokenSet } from "@tessera/core/providers"
 import { AppBrowser, setsSession } from "./browser.js"
@@ -66,6 +67,11 @@ import {
   type TokenEndpointAuth,
 } from "./fake-issuer.js"
 import { json, StandIn, type Recorded } from "./stand-in.js"
+import { runSmtpProviderTests, type SmtpProviderTestOptions } from "./smtp-provider-tests.js"
+import {
+  runCredentialsProviderTests,
+  type CredentialsProviderTestOptions,
+} from "./credentials-provider-tests.js"
 
 type Awaitable<T> = T | PromiseLike<T>
 
@@ -307,20 +313,30 @@ function describeErrors(errors: Error[]): string {
 }
 
 /**
- * Registers the conformance tests of one provider (OAuth/OIDC, or e-mail with
- * `api`). Returns a handle for further tests of that provider's own quirks.
+ * Registers the conformance tests of one provider: OAuth/OIDC (its endpoints), e-mail through a
+ * mail API (`api`) or SMTP (`smtp`), or credentials (`credentials`). Returns, for OAuth and mail
+ * APIs, a handle for further tests of that provider's own quirks.
  *
- * @param options The provider and its endpoints (OAuth/OIDC), or its mail API (`api`).
+ * @param options The provider and its endpoints (OAuth/OIDC), its mail API (`api`), `smtp`, or
+ *   `credentials`.
  * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
  */
 export function runProviderTests<I extends ProviderTestIdentity>(
   options: OAuthProviderTestOptions<I>,
 ): ProviderTestHandle<I>
 export function runProviderTests(options: EmailProviderTestOptions): EmailProviderTestHandle
+export function runProviderTests(options: SmtpProviderTestOptions): void
+export function runProviderTests(options: CredentialsProviderTestOptions): void
 export function runProviderTests(
-  options: OAuthProviderTestOptions<any> | EmailProviderTestOptions,
-): ProviderTestHandle<any> | EmailProviderTestHandle {
+  options:
+    | OAuthProviderTestOptions<any>
+    | EmailProviderTestOptions
+    | SmtpProviderTestOptions
+    | CredentialsProviderTestOptions,
+): ProviderTestHandle<any> | EmailProviderTestHandle | void {
   if ("api" in options) return runEmailProviderTests(options)
+  if ("smtp" in options) return runSmtpProviderTests(options)
+  if ("credentials" in options) return runCredentialsProviderTests(options)
   return runOAuthProviderTests(options)
 }
 
@@ -418,7 +434,8 @@ export function runOAuthProviderTests<I extends ProviderTestIdentity>(
       }
     }
   })
-  afterAll(() => standIn?.stop())
+  // Until the end of the file when the main entry runs the suite (`running-vitest.ts`).
+  ;((spec as SuiteLifetime)[standInTeardown] ?? afterAll)(() => standIn?.stop())
 
   /** Every URL the provider is configured with, over http:. */
   function insecureOverrides(): Record<string, unknown> {

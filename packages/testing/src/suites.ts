@@ -27,6 +27,10 @@ export type {
   ResourceContext,
 } from "./provider-tests.js"
 export { runEmailProviderTests } from "./email-provider-tests.js"
+export { runSmtpProviderTests } from "./smtp-provider-tests.js"
+export type { SmtpProviderTestOptions } from "./smtp-provider-tests.js"
+export { runCredentialsProviderTests } from "./credentials-provider-tests.js"
+export type { CredentialsProviderTestOptions } from "./credentials-provider-tests.js"
 export type {
   EmailProviderTestOptions,
   EmailProviderTestHandle,

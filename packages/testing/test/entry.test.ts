@@ -53,8 +53,9 @@ describe("@tessera/testing without vitest", () => {
     expect(names).toEqual(
       expect.arrayContaining(["MemoryAdapter", "startMailSink", "startOidcProvider", "testUser"]),
     )
-    // Exported here too, loading vitest only when a test file calls it.
+    // Exported here too, loading vitest only when a test file calls them.
     expect(names).toContain("runAdapterTests")
+    expect(names).toContain("runProviderTests")
   })
 
   test("the suites need vitest (so the hook above really hides it)", () => {

@@ -22,6 +22,7 @@ import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
 import type { JWTOptions } from "../jwt.js"
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
+import type { OAuthCaches } from "../flows/oauth/cache.js"
 import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
 import { resolveRateLimits, type ResolvedRateLimits } from "../rate-limit/config.js"
 import { loadSessionStrategy, type SessionStrategyHandler } from "../session/index.js"
@@ -68,6 +69,10 @@ export interface ResolvedConfig {
   readonly sessionRecords: boolean
   /** Token refreshes in flight, by account: one refresh per account at a time in this process. */
   readonly tokenRefreshes: Map<string, Promise<unknown>>
+  /** Adoptions of Auth.js cookies under way, by the cookie's hash: one per cookie in this process. */
+  readonly authjsAdoptions: Map<string, Promise<unknown>>
+  /** What the OAuth flow keeps per provider (metadata, client, logout keys): `flows/oauth/cache.ts`. */
+  readonly oauth: OAuthCaches
   readonly jwt: Readonly<JWTOptions>
   readonly callbacks: Readonly<CallbacksOptions>
   readonly events: Readonly<Partial<EventCallbacks>>
@@ -386,6 +391,8 @@ async function resolve(
     sessionStrategy,
     sessionRecords: hasSessionRecords(adapter, session.strategy),
     tokenRefreshes: new Map(),
+    oauth: new Map(),
+    authjsAdoptions: new Map(),
     jwt: resolveJwt(config, session, keys),
     callbacks: { ...defaultCallbacks, ...config.callbacks },
     events: config.events ?? {},

@@ -6,6 +6,7 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
+import { hiddenField, hiddenFields } from "./form-fields.js"
 import { html, type SafeHtml } from "./html.js"
 import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
 
@@ -33,16 +34,12 @@ export function renderConfirmLinkPage(
 ): RenderedPage {
   const { t } = page
   const title = t.t("confirmLink.title")
-  const proof = Object.entries(params.fields).map(
-    ([name, value]) => html`
-      <input type="hidden" name="${name}" value="${value}">`,
-  )
+  const proof = Object.entries(params.fields).map(([name, value]) => hiddenField(name, value))
   const content = () => html`
     <h1>${title}</h1>
     <form action="${params.action}" method="POST">
-      <input type="hidden" name="csrfToken" value="${params.csrfToken}">
-      <input type="hidden" name="callbackUrl" value="${params.callbackUrl}">
-      <input type="hidden" name="email" value="${params.email}">
+      ${hiddenFields(params)}
+      ${hiddenField("email", params.email)}
       ${proof}
       <p>${withAddress(t.t("confirmLink.prompt"), params.email)}</p>
       <button type="submit" data-pending="${t.t("signIn.pending")}">${t.t("confirmLink.submit")}</button>

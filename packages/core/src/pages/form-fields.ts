@@ -8,13 +8,25 @@ import type { SignInPageParams } from "../flows/types.js"
 import type { CredentialInput } from "../providers/credentials.js"
 import { html, type SafeHtml } from "./html.js"
 
-/** The CSRF token and callback URL every form posts back. */
+/** The CSRF token a form posts back (double submit: the handler checks it against its cookie). */
+export function csrfField(csrfToken: string): SafeHtml {
+  return html`
+    <input type="hidden" name="csrfToken" value="${csrfToken}">`
+}
+
+/** A hidden field the form posts back as it is. */
+export function hiddenField(name: string, value: string): SafeHtml {
+  return html`
+    <input type="hidden" name="${name}" value="${value}">`
+}
+
+/** The CSRF token and callback URL every sign-in form posts back. */
 export function hiddenFields(
   params: Pick<SignInPageParams, "csrfToken" | "callbackUrl">,
 ): SafeHtml {
   return html`
-    <input type="hidden" name="csrfToken" value="${params.csrfToken}">
-    <input type="hidden" name="callbackUrl" value="${params.callbackUrl}">`
+    ${csrfField(params.csrfToken)}
+    ${hiddenField("callbackUrl", params.callbackUrl)}`
 }
 
 /** Attribute names let through from a field's extra keys: plain names only, no event handlers' quotes. */

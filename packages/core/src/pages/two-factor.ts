@@ -5,6 +5,7 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
+import { csrfField } from "./form-fields.js"
 import { html } from "./html.js"
 import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
 import { codeErrorKey } from "./messages.js"
@@ -29,7 +30,7 @@ export function renderTwoFactorPage(
     <p>${t.t("twoFactor.prompt")}</p>
     ${alert}
     <form action="${action}" method="POST">
-      <input type="hidden" name="csrfToken" value="${csrfToken}">
+      ${csrfField(csrfToken)}
       <label for="two-factor-code">${t.t("twoFactor.codeLabel")}</label>
       <input id="two-factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus>
       <button type="submit" data-pending="${t.t("twoFactor.pending")}">${t.t("twoFactor.submit")}</button>

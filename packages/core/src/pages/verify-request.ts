@@ -6,6 +6,7 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
+import { csrfField } from "./form-fields.js"
 import { html } from "./html.js"
 import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
 import { codeErrorKey } from "./messages.js"
@@ -39,7 +40,7 @@ export function renderVerifyRequestPage(
     <p>${t.t("verifyRequest.code")}</p>
     ${alert}
     <form action="${action}" method="POST">
-      <input type="hidden" name="csrfToken" value="${csrfToken}">
+      ${csrfField(csrfToken)}
       <label for="verify-email">${t.t("email.label")}</label>
       <input id="verify-email" type="email" name="email" autocomplete="email" required${email ? html` value="${email}"` : ""}>
       <label for="verify-code">${t.t("verifyRequest.codeLabel")}</label>

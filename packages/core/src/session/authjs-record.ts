@@ -17,9 +17,6 @@ const records = lazy(() => import("./records.js"))
 
 const now = () => Math.floor(Date.now() / 1000)
 
-/** Adoptions of Auth.js cookies under way, per configuration, by the cookie's hash. */
-const adoptions = new WeakMap<object, Map<string, Promise<unknown>>>()
-
 /**
  * The record claims for a session adopted from Auth.js (`authjs-cookies.ts`),
  * which has no record: a record for a user the adapter stores, so that the
@@ -51,9 +48,9 @@ export async function adoptedSessionClaims(
   // A hash, not an HMAC: the same cookie names the same session after a secret rotation.
   const digest = await sha256Hex(cookie)
   // A browser's parallel first requests carry one cookie: one adoption in this process.
-  let inFlight = adoptions.get(config)
-  if (!inFlight) adoptions.set(config, (inFlight = new Map()))
-  return singleFlight(inFlight, digest, () => adoptOnce(ctx, stored, digest, exp, iat))
+  return singleFlight(config.authjsAdoptions, digest, () =>
+    adoptOnce(ctx, stored, digest, exp, iat),
+  )
 }
 
 /**

@@ -39,8 +39,11 @@ import type { JWT } from "../jwt.js"
  */
 const refresh = lazy(() => import("../flows/oauth/refresh.js"))
 
-const refreshTokens = async (provider: ResolvedOAuthProvider, refreshToken: string) =>
-  (await refresh()).refreshTokens(provider, refreshToken)
+const refreshTokens = async (
+  config: ResolvedConfig,
+  provider: ResolvedOAuthProvider,
+  refreshToken: string,
+) => (await refresh()).refreshTokens(config, provider, refreshToken)
 
 /** True unless the provider opted out of refreshing (`tokenRefresh: false`). */
 function refreshes(provider: ResolvedOAuthProvider): boolean {
@@ -195,7 +198,7 @@ async function refreshStored(
     }
     let tokens: RefreshedTokens
     try {
-      tokens = await refreshTokens(provider, current.refresh_token)
+      tokens = await refreshTokens(config, provider, current.refresh_token)
     } catch (error) {
       if (error instanceof RefreshTokenError) {
         // Refused for good: these tokens will never work again; forget them.
@@ -314,7 +317,7 @@ export async function refreshTokenSet(
   const refreshed = await singleFlight(
     resolvedConfig.tokenRefreshes,
     key,
-    () => refreshTokens(provider, refreshToken),
+    () => refreshTokens(resolvedConfig, provider, refreshToken),
     JWT_RESULT_KEPT_MS,
   )
   return {

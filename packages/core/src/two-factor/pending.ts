@@ -38,7 +38,7 @@ export interface PendingSignIn {
   callbackUrl: string
 }
 
-interface PendingClaims extends PendingSignIn {
+export interface PendingClaims extends PendingSignIn {
   sub: string
   jti: string
   exp: number
@@ -94,16 +94,9 @@ function json<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T
 }
 
-const cache = new WeakMap<RequestContext, Promise<PendingClaims | undefined>>()
-
 /** The pending sign-in of this browser, if its cookie is genuine and current (read once per request). */
 export function readPending(ctx: RequestContext): Promise<PendingClaims | undefined> {
-  let pending = cache.get(ctx)
-  if (!pending) {
-    pending = decode(ctx)
-    cache.set(ctx, pending)
-  }
-  return pending
+  return (ctx.pendingSecondFactor ??= decode(ctx))
 }
 
 async function decode(ctx: RequestContext): Promise<PendingClaims | undefined> {

@@ -32,3 +32,15 @@ test("TRACE on auth routes: 405 with Allow, as PUT gets; nothing logged as an er
 test("the rest of the app still sees TRACE on its own routes", async () => {
   expect((await sendRaw(app.origin, { method: "TRACE", target: "/elsewhere" })).status).toBe(404)
 })
+
+test("TRACE gets the route table's answer, as PUT does: the same status and Allow per route", async () => {
+  for (const target of ["/auth/csrf", "/auth/two-factor/setup", "/auth/session", "/auth/signin"]) {
+    const put = await sendRaw(app.origin, { method: "PUT", target })
+    const trace = await sendRaw(app.origin, { method: "TRACE", target })
+    expect(trace.status, target).toBe(put.status)
+    expect(trace.headers.allow, target).toBe(put.headers.allow)
+  }
+  expect((await sendRaw(app.origin, { method: "TRACE", target: "/auth/csrf" })).headers.allow).toBe(
+    "GET",
+  )
+})

@@ -30,3 +30,15 @@ test("the rest of the app still answers TRACE on its own routes", async () => {
   const response = await sendRaw(app.origin, { method: "TRACE", target: "/elsewhere" })
   expect(response.body).toBe("TRACE")
 })
+
+test("TRACE gets the route table's answer, as PUT does: the same status and Allow per route", async () => {
+  for (const target of ["/auth/csrf", "/auth/two-factor/setup", "/auth/session", "/auth/signin"]) {
+    const put = await sendRaw(app.origin, { method: "PUT", target })
+    const trace = await sendRaw(app.origin, { method: "TRACE", target })
+    expect(trace.status, target).toBe(put.status)
+    expect(trace.headers.allow, target).toBe(put.headers.allow)
+  }
+  expect((await sendRaw(app.origin, { method: "TRACE", target: "/auth/csrf" })).headers.allow).toBe(
+    "GET",
+  )
+})

@@ -11,6 +11,7 @@
  */
 import type { ResolvedEmailProvider } from "../types.js"
 import type { RequestContext } from "../../context.js"
+import { actionUrl } from "../../http/urls.js"
 import { EmailDeliveryError, EmailSignInError, InvalidConfiguration } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { translatorFor } from "../../pages/i18n/translator.js"
@@ -58,9 +59,13 @@ export async function startEmailSignIn(
   if (elsewhere) return elsewhere
 
   const callbackUrl = await resolveCallbackUrl(ctx)
-  const callback = `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}`
+  const callback = actionUrl(ctx, "callback", provider.id)
   const verifyRequest = (extra: Record<string, string> = {}) =>
-    `${ctx.authUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: provider.type, ...extra })}`
+    actionUrl(ctx, "verify-request", undefined, {
+      provider: provider.id,
+      type: provider.type,
+      ...extra,
+    })
   let mail: { token: string; code?: string; url: string; expires: Date; undo(): Promise<void> }
   if (provider.method === "link") {
     const token = await provider.generateVerificationToken()

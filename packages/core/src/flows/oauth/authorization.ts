@@ -53,10 +53,10 @@ export async function startOAuthSignIn(
   ctx: RequestContext,
   provider: ResolvedOAuthProvider,
 ): Promise<ResponseInternal> {
-  const { client } = oauthClient(provider)
+  const { client } = oauthClient(ctx.config, provider)
   let as: o.AuthorizationServer
   try {
-    as = await authorizationServer(provider)
+    as = await authorizationServer(ctx.config, provider)
   } catch (error) {
     throw signInFailure(provider.id, error)
   }

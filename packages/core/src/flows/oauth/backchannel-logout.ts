@@ -26,6 +26,7 @@ import type { RequestContext } from "../../context.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sha256Hex } from "../../lib/crypto.js"
 import type { ResolvedOAuthProvider } from "../types.js"
+import { oauthCacheOf } from "./cache.js"
 import { authorizationServer } from "./discovery.js"
 import { providerFetch } from "./http.js"
 
@@ -49,16 +50,18 @@ export interface LogoutSubject {
 }
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>
-/** jose's remote key set per provider: keys cached, refetched (with a cooldown) for a new `kid`. */
-const keySets = new WeakMap<ResolvedOAuthProvider, { url: string; keys: KeySet }>()
 
-function keySetOf(provider: ResolvedOAuthProvider, jwksUri: string): KeySet {
-  const cached = keySets.get(provider)
-  if (cached?.url === jwksUri) return cached.keys
+/**
+ * jose's remote key set for `provider`, kept on the configuration (`cache.ts`): keys cached,
+ * refetched (with a cooldown) for a new `kid`.
+ */
+function keySetOf(ctx: RequestContext, provider: ResolvedOAuthProvider, jwksUri: string): KeySet {
+  const cache = oauthCacheOf(ctx.config, provider)
+  if (cache.logoutKeys?.url === jwksUri) return cache.logoutKeys.keys
   const keys = createRemoteJWKSet(new URL(jwksUri), {
     [joseCustomFetch]: providerFetch(provider),
   })
-  keySets.set(provider, { url: jwksUri, keys })
+  cache.logoutKeys = { url: jwksUri, keys }
   return keys
 }
 
@@ -88,7 +91,7 @@ export async function verifyLogoutToken(
   provider: ResolvedOAuthProvider,
   token: string,
 ): Promise<LogoutSubject> {
-  const as = await authorizationServer(provider)
+  const as = await authorizationServer(ctx.config, provider)
   let alg: unknown
   try {
     alg = decodeProtectedHeader(token).alg
@@ -114,7 +117,7 @@ export async function verifyLogoutToken(
       payload = (await jwtVerify(token, secret, options)).payload
     } else {
       if (!as.jwks_uri) throw new TypeError(`Provider "${provider.id}" has no jwks_uri`)
-      payload = (await jwtVerify(token, keySetOf(provider, as.jwks_uri), options)).payload
+      payload = (await jwtVerify(token, keySetOf(ctx, provider, as.jwks_uri), options)).payload
     }
   } catch (error) {
     // A JWKS that cannot be fetched is a server fault; everything else is the token's.

@@ -56,8 +56,8 @@ export async function oauthCallback(
   }
   let identity: OAuthIdentity
   try {
-    const oauth = oauthClient(provider)
-    const as = await authorizationServer(provider)
+    const oauth = oauthClient(ctx.config, provider)
+    const as = await authorizationServer(ctx.config, provider)
     const { checks } = provider
 
     // Every check cookie is read (and cleared) before anything else, pass or fail.

@@ -5,24 +5,24 @@
  */
 import * as o from "oauth4webapi"
 import { OAuthSignInError } from "../../errors.js"
+import type { ResolvedConfig } from "../../config/resolve.js"
 import type { ResolvedOAuthProvider } from "../types.js"
+import { oauthCacheOf, type OAuthClient } from "./cache.js"
 
 type Provider = ResolvedOAuthProvider
 
-export interface OAuthClient {
-  client: o.Client
-  clientAuth: o.ClientAuth
-}
-
-const clients = new WeakMap<Provider, OAuthClient>()
+export type { OAuthClient }
 
 /**
  * `client_secret_basic` by default (RFC 6749's preferred method), `none` for
  * public clients without a secret; `client.token_endpoint_auth_method` overrides.
  */
-export function oauthClient(provider: Provider): OAuthClient {
-  let entry = clients.get(provider)
-  if (entry) return entry
+export function oauthClient(
+  config: Pick<ResolvedConfig, "oauth">,
+  provider: Provider,
+): OAuthClient {
+  const cache = oauthCacheOf(config, provider)
+  if (cache.client) return cache.client
   if (!provider.clientId) {
     const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_ID`
     throw new OAuthSignInError(
@@ -32,9 +32,8 @@ export function oauthClient(provider: Provider): OAuthClient {
   const { token_endpoint_auth_method: configured, ...metadata } = provider.client ?? {}
   const method = configured ?? (provider.clientSecret ? "client_secret_basic" : "none")
   const client: o.Client = { ...metadata, client_id: provider.clientId }
-  entry = { client, clientAuth: clientAuthentication(provider, method) }
-  clients.set(provider, entry)
-  return entry
+  cache.client = { client, clientAuth: clientAuthentication(provider, method) }
+  return cache.client
 }
 
 function clientAuthentication(provider: Provider, method: string): o.ClientAuth {

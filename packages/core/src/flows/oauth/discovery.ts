@@ -3,20 +3,20 @@
  * `wellKnown`, or the issuer's `/.well-known/openid-configuration`) and/or
  * taken from the configured endpoints, which win over discovered ones.
  *
- * Discovery documents are fetched once per URL and kept for the life of the
- * process (module scope); a failed fetch is not cached, so the next sign-in
- * retries. The merged metadata is kept per resolved provider, which also keeps
- * oauth4webapi's JWKS cache (keyed by the metadata object) warm.
+ * The merged metadata is kept on the resolved configuration, per provider
+ * (`cache.ts`): discovered once per configuration, through the provider's own
+ * fetch, never shared with another configuration that names the same issuer.
+ * A failed discovery is not kept, so the next sign-in retries. Keeping the
+ * object also keeps oauth4webapi's JWKS cache (keyed by it) warm.
  * @module
  */
 import * as o from "oauth4webapi"
 import { httpOptions, providerFetch } from "./http.js"
+import type { ResolvedConfig } from "../../config/resolve.js"
 import type { ResolvedOAuthProvider } from "../types.js"
+import { oauthCacheOf } from "./cache.js"
 
 type Provider = ResolvedOAuthProvider
-
-const documents = new Map<string, Promise<o.AuthorizationServer>>()
-const merged = new WeakMap<Provider, Promise<o.AuthorizationServer>>()
 
 /**
  * Stands in for the issuer of OAuth 2 providers configured with endpoints only.
@@ -24,13 +24,19 @@ const merged = new WeakMap<Provider, Promise<o.AuthorizationServer>>()
  */
 export const UNKNOWN_ISSUER = "urn:tessera:unknown-issuer"
 
-/** The metadata for `provider`, cached. */
-export function authorizationServer(provider: Provider): Promise<o.AuthorizationServer> {
-  let entry = merged.get(provider)
+/** The metadata for `provider`, cached on `config`. */
+export function authorizationServer(
+  config: Pick<ResolvedConfig, "oauth">,
+  provider: Provider,
+): Promise<o.AuthorizationServer> {
+  const cache = oauthCacheOf(config, provider)
+  let entry = cache.metadata
   if (!entry) {
-    entry = resolve(provider)
-    merged.set(provider, entry)
-    entry.catch(() => merged.delete(provider))
+    const pending = resolve(provider)
+    entry = cache.metadata = pending
+    pending.catch(() => {
+      if (cache.metadata === pending) cache.metadata = undefined
+    })
   }
   return entry
 }
@@ -60,16 +66,9 @@ async function resolve(provider: Provider): Promise<o.AuthorizationServer> {
 }
 
 function discover(provider: Provider): Promise<o.AuthorizationServer> {
-  const key = provider.wellKnown ?? `${provider.issuer}#${provider.type}`
-  let entry = documents.get(key)
-  if (!entry) {
-    entry = provider.wellKnown
-      ? fetchWellKnown(provider, provider.wellKnown)
-      : fetchFromIssuer(provider, provider.issuer!)
-    documents.set(key, entry)
-    entry.catch(() => documents.delete(key))
-  }
-  return entry
+  return provider.wellKnown
+    ? fetchWellKnown(provider, provider.wellKnown)
+    : fetchFromIssuer(provider, provider.issuer!)
 }
 
 async function fetchFromIssuer(provider: Provider, issuer: string): Promise<o.AuthorizationServer> {

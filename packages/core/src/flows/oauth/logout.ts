@@ -50,7 +50,7 @@ async function endSessionUrl(
   callbackUrl: string,
 ): Promise<string | undefined> {
   if (provider.type !== "oidc") return undefined
-  const as = await authorizationServer(provider)
+  const as = await authorizationServer(ctx.config, provider)
   const endpoint = as.end_session_endpoint
   if (!endpoint) {
     ctx.config.logger.debug("signout: the provider has no end_session_endpoint", {

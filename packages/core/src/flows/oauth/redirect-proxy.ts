@@ -12,6 +12,7 @@
  * @module
  */
 import type { RequestContext } from "../../context.js"
+import { actionUrl } from "../../http/urls.js"
 import { decrypt, encrypt } from "../../jwt/codec.js"
 import { isAllowedHost } from "../../config/origin.js"
 import { randomHex } from "../../lib/crypto.js"
@@ -24,7 +25,7 @@ const STATE_SALT = "tessera.redirect-proxy-state"
 const STATE_MAX_AGE = 15 * 60
 
 export function ownCallbackUrl(ctx: RequestContext, provider: Provider): string {
-  return `${ctx.authUrl}/callback/${provider.id}`
+  return actionUrl(ctx, "callback", provider.id)
 }
 
 /** The proxy's callback URL for `provider`: the proxy URL is the auth base URL, or already the callback. */

@@ -11,6 +11,7 @@
  */
 import * as o from "oauth4webapi"
 import { OAuthProviderError, RefreshTokenError } from "../../errors.js"
+import type { ResolvedConfig } from "../../config/resolve.js"
 import type { TokenSet } from "../../types.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 import { oauthClient } from "./client.js"
@@ -30,12 +31,13 @@ export interface RefreshedTokens {
 }
 
 export async function refreshTokens(
+  config: Pick<ResolvedConfig, "oauth">,
   provider: ResolvedOAuthProvider,
   refreshToken: string,
 ): Promise<RefreshedTokens> {
   let tokens: TokenSet
   try {
-    tokens = await request(provider, refreshToken)
+    tokens = await request(config, provider, refreshToken)
   } catch (error) {
     if (error instanceof o.ResponseBodyError && error.error === "invalid_grant") {
       throw new RefreshTokenError(`Provider "${provider.id}" refused the refresh token`)
@@ -61,7 +63,11 @@ export async function refreshTokens(
   }
 }
 
-async function request(provider: ResolvedOAuthProvider, refreshToken: string): Promise<TokenSet> {
+async function request(
+  config: Pick<ResolvedConfig, "oauth">,
+  provider: ResolvedOAuthProvider,
+  refreshToken: string,
+): Promise<TokenSet> {
   const handler = typeof provider.tokenRefresh === "object" ? provider.tokenRefresh : undefined
   if (handler?.request) {
     const tokens = await handler.request({ refreshToken, provider, fetch: providerFetch(provider) })
@@ -69,8 +75,8 @@ async function request(provider: ResolvedOAuthProvider, refreshToken: string): P
       throw new RefreshTokenError(`Provider "${provider.id}" refused the refresh token`)
     return tokens
   }
-  const as = await authorizationServer(provider)
-  const { client, clientAuth } = oauthClient(provider)
+  const as = await authorizationServer(config, provider)
+  const { client, clientAuth } = oauthClient(config, provider)
   const response = await o.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, {
     ...httpOptions(provider),
     additionalParameters: handler?.params ?? {},

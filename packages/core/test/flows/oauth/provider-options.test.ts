@@ -416,18 +416,20 @@ describe("OIDC discovery, customFetch and issuers", () => {
     )
   })
 
-  test("discovery is fetched once per issuer, across configurations and sign-ins", async () => {
+  test("discovery is fetched once per configuration, whatever its sign-ins", async () => {
+    const discovery = "https://login.example/.well-known/openid-configuration"
+    const before = standIn.requestsTo(discovery).length
+    const { config } = configOf({
+      id: "remote",
+      name: "Remote",
+      type: "oidc",
+      issuer: "https://login.example",
+      clientId: "remote-client",
+      clientSecret: "remote-secret",
+      [customFetch]: standIn.fetch,
+    })
+    const browser = new Browser(config)
     for (let i = 0; i < 3; i++) {
-      const { config } = configOf({
-        id: "remote",
-        name: "Remote",
-        type: "oidc",
-        issuer: "https://login.example",
-        clientId: "remote-client",
-        clientSecret: "remote-secret",
-        [customFetch]: standIn.fetch,
-      })
-      const browser = new Browser(config)
       const start = await browser.startSignIn("remote")
       expect(
         setsSession(
@@ -435,10 +437,9 @@ describe("OIDC discovery, customFetch and issuers", () => {
         ),
       ).toBe(true)
     }
-    // Only the first test of this file fetched it: the cache is module-scoped, not per configuration.
-    expect(
-      standIn.requestsTo("https://login.example/.well-known/openid-configuration"),
-    ).toHaveLength(1)
+    // The metadata is cached on the resolved configuration (issue 10), not in module scope: a
+    // second configuration discovers for itself (flows/oauth/discovery.test.ts).
+    expect(standIn.requestsTo(discovery).length - before).toBe(1)
   })
 
   test("an explicit wellKnown URL is the document fetched", async () => {
@@ -467,7 +468,10 @@ describe("OIDC discovery, customFetch and issuers", () => {
       ),
     ).toBe(true)
     expect(standIn.requestsTo("https://login.example/custom/metadata.json")).toHaveLength(1)
-    // A second configuration with the same wellKnown reuses the cached document.
+    // A second sign-in of the same configuration reuses the document.
+    await browser.startSignIn("remote")
+    expect(standIn.requestsTo("https://login.example/custom/metadata.json")).toHaveLength(1)
+    // A second configuration with the same wellKnown fetches it for itself.
     const again = configOf({
       id: "remote",
       name: "Remote",
@@ -478,7 +482,7 @@ describe("OIDC discovery, customFetch and issuers", () => {
       [customFetch]: standIn.fetch,
     })
     await new Browser(again.config).startSignIn("remote")
-    expect(standIn.requestsTo("https://login.example/custom/metadata.json")).toHaveLength(1)
+    expect(standIn.requestsTo("https://login.example/custom/metadata.json")).toHaveLength(2)
   })
 
   test("an authorization response naming another issuer (iss) is refused", async () => {
