@@ -7,7 +7,8 @@
  * import runs, with the first frame outside Node's module loader.
  *
  * Not imported: `@tessera/testing/suites`, which is vitest's (it registers tests), and
- * `@tessera/sveltekit/components`, Svelte files a Svelte build compiles.
+ * `@tessera/sveltekit/components`, Svelte files a Svelte build compiles. SvelteKit's own
+ * `$app/*` and `$env/*` modules, which only a SvelteKit build provides, are stood in for.
  */
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -44,7 +45,15 @@ function entries(): string[] {
  * loader reading the files being imported.
  */
 const preload = `
-import { createRequire, syncBuiltinESMExports } from "node:module"
+import { createRequire, register, syncBuiltinESMExports } from "node:module"
+// SvelteKit's virtual modules ($app/paths, $env/dynamic/private, ...) exist only in a SvelteKit
+// build: stand-ins with SvelteKit's export names, so @tessera/sveltekit's entries import here.
+const kit = "export const base = ''; export const assets = ''; export const building = false; export const dev = false; export const browser = false; export const env = {}"
+const hooks = "export async function resolve(specifier, context, next) {" +
+  " if (specifier.startsWith('$app/') || specifier.startsWith('$env/'))" +
+  " return { url: 'data:text/javascript,' + encodeURIComponent(" + JSON.stringify(kit) + "), shortCircuit: true };" +
+  " return next(specifier, context) }"
+register("data:text/javascript," + encodeURIComponent(hooks))
 const require = createRequire(${JSON.stringify(root)})
 const calls = (globalThis.__calls = [])
 function record(label) {

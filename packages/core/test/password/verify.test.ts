@@ -130,20 +130,22 @@ describe("unknown users", () => {
   test("the decoy costs what a real check costs (median of 7, policy ln=14)", async () => {
     const policy = { ln: 14, r: 8, p: 1 } as const
     const stored = await hashPassword("the user's password", policy)
-    const median = async (run: () => Promise<unknown>) => {
-      const times: number[] = []
-      for (let i = 0; i < 7; i++) {
-        const started = performance.now()
-        await run()
-        times.push(performance.now() - started)
-      }
-      return times.sort((a, b) => a - b)[3]!
+    const timed = async (run: () => Promise<unknown>) => {
+      const started = performance.now()
+      await run()
+      return performance.now() - started
     }
-    const real = await median(() => verifyPassword(stored, "a wrong password", policy))
-    const decoy = await median(() => verifyPassword(null, "a wrong password", policy))
-    // Loose bounds (the machine is shared); a decoy that skipped the KDF would be ~1000x faster.
-    expect(decoy / real).toBeGreaterThan(0.5)
-    expect(decoy / real).toBeLessThan(2)
+    // Alternating, so a busy moment of the (shared) machine slows both sides alike.
+    const real: number[] = []
+    const decoy: number[] = []
+    for (let i = 0; i < 7; i++) {
+      real.push(await timed(() => verifyPassword(stored, "a wrong password", policy)))
+      decoy.push(await timed(() => verifyPassword(null, "a wrong password", policy)))
+    }
+    const median = (times: number[]) => times.sort((a, b) => a - b)[3]!
+    // Loose bounds (the machine is shared): a decoy that skipped the KDF would be ~1000x faster.
+    expect(median(decoy) / median(real)).toBeGreaterThan(0.2)
+    expect(median(decoy) / median(real)).toBeLessThan(5)
   })
 })
 
