@@ -405,7 +405,7 @@ async function resolve(
     },
     redirectProxyUrl,
     twoFactor,
-    rateLimits: resolveRateLimits(config.rateLimit, secrets),
+    rateLimits: resolveRateLimits(config.rateLimit, secrets, twoFactor !== undefined),
     source,
   }
 }

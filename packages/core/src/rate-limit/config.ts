@@ -133,16 +133,43 @@ export interface ResolvedRateLimits {
 const RULE_NAMES = Object.keys(defaultRateLimitRules) as RateLimitRuleName[]
 const OPTIONS = new Set(["store", "ipHeader", "credentialsIdentifier", "now", ...RULE_NAMES])
 
-/** Checks `rateLimit` once; `undefined` when every limit is off. */
+/**
+ * `rateLimit: false` with second factors on: every limit off but `twoFactor`,
+ * which stays at its default in this process's memory. A 6-digit TOTP code
+ * (3 of its 10^6 values pass at any moment) is only as strong as the limit on
+ * guessing it, as e-mailed codes keep their 5 attempts whatever this option says.
+ */
+const SECOND_FACTOR_ONLY: RateLimitConfig = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(defaultRateLimitRules) as RateLimitRuleName[])
+      .filter((name) => name !== "twoFactor")
+      .map((name) => [name, false]),
+  ),
+)
+
+/**
+ * Checks `rateLimit` once; `undefined` when every limit is off. With second
+ * factors on (`secondFactors`), the `twoFactor` limit cannot be turned off.
+ */
 export function resolveRateLimits(
   option: RateLimitConfig | false | undefined,
   secrets: readonly string[],
+  secondFactors = false,
 ): ResolvedRateLimits | undefined {
-  if (option === false) return undefined
+  if (option === false) {
+    if (!secondFactors) return undefined
+    option = SECOND_FACTOR_ONLY
+  }
   if (option !== undefined && (option === null || typeof option !== "object")) {
     throw new InvalidConfiguration("rateLimit must be an object or false")
   }
   const given = option ?? {}
+  if (secondFactors && given.twoFactor === false) {
+    throw new InvalidConfiguration(
+      "rateLimit: twoFactor cannot be false while second factors are on: a 6-digit code " +
+        "needs a limit on guessing it (set { max, window }, or twoFactor: false in the Auth config)",
+    )
+  }
   const unknown = Object.keys(given).filter((key) => !OPTIONS.has(key))
   if (unknown.length) {
     throw new InvalidConfiguration(
