@@ -18,7 +18,7 @@ import {
   MissingSecret,
   UntrustedHost,
 } from "../errors.js"
-import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
+import type { ProviderFlow, ResolvedEmailProvider, ResolvedProvider } from "../flows/types.js"
 import type { JWTOptions } from "../jwt.js"
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
@@ -405,7 +405,13 @@ async function resolve(
     },
     redirectProxyUrl,
     twoFactor,
-    rateLimits: resolveRateLimits(config.rateLimit, secrets, twoFactor !== undefined),
+    rateLimits: resolveRateLimits(config.rateLimit, secrets, {
+      twoFactor: twoFactor !== undefined,
+      emailCode: [...flows.values()].some(
+        (flow) =>
+          flow.type === "email" && (flow.provider as ResolvedEmailProvider).method !== "link",
+      ),
+    }),
     source,
   }
 }

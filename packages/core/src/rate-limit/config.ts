@@ -134,41 +134,48 @@ const RULE_NAMES = Object.keys(defaultRateLimitRules) as RateLimitRuleName[]
 const OPTIONS = new Set(["store", "ipHeader", "credentialsIdentifier", "now", ...RULE_NAMES])
 
 /**
- * `rateLimit: false` with second factors on: every limit off but `twoFactor`,
- * which stays at its default in this process's memory. A 6-digit TOTP code
- * (3 of its 10^6 values pass at any moment) is only as strong as the limit on
- * guessing it, as e-mailed codes keep their 5 attempts whatever this option says.
+ * The limits that guard short codes, and cannot be turned off while such codes
+ * are in use: a 6-digit TOTP code (3 of its 10^6 values pass at any moment) or
+ * an 8-digit e-mailed code (whose 5 attempts every new mail restores, earlier
+ * codes staying valid) is only as strong as the limit on guessing it.
  */
-const SECOND_FACTOR_ONLY: RateLimitConfig = Object.freeze(
-  Object.fromEntries(
-    (Object.keys(defaultRateLimitRules) as RateLimitRuleName[])
-      .filter((name) => name !== "twoFactor")
-      .map((name) => [name, false]),
-  ),
-)
+export interface CodeLimits {
+  /** Second factors are on: `twoFactor` stays. */
+  readonly twoFactor: boolean
+  /** An e-mail provider mails one-time codes (`method: "code"` or `"both"`): `emailCode` stays. */
+  readonly emailCode: boolean
+}
 
 /**
- * Checks `rateLimit` once; `undefined` when every limit is off. With second
- * factors on (`secondFactors`), the `twoFactor` limit cannot be turned off.
+ * Checks `rateLimit` once; `undefined` when every limit is off. `rateLimit:
+ * false` keeps the limits `codes` names, at their defaults, in this process's
+ * memory; turning one of them off alone is a configuration error.
  */
 export function resolveRateLimits(
   option: RateLimitConfig | false | undefined,
   secrets: readonly string[],
-  secondFactors = false,
+  codes: CodeLimits = { twoFactor: false, emailCode: false },
 ): ResolvedRateLimits | undefined {
+  const kept = (["twoFactor", "emailCode"] as const).filter((name) => codes[name])
   if (option === false) {
-    if (!secondFactors) return undefined
-    option = SECOND_FACTOR_ONLY
+    if (kept.length === 0) return undefined
+    option = Object.fromEntries(
+      RULE_NAMES.filter((name) => !kept.includes(name as (typeof kept)[number])).map((name) => [
+        name,
+        false,
+      ]),
+    )
   }
   if (option !== undefined && (option === null || typeof option !== "object")) {
     throw new InvalidConfiguration("rateLimit must be an object or false")
   }
   const given = option ?? {}
-  if (secondFactors && given.twoFactor === false) {
-    throw new InvalidConfiguration(
-      "rateLimit: twoFactor cannot be false while second factors are on: a 6-digit code " +
-        "needs a limit on guessing it (set { max, window }, or twoFactor: false in the Auth config)",
-    )
+  for (const name of kept) {
+    if (given[name] === false)
+      throw new InvalidConfiguration(
+        `rateLimit: ${name} cannot be false while ${name === "twoFactor" ? "second factors are on" : "an e-mail provider mails codes"}: ` +
+          "a short code needs a limit on guessing it (set { max, window } instead)",
+      )
   }
   const unknown = Object.keys(given).filter((key) => !OPTIONS.has(key))
   if (unknown.length) {
