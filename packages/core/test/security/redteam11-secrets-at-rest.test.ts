@@ -12,6 +12,11 @@
  *   sent from 20 waiting sign-ins at once: exactly one session. 30 wrong codes
  *   at once against the `twoFactor` limit (5): at most 5 are checked, and the
  *   right code is refused after.
+ * - OAuth through oidc-provider: no state, nonce, PKCE challenge, code or
+ *   session token in any table; the provider's access, refresh and ID tokens
+ *   are in `accounts` as issued (Auth.js's columns: documented, not changed).
+ * - Logs (every level, `debug: true`) hold none of these either, nor the
+ *   provider's tokens.
  * All held when tested: pinned.
  */
 import { encodeBase32NoPadding, encodeBase64, encodeBase64url } from "@oslojs/encoding"
@@ -22,8 +27,10 @@ import { Auth, type AuthConfig } from "@tessera/core"
 import Email from "@tessera/core/providers/email"
 import type { EmailSendVerificationRequestParams } from "@tessera/core/providers"
 import type { SqlAdapterInstance } from "@tessera/sql"
+import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
 import {
   ADA,
+  Browser,
   credentialsProvider,
   csrfToken,
   get,
@@ -43,10 +50,30 @@ const sha256 = async (value: string) =>
   )
 
 const pg = new PostgresFixture()
-beforeAll(() => pg.start(), 120_000)
-afterAll(() => pg.stop())
+let idp: OidcProviderServer
+beforeAll(async () => {
+  ;[idp] = await Promise.all([
+    startOidcProvider({
+      redirectUris: [`${ORIGIN}/auth/callback/idp`],
+      accounts: { ada: { name: "Ada Lovelace", email: ADA.email! } },
+    }),
+    pg.start(),
+  ])
+}, 120_000)
+afterAll(() => Promise.all([pg.stop(), idp?.stop()]))
 
 type SqlBackend = Backend & { sql: SqlAdapterInstance }
+
+/** Every log line, every level, with its metadata (errors with their causes), as text. */
+function textLogger() {
+  const lines: string[] = []
+  const text = (value: unknown): string =>
+    value instanceof Error
+      ? `${value.name} ${value.message} ${value.stack} ${text((value as { cause?: unknown }).cause)}`
+      : (JSON.stringify(value, (_, v: unknown) => (v instanceof Error ? text(v) : v)) ?? "")
+  const record = (...args: unknown[]) => void lines.push(args.map(text).join(" "))
+  return { lines, logger: { error: record, warn: record, debug: record } }
+}
 const engines: [string, () => Promise<SqlBackend>][] = [
   [
     "SQLite",
@@ -57,6 +84,44 @@ const engines: [string, () => Promise<SqlBackend>][] = [
   ],
   ["PostgreSQL", () => pg.backend()],
 ]
+
+/** Every value of every table, as text. */
+async function dump(backend: SqlBackend): Promise<string[]> {
+  const db = backend.sql.db
+  const tables =
+    backend.name === "sqlite"
+      ? (
+          await sql<{
+            name: string
+          }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(
+            db,
+          )
+        ).rows.map((r) => r.name)
+      : (
+          await sql<{
+            name: string
+          }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
+            db,
+          )
+        ).rows.map((r) => r.name)
+  expect(tables).toEqual(expect.arrayContaining(["sessions", "two_factors", "rate_limits"]))
+  const values: string[] = []
+  for (const table of tables) {
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)
+    for (const row of rows.rows)
+      for (const value of Object.values(row)) {
+        if (value === null || value === undefined) continue
+        values.push(
+          value instanceof Uint8Array
+            ? Buffer.from(value).toString("hex")
+            : value instanceof Date
+              ? value.toISOString()
+              : String(value),
+        )
+      }
+  }
+  return values
+}
 
 describe.each(engines)("secrets at rest and single use on %s", (_name, open) => {
   let backend: SqlBackend
@@ -77,13 +142,16 @@ describe.each(engines)("secrets at rest and single use on %s", (_name, open) => 
     await backend.close()
   })
 
+  let logs: ReturnType<typeof textLogger>
   function configFor(rateLimit: AuthConfig["rateLimit"] = {}): AuthConfig {
+    logs = textLogger()
     return {
+      debug: true,
       secret: SECRET,
       trustHost: true,
       adapter: backend.adapter,
       session: { strategy: "database" },
-      logger: { error() {}, warn() {}, debug() {} },
+      logger: logs.logger,
       rateLimit:
         rateLimit === false ? false : { store: backend.sql.rateLimitStore(), ...rateLimit },
       providers: [
@@ -120,44 +188,6 @@ describe.each(engines)("secrets at rest and single use on %s", (_name, open) => 
     )
     jar.update(response)
     return { response, jar }
-  }
-
-  /** Every value of every table, as text. */
-  async function dump(): Promise<string[]> {
-    const db = backend.sql.db
-    const tables =
-      backend.name === "sqlite"
-        ? (
-            await sql<{
-              name: string
-            }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(
-              db,
-            )
-          ).rows.map((r) => r.name)
-        : (
-            await sql<{
-              name: string
-            }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
-              db,
-            )
-          ).rows.map((r) => r.name)
-    expect(tables).toEqual(expect.arrayContaining(["sessions", "two_factors", "rate_limits"]))
-    const values: string[] = []
-    for (const table of tables) {
-      const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)
-      for (const row of rows.rows)
-        for (const value of Object.values(row)) {
-          if (value === null || value === undefined) continue
-          values.push(
-            value instanceof Uint8Array
-              ? Buffer.from(value).toString("hex")
-              : value instanceof Date
-                ? value.toISOString()
-                : String(value),
-          )
-        }
-    }
-    return values
   }
 
   /** Waiting sign-ins of Ada (password given, second factor to come), each in a browser of its own. */
@@ -230,7 +260,7 @@ describe.each(engines)("secrets at rest and single use on %s", (_name, open) => 
     await signIn(config, { username: "ada", password: "wrong" })
     await signIn(config, { username: ADA.email!, password: "wrong" })
 
-    const values = await dump()
+    const values = await dump(backend)
     // The control: the dump does read the sessions, which hold SHA-256 of each cookie's token.
     for (const token of sessionTokens) expect(values).toContain(await sha256(token))
     const rateLimitKeys = (
@@ -317,5 +347,66 @@ describe.each(engines)("secrets at rest and single use on %s", (_name, open) => 
     expect(
       await backend.sql.db.selectFrom("two_factor_recovery_codes").selectAll().execute(),
     ).toHaveLength(10)
+  })
+})
+
+describe.each(engines)("OAuth sign-in at rest on %s", (_name, open) => {
+  test("no state, nonce or PKCE value, nor the session token, in any table; the provider's tokens as Auth.js stores them", async () => {
+    const backend = await open()
+    try {
+      const logs = textLogger()
+      const config: AuthConfig = {
+        debug: true,
+        secret: SECRET,
+        trustHost: true,
+        adapter: backend.adapter,
+        session: { strategy: "database" },
+        logger: logs.logger,
+        providers: [
+          {
+            id: "idp",
+            name: "IdP",
+            type: "oidc",
+            issuer: idp.issuer,
+            clientId: idp.clientId,
+            clientSecret: idp.clientSecret,
+            checks: ["pkce", "state", "nonce"],
+            dangerouslyAllowInsecureHttpRequests: true,
+          } as never,
+        ],
+      }
+      const browser = new Browser(config)
+      const start = await browser.startSignIn("idp")
+      const authorize = new URL(start.headers.get("location")!)
+      const flowValues = ["state", "nonce", "code_challenge"].map((name) =>
+        authorize.searchParams.get(name)!,
+      )
+      expect(flowValues.every((v) => v && v.length >= 32)).toBe(true)
+      const back = await completeOidcLogin(authorize.href, { accountId: "ada" })
+      const code = new URL(back.url).searchParams.get("code")!
+      await browser.request(back.url.href)
+      expect((await browser.session())?.user?.email).toBe(ADA.email)
+      const token = browser.jar.get(sessionCookieName())!
+      expect(token).toMatch(/^[0-9a-f]{64}$/)
+
+      const values = await dump(backend)
+      expect(values).toContain(await sha256(token))
+      for (const secret of [...flowValues, code, token, idp.clientSecret])
+        for (const value of values)
+          expect(value, `a stored value holds ${secret}`).not.toContain(secret)
+      const account = await backend.sql.db.selectFrom("accounts").selectAll().executeTakeFirst()
+      const issued = [account?.access_token, account?.id_token, account?.refresh_token]
+      expect(logs.lines.length).toBeGreaterThan(0)
+      for (const secret of [...flowValues, code, token, idp.clientSecret, ...issued])
+        if (secret)
+          for (const line of logs.lines)
+            expect(line, `a log line holds ${secret}`).not.toContain(secret)
+      // The Auth.js contract: the provider's tokens in the accounts row as issued (the app's
+      // `getAccessToken` and RP-initiated logout need them); documented in SECURITY.md.
+      expect(account?.access_token).toEqual(expect.any(String))
+      expect(account?.id_token).toEqual(expect.any(String))
+    } finally {
+      await backend.close()
+    }
   })
 })
