@@ -8,7 +8,8 @@
  *   guesses counted by every limit, no table holds the link's token, a code,
  *   a recovery code, the TOTP key (in any encoding), a session token from a
  *   cookie, the password, or an e-mail address in a rate-limit key.
- * - Races: one recovery code, or one TOTP code (a replay within its step),
+ * - Races: one e-mailed link clicked, or one e-mailed code posted, 30 times
+ *   at once: one session each. One recovery code, or one TOTP code (a replay within its step),
  *   sent from 20 waiting sign-ins at once: exactly one session. 30 wrong codes
  *   at once against the `twoFactor` limit (5): at most 5 are checked, and the
  *   right code is refused after.
@@ -277,6 +278,41 @@ describe.each(engines)("secrets at rest and single use on %s", (_name, open) => 
     // The TOTP key is stored sealed (AES-GCM under a key from the secret), bound to its user.
     const factorRow = await backend.sql.db.selectFrom("two_factors").selectAll().executeTakeFirst()
     expect(factorRow!.secret).toMatch(/^v1\.[^.]+\.[\w-]+\.[\w-]+$/)
+  })
+
+  test("one link clicked 30 times at once, one code posted from 30 browsers at once: one session each", async () => {
+    const config = configFor({ emailCode: { max: 1000, window: 900 } })
+    const mail = await requestMail(config, ADA.email!)
+    const link = new URL(mail.url)
+    const clicks = Array.from({ length: 30 }, () => new Jar())
+    await Promise.all(
+      clicks.map(async (jar) =>
+        jar.update(await Auth(get(`${link.pathname}${link.search}`, { jar }), config)),
+      ),
+    )
+    const linked = await Promise.all(clicks.map((jar) => signedIn(config, jar)))
+    expect(linked.filter((e) => e === ADA.email)).toHaveLength(1)
+
+    const code = (await requestMail(config, ADA.email!)).code!
+    const browsers = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const jar = new Jar()
+        return { jar, token: (await csrfToken(config, jar)).token }
+      }),
+    )
+    await Promise.all(
+      browsers.map(async ({ jar, token }) =>
+        jar.update(
+          await Auth(
+            post("/auth/callback/email", { email: ADA.email!, code, csrfToken: token }, { jar }),
+            config,
+          ),
+        ),
+      ),
+    )
+    const coded = await Promise.all(browsers.map(({ jar }) => signedIn(config, jar)))
+    expect(coded.filter((e) => e === ADA.email)).toHaveLength(1)
+    expect(await backend.sql.db.selectFrom("sessions").selectAll().execute()).toHaveLength(2)
   })
 
   test("one recovery code from 20 waiting sign-ins at once: one session, the code gone", async () => {
