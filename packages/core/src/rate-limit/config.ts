@@ -144,6 +144,11 @@ export interface CodeLimits {
   readonly twoFactor: boolean
   /** An e-mail provider mails one-time codes (`method: "code"` or `"both"`): `emailCode` stays. */
   readonly emailCode: boolean
+  /**
+   * An e-mail provider makes its own link tokens (`generateVerificationToken`), which may be
+   * short: `rateLimit: false` keeps `emailCode` (it counts short tokens), but it may be turned off.
+   */
+  readonly customTokens?: boolean
 }
 
 /**
@@ -158,12 +163,11 @@ export function resolveRateLimits(
 ): ResolvedRateLimits | undefined {
   const kept = (["twoFactor", "emailCode"] as const).filter((name) => codes[name])
   if (option === false) {
-    if (kept.length === 0) return undefined
+    const on = new Set<RateLimitRuleName>(kept)
+    if (codes.customTokens) on.add("emailCode")
+    if (on.size === 0) return undefined
     option = Object.fromEntries(
-      RULE_NAMES.filter((name) => !kept.includes(name as (typeof kept)[number])).map((name) => [
-        name,
-        false,
-      ]),
+      RULE_NAMES.filter((name) => !on.has(name)).map((name) => [name, false]),
     )
   }
   if (option !== undefined && (option === null || typeof option !== "object")) {
