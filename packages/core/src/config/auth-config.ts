@@ -99,8 +99,10 @@ export interface AuthConfig {
    * Limits on the endpoints attackers hammer (credentials, e-mail sign-in,
    * one-time codes, passkey options, second-factor codes), on by default with
    * the defaults of `defaultRateLimitRules`; override a rule, set it to
-   * `false`, or set `rateLimit: false` to turn every limit off. (Tessera
-   * addition; see "Rate limits" in the README.)
+   * `false`, or set `rateLimit: false` to turn every limit off but those on
+   * codes: `twoFactor` (second factors on) and `emailCode` (an e-mail provider
+   * mailing codes) stay, in this process's memory; either set to `false`
+   * alone is a configuration error. (Tessera addition; see "Rate limits" in the README.)
    */
   rateLimit?: RateLimitConfig | false
   /**

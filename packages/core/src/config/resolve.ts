@@ -18,13 +18,17 @@ import {
   MissingSecret,
   UntrustedHost,
 } from "../errors.js"
-import type { ProviderFlow, ResolvedProvider } from "../flows/types.js"
+import type { ProviderFlow, ResolvedEmailProvider, ResolvedProvider } from "../flows/types.js"
 import type { JWTOptions } from "../jwt.js"
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { KeyRing } from "../jwt/keys.js"
 import type { OAuthCaches } from "../flows/oauth/cache.js"
 import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
-import { resolveRateLimits, type ResolvedRateLimits } from "../rate-limit/config.js"
+import {
+  resolveRateLimits,
+  type CodeLimits,
+  type ResolvedRateLimits,
+} from "../rate-limit/config.js"
 import { loadSessionStrategy, type SessionStrategyHandler } from "../session/index.js"
 import { raw, skipCSRFCheck } from "../symbols.js"
 import type { ResolvedTwoFactor } from "../two-factor/config.js"
@@ -412,12 +416,27 @@ async function resolve(
     },
     redirectProxyUrl,
     twoFactor,
-    rateLimits: resolveRateLimits(config.rateLimit, secrets),
+    rateLimits: resolveRateLimits(config.rateLimit, secrets, codeLimits(flows, twoFactor)),
     source,
   }
 }
 
 /** 32 bytes (256 bits) from the CSPRNG, hex. */
+/** Which limits on codes the flows need (see `CodeLimits`). */
+function codeLimits(
+  flows: ReadonlyMap<string, ProviderFlow>,
+  twoFactor: ResolvedTwoFactor | undefined,
+): CodeLimits {
+  const email = [...flows.values()]
+    .filter((flow) => flow.type === "email")
+    .map((flow) => flow.provider as ResolvedEmailProvider)
+  return {
+    twoFactor: twoFactor !== undefined,
+    emailCode: email.some((provider) => provider.method !== "link"),
+    customTokens: email.some((provider) => provider.ownTokens),
+  }
+}
+
 function defaultSessionToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")

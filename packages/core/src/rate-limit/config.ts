@@ -133,16 +133,54 @@ export interface ResolvedRateLimits {
 const RULE_NAMES = Object.keys(defaultRateLimitRules) as RateLimitRuleName[]
 const OPTIONS = new Set(["store", "ipHeader", "credentialsIdentifier", "now", ...RULE_NAMES])
 
-/** Checks `rateLimit` once; `undefined` when every limit is off. */
+/**
+ * The limits that guard short codes, and cannot be turned off while such codes
+ * are in use: a 6-digit TOTP code (3 of its 10^6 values pass at any moment) or
+ * an 8-digit e-mailed code (whose 5 attempts every new mail restores, earlier
+ * codes staying valid) is only as strong as the limit on guessing it.
+ */
+export interface CodeLimits {
+  /** Second factors are on: `twoFactor` stays. */
+  readonly twoFactor: boolean
+  /** An e-mail provider mails one-time codes (`method: "code"` or `"both"`): `emailCode` stays. */
+  readonly emailCode: boolean
+  /**
+   * An e-mail provider makes its own link tokens (`generateVerificationToken`), which may be
+   * short: `rateLimit: false` keeps `emailCode` (it counts short tokens), but it may be turned off.
+   */
+  readonly customTokens?: boolean
+}
+
+/**
+ * Checks `rateLimit` once; `undefined` when every limit is off. `rateLimit:
+ * false` keeps the limits `codes` names, at their defaults, in this process's
+ * memory; turning one of them off alone is a configuration error.
+ */
 export function resolveRateLimits(
   option: RateLimitConfig | false | undefined,
   secrets: readonly string[],
+  codes: CodeLimits = { twoFactor: false, emailCode: false },
 ): ResolvedRateLimits | undefined {
-  if (option === false) return undefined
+  const kept = (["twoFactor", "emailCode"] as const).filter((name) => codes[name])
+  if (option === false) {
+    const on = new Set<RateLimitRuleName>(kept)
+    if (codes.customTokens) on.add("emailCode")
+    if (on.size === 0) return undefined
+    option = Object.fromEntries(
+      RULE_NAMES.filter((name) => !on.has(name)).map((name) => [name, false]),
+    )
+  }
   if (option !== undefined && (option === null || typeof option !== "object")) {
     throw new InvalidConfiguration("rateLimit must be an object or false")
   }
   const given = option ?? {}
+  for (const name of kept) {
+    if (given[name] === false)
+      throw new InvalidConfiguration(
+        `rateLimit: ${name} cannot be false while ${name === "twoFactor" ? "second factors are on" : "an e-mail provider mails codes"}: ` +
+          "a short code needs a limit on guessing it (set { max, window } instead)",
+      )
+  }
   const unknown = Object.keys(given).filter((key) => !OPTIONS.has(key))
   if (unknown.length) {
     throw new InvalidConfiguration(

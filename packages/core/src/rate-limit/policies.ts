@@ -200,9 +200,17 @@ export const emailIpPolicy: RateLimitPolicy = {
 }
 
 /**
+ * A link token shorter than this is counted like a code: only an app's own
+ * `generateVerificationToken` makes one (the default is 64 hex characters, 256
+ * bits), and a short token (6 digits, say) is guessed as easily as a code.
+ * Long tokens are never counted, so bogus links cannot lock an address out.
+ */
+export const SHORT_LINK_TOKEN = 32
+
+/**
  * One-time codes entered, per address. A request carries a code to check
- * when it posts one, or follows a mailed link holding one (unless the
- * provider only shows a confirmation page for links).
+ * when it posts one, or follows a mailed link holding one, or a short token
+ * (unless the provider only shows a confirmation page for links).
  */
 export const emailCodePolicy: RateLimitPolicy = {
   rule: "emailCode",
@@ -211,10 +219,14 @@ export const emailCodePolicy: RateLimitPolicy = {
     if (!isType(ctx, "email")) return undefined
     const provider = ctx.flow!.provider as ResolvedEmailProvider
     const { method, query, body } = ctx.request
-    const fields = method === "POST" ? (body ?? {}) : query
-    if (fields.code === undefined) return undefined
     if (method === "GET" && provider.confirmLink) return undefined
-    return emailAddressOf(provider, fields.email)
+    // Read as the callback reads them: the code form's fields, or the link's (query, then body).
+    const fields = method === "POST" ? (body ?? {}) : query
+    if (fields.code !== undefined) return emailAddressOf(provider, fields.email)
+    const token = query.token ?? body?.token
+    if (typeof token === "string" && token.length < SHORT_LINK_TOKEN)
+      return emailAddressOf(provider, query.email ?? body?.email)
+    return undefined
   },
 }
 

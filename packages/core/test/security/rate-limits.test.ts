@@ -260,7 +260,7 @@ describe("X-Forwarded-For", () => {
 })
 
 describe("configuration", () => {
-  test("rateLimit: false turns every limit off", async () => {
+  test("rateLimit: false turns the password limits off", async () => {
     const { config } = makeConfig({ providers: [provider()], rateLimit: false })
     for (let i = 0; i < 30; i++) await attempt(config, "ada", "wrong")
     expect((await attempt(config, "ada", "correct horse")).signedIn).toBe(true)

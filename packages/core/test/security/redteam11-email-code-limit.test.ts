@@ -1,0 +1,82 @@
+/**
+ * Red team 11: a one-time e-mail code's 5 attempts are restored by every new
+ * mail, and earlier codes stay valid until they expire. With the `email` and
+ * `emailCode` limits on, mails and wrong codes per address are bounded; with
+ * `rateLimit: false` an attacker asking for code after code for the victim's
+ * address got 5 fresh guesses per mail, each against every code still valid:
+ * unlimited guessing. Failed before the fix: after 24 wrong codes over 6
+ * mails (4 after each), the right code still signed in. Now `rateLimit: false` keeps the
+ * `emailCode` limit (10 wrong codes per address per 15 minutes, the right code
+ * refused during a lockout), as it keeps `twoFactor`, and `emailCode: false`
+ * alone is a configuration error while a provider mails codes.
+ */
+import { expect, test } from "vitest"
+import { Auth } from "@tessera/core"
+import Email from "@tessera/core/providers/email"
+import type { EmailSendVerificationRequestParams } from "@tessera/core/providers"
+import { csrfToken, get, Jar, makeConfig, post } from "../harness/index.js"
+import { memoryBackend, sqliteBackend } from "../harness/backends.js"
+
+test("rateLimit: false: asking for new codes does not buy unlimited guesses", async () => {
+  const backend = await sqliteBackend()
+  try {
+    const mailed: EmailSendVerificationRequestParams[] = []
+    const { config } = makeConfig({
+      adapter: backend.adapter,
+      rateLimit: false,
+      providers: [
+        Email({ method: "code", sendVerificationRequest: async (p) => void mailed.push(p) }),
+      ],
+    })
+    const victim = "victim@example.com"
+    const ask = async () => {
+      const { token, jar } = await csrfToken(config)
+      const response = await Auth(
+        post("/auth/signin/email", { email: victim, csrfToken: token }, { jar }),
+        config,
+      )
+      expect(response.status).toBe(302)
+      return mailed.at(-1)!.code!
+    }
+    const enter = async (code: string) => {
+      const jar = new Jar()
+      const { token } = await csrfToken(config, jar)
+      const response = await Auth(
+        post("/auth/callback/email", { email: victim, code, csrfToken: token }, { jar }),
+        config,
+      )
+      jar.update(response)
+      const session = await (await Auth(get("/auth/session", { jar }), config)).json()
+      return { location: response.headers.get("location") ?? "", signedIn: session !== null }
+    }
+    const codes: string[] = []
+    for (let mail = 0; mail < 6; mail++) {
+      codes.push(await ask())
+      for (let i = 0; i < 4; i++) {
+        // A value that is none of the codes mailed so far.
+        let guess = String(10_000_000 + mail * 10 + i)
+        while (codes.includes(guess)) guess = String(Number(guess) + 1000)
+        expect((await enter(guess)).signedIn).toBe(false)
+      }
+    }
+    const right = await enter(codes.at(-1)!)
+    expect(right.signedIn).toBe(false)
+    expect(right.location).toContain("error=RateLimited")
+  } finally {
+    await backend.close()
+  }
+})
+
+test("rateLimit: { emailCode: false } is a configuration error while codes are mailed, not with links only", async () => {
+  const sent = async () => undefined
+  for (const method of ["code", "both", "link"] as const) {
+    const { config, log } = makeConfig({
+      adapter: memoryBackend().adapter,
+      rateLimit: { emailCode: false },
+      providers: [Email({ method, sendVerificationRequest: sent })],
+    })
+    const response = await Auth(get("/auth/session"), config)
+    expect(response.status).toBe(method === "link" ? 200 : 500)
+    if (method !== "link") expect(log.errors[0]?.message).toMatch(/emailCode/)
+  }
+})
