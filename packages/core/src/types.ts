@@ -352,8 +352,8 @@ export interface Cookie extends CookieOption {
 
 /**
  * What `logger.warn` receives: a risky setting (`debug-enabled`, `csrf-disabled`,
- * `insecure-issuer`)
- * or an `AUTH_URL` that disagrees with `basePath`.
+ * `insecure-issuer`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
+ * a session that cannot be listed or revoked (`session-records-unstored-user`).
  *
  * @see {@link LoggerInstance}
  */
@@ -366,6 +366,7 @@ export type WarningCode =
   | "trust-host-unbounded"
   | "oauth-checks-none"
   | "recent-sign-in-unenforced"
+  | "session-records-unstored-user"
 
 /**
  * Where Tessera logs: `error` for server faults, `warn` for risky settings, `debug` (with

@@ -21,6 +21,8 @@ const warnings: Record<WarningCode, string> = {
     'A provider runs with checks: ["none"] (dangerouslyAllowNoChecks): its callback is not tied to the browser that started the sign-in.',
   "recent-sign-in-unenforced":
     "Database sessions on an adapter without session records do not know when they signed in: adding a passkey, a linked account or a second factor does not ask for a recent sign-in. Use an adapter with session records (@tessera/sql), or set session.recentSignInAge to refuse such requests.",
+  "session-records-unstored-user":
+    "A credentials sign-in returned a user the adapter does not store: its session has no record, so listSessions, revokeUserSessions and signing out elsewhere do not reach it. Create credentials users through the adapter to manage their sessions.",
   "insecure-issuer":
     "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
 }

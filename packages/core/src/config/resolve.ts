@@ -41,6 +41,7 @@ import type {
   PagesOptions,
   SessionOptions,
   Theme,
+  WarningCode,
 } from "../types.js"
 import type { AuthConfig } from "./auth-config.js"
 import { defaultCallbacks } from "./callbacks.js"
@@ -73,6 +74,8 @@ export interface ResolvedConfig {
   readonly sessionRecords: boolean
   /** Token refreshes in flight, by account: one refresh per account at a time in this process. */
   readonly tokenRefreshes: Map<string, Promise<unknown>>
+  /** Warnings a request can trigger, given once per configuration (not once per request). */
+  readonly warned: Set<WarningCode>
   /** Adoptions of Auth.js cookies under way, by the cookie's hash: one per cookie in this process. */
   readonly authjsAdoptions: Map<string, Promise<unknown>>
   /** What the OAuth flow keeps per provider (metadata, client, logout keys): `flows/oauth/cache.ts`. */
@@ -395,6 +398,7 @@ async function resolve(
     sessionStrategy,
     sessionRecords: hasSessionRecords(adapter, session.strategy),
     tokenRefreshes: new Map(),
+    warned: new Set(),
     oauth: new Map(),
     authjsAdoptions: new Map(),
     jwt: resolveJwt(config, session, keys),

@@ -221,7 +221,14 @@ async function startRecord(
   const { config } = ctx
   if (!user.id) return null
   const { isRecordable, newRecord } = await records()
-  if (!(await isRecordable(config, user.id, account))) return null
+  if (!(await isRecordable(config, user.id, account))) {
+    // Revoking "every session" of this user will silently miss this one: say so, once.
+    if (!config.warned.has("session-records-unstored-user")) {
+      config.warned.add("session-records-unstored-user")
+      config.logger.warn("session-records-unstored-user")
+    }
+    return null
+  }
   const record = newRecord(ctx, user.id, account, new Date(exp * 1000))
   await callAdapter(config, "createSessionRecord", record)
   return record.id

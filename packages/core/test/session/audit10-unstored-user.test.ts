@@ -68,3 +68,30 @@ describe.each([
     await expect(revokeUserSessions(config, ADA.id)).resolves.toBe(0)
   })
 })
+
+describe("the operator learns that such sessions cannot be managed", () => {
+  function recordingConfig(adapter: Adapter, authorize: () => typeof ADA) {
+    const warnings: string[] = []
+    const config: AuthConfig = {
+      ...configFor(adapter),
+      providers: [Credentials({ credentials: {}, authorize })],
+      logger: { warn: (code) => void warnings.push(code) },
+    }
+    return { config, warnings }
+  }
+
+  test("a sign-in of a user the adapter does not store warns once per configuration", async () => {
+    const { config, warnings } = recordingConfig(await sqlite(), () => ({ ...ADA }))
+    await signedIn(config)
+    await signedIn(config)
+    expect(warnings.filter((code) => code === "session-records-unstored-user")).toHaveLength(1)
+  })
+
+  test("a stored user's sign-in does not warn", async () => {
+    const adapter = await sqlite()
+    const stored = await adapter.createUser!({ ...ADA, id: "", emailVerified: null })
+    const { config, warnings } = recordingConfig(adapter, () => ({ ...ADA, id: stored.id }))
+    await signedIn(config)
+    expect(warnings).not.toContain("session-records-unstored-user")
+  })
+})
