@@ -425,7 +425,6 @@ async function resolve(
   }
 }
 
-/** 32 bytes (256 bits) from the CSPRNG, hex. */
 /** Which limits on codes the flows need (see `CodeLimits`). */
 function codeLimits(
   flows: ReadonlyMap<string, ProviderFlow>,
@@ -441,6 +440,7 @@ function codeLimits(
   }
 }
 
+/** 32 bytes (256 bits) from the CSPRNG, hex. */
 function defaultSessionToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
