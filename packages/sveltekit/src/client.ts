@@ -27,7 +27,6 @@
  * `listSessions()` and `revokeSession(id)` (the `sessions` routes).
  * @module
  */
-import { base } from "$app/paths"
 import type { PublicProvider, SessionListEntry } from "@tessera/core/types"
 
 /** The second step of a sign-in for users with a second factor: `signIn("two-factor", { code })`. */
@@ -37,7 +36,20 @@ const TWO_FACTOR_ID = "two-factor"
  * Where the auth actions are mounted when no `basePath` is given: under the app's `paths.base`,
  * where the server's hook puts them by default (as Auth.js's client and hook do).
  */
-const defaultBasePath = () => `${base ?? ""}/auth`
+let defaultBasePath: Promise<string> | undefined
+
+/**
+ * `<paths.base>/auth`, with `$app/paths` read on first use rather than imported at the top: this
+ * module then also loads outside a SvelteKit build (a plain test runner, another bundler), where
+ * the base is `""`.
+ */
+function kitDefaultBasePath(): Promise<string> {
+  defaultBasePath ??= import("$app/paths").then(
+    (paths: { base?: string }) => `${paths.base ?? ""}/auth`,
+    () => "/auth",
+  )
+  return defaultBasePath
+}
 
 /**
  * Options of the client `signIn`.
@@ -212,7 +224,7 @@ async function startSignIn(
   params: SignInParams,
   authorizationParams: SignInAuthorizationParams | undefined,
 ): Promise<SignInResult | undefined> {
-  const basePath = trimBasePath(params.basePath)
+  const basePath = await trimBasePath(params.basePath)
   const callbackUrl = params.redirectTo ?? params.callbackUrl ?? window.location.href
   const signInPage = `${basePath}/signin?${new URLSearchParams({ callbackUrl })}`
   if (!providerId) {
@@ -264,7 +276,7 @@ async function startSignIn(
 export function signOut(params: SignOutParams & { redirect: false }): Promise<SignOutResult>
 export function signOut(params?: SignOutParams): Promise<SignOutResult | undefined>
 export async function signOut(params: SignOutParams = {}): Promise<SignOutResult | undefined> {
-  const basePath = trimBasePath(params.basePath)
+  const basePath = await trimBasePath(params.basePath)
   const callbackUrl = params.redirectTo ?? params.callbackUrl ?? window.location.href
   try {
     const csrfToken = await getCsrfToken({ basePath })
@@ -331,7 +343,7 @@ export async function listSessions(
   options: { basePath?: string } = {},
 ): Promise<ListSessionsResult> {
   try {
-    const response = await request(`${trimBasePath(options.basePath)}/sessions`, {
+    const response = await request(`${await trimBasePath(options.basePath)}/sessions`, {
       headers: { accept: "application/json" },
     })
     const data = await json<unknown>(response)
@@ -358,7 +370,7 @@ export async function revokeSession(
   id: string,
   options: { basePath?: string } = {},
 ): Promise<RevokeSessionResult> {
-  const basePath = trimBasePath(options.basePath)
+  const basePath = await trimBasePath(options.basePath)
   try {
     const csrfToken = await getCsrfToken({ basePath })
     const response = await post(`${basePath}/sessions/revoke`, { id, csrfToken })
@@ -392,7 +404,7 @@ function errorOf(data: unknown): string {
  * @see [Auth.js: getCsrfToken](https://authjs.dev/reference/nextjs/react#getcsrftoken)
  */
 export async function getCsrfToken(options: { basePath?: string } = {}): Promise<string> {
-  const response = await request(`${trimBasePath(options.basePath)}/csrf`, {
+  const response = await request(`${await trimBasePath(options.basePath)}/csrf`, {
     headers: { accept: "application/json" },
   })
   const data = await json<{ csrfToken?: string }>(response)
@@ -416,7 +428,7 @@ export async function getProviders(
   options: { basePath?: string } = {},
 ): Promise<Record<string, PublicProvider> | null> {
   try {
-    const response = await request(`${trimBasePath(options.basePath)}/providers`, {
+    const response = await request(`${await trimBasePath(options.basePath)}/providers`, {
       headers: { accept: "application/json" },
     })
     return response.ok ? await json<Record<string, PublicProvider>>(response) : null
@@ -571,8 +583,8 @@ function postedFields(params: SignInParams): Record<string, string> {
   return fields
 }
 
-function trimBasePath(basePath: string | undefined): string {
-  return (basePath ?? defaultBasePath()).replace(/\/+$/, "")
+async function trimBasePath(basePath: string | undefined): Promise<string> {
+  return (basePath ?? (await kitDefaultBasePath())).replace(/\/+$/, "")
 }
 
 /** Full navigation, so the server renders the next page with the new session. */

@@ -60,7 +60,8 @@ async function fromSvelteKit(): Promise<KitRuntime> {
   modules ??= Promise.all([
     import("$env/dynamic/private"),
     import("$app/environment"),
-    import("$app/paths"),
+    // Optional, unlike the two above: hosts that stand in for SvelteKit's modules may not have it.
+    import("$app/paths").catch(() => ({ base: "" })),
   ]) as Promise<KitModules>
   loaded = await modules
   return runtimeOf(loaded)
