@@ -352,7 +352,7 @@ export interface Cookie extends CookieOption {
 
 /**
  * What `logger.warn` receives: a risky setting (`debug-enabled`, `csrf-disabled`,
- * `insecure-issuer`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
+ * `insecure-issuer`, `rate-limit-codes-unguarded`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
  * a session that cannot be listed or revoked (`session-records-unstored-user`).
  *
  * @see {@link LoggerInstance}
@@ -367,6 +367,7 @@ export type WarningCode =
   | "oauth-checks-none"
   | "recent-sign-in-unenforced"
   | "session-records-unstored-user"
+  | "rate-limit-codes-unguarded"
 
 /**
  * Where Tessera logs: `error` for server faults, `warn` for risky settings, `debug` (with

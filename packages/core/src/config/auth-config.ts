@@ -99,10 +99,11 @@ export interface AuthConfig {
    * Limits on the endpoints attackers hammer (credentials, e-mail sign-in,
    * one-time codes, passkey options, second-factor codes), on by default with
    * the defaults of `defaultRateLimitRules`; override a rule, set it to
-   * `false`, or set `rateLimit: false` to turn every limit off but those on
-   * codes: `twoFactor` (second factors on) and `emailCode` (an e-mail provider
-   * mailing codes) stay, in this process's memory; either set to `false`
-   * alone is a configuration error. (Tessera addition; see "Rate limits" in the README.)
+   * `false`, or set `rateLimit: false` to turn every limit off. With second
+   * factors or e-mailed codes on, turning their limit off (`twoFactor`,
+   * `emailCode`) leaves guesses at a code unbounded: Tessera warns
+   * `rate-limit-codes-unguarded` at start. (Tessera addition; see
+   * docs/passwords-and-rate-limits.md.)
    */
   rateLimit?: RateLimitConfig | false
   /**

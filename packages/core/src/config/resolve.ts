@@ -25,6 +25,7 @@ import { KeyRing } from "../jwt/keys.js"
 import type { OAuthCaches } from "../flows/oauth/cache.js"
 import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
 import {
+  codesUnguarded,
   resolveRateLimits,
   type CodeLimits,
   type ResolvedRateLimits,
@@ -387,6 +388,9 @@ async function resolve(
   // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.
   if (skip && config.raw !== raw) logger.warn("csrf-disabled")
   const cookieOverrides = config.cookies as Partial<CookiesOptions> | undefined
+  const rateLimits = resolveRateLimits(config.rateLimit, secrets)
+  if (codesUnguarded(rateLimits, codeLimits(flows, twoFactor)))
+    logger.warn("rate-limit-codes-unguarded")
   return {
     basePath,
     secrets,
@@ -420,7 +424,7 @@ async function resolve(
     },
     redirectProxyUrl,
     twoFactor,
-    rateLimits: resolveRateLimits(config.rateLimit, secrets, codeLimits(flows, twoFactor)),
+    rateLimits,
     source,
   }
 }
@@ -436,7 +440,6 @@ function codeLimits(
   return {
     twoFactor: twoFactor !== undefined,
     emailCode: email.some((provider) => provider.method !== "link"),
-    customTokens: email.some((provider) => provider.ownTokens),
   }
 }
 

@@ -39,8 +39,6 @@ export type ResolvedEmailProvider = EmailConfig & {
   confirmLink: boolean
   normalizeIdentifier: (identifier: string) => string
   generateVerificationToken: () => string | PromiseLike<string>
-  /** The app gave its own `generateVerificationToken`: its tokens may be short (see the `emailCode` limit). */
-  ownTokens: boolean
   /** The keys of the provider's own `secret`, when it has one (tokens are hashed with it). */
   keys?: KeyRing
 }

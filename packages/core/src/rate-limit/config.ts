@@ -134,53 +134,37 @@ const RULE_NAMES = Object.keys(defaultRateLimitRules) as RateLimitRuleName[]
 const OPTIONS = new Set(["store", "ipHeader", "credentialsIdentifier", "now", ...RULE_NAMES])
 
 /**
- * The limits that guard short codes, and cannot be turned off while such codes
- * are in use: a 6-digit TOTP code (3 of its 10^6 values pass at any moment) or
- * an 8-digit e-mailed code (whose 5 attempts every new mail restores, earlier
- * codes staying valid) is only as strong as the limit on guessing it.
+ * The codes a configuration accepts, whose strength is the limit on guessing
+ * them: a 6-digit TOTP code (3 of its 10^6 values pass at any moment) or an
+ * 8-digit e-mailed code (whose 5 attempts every new mail restores, earlier
+ * codes staying valid). Turning their limit off is the app's call (issue 13:
+ * `rateLimit: false` turns every limit off), so it is not refused, but warned
+ * about (`rate-limit-codes-unguarded`).
  */
 export interface CodeLimits {
-  /** Second factors are on: `twoFactor` stays. */
+  /** Second factors are on: guarded by `twoFactor`. */
   readonly twoFactor: boolean
-  /** An e-mail provider mails one-time codes (`method: "code"` or `"both"`): `emailCode` stays. */
+  /** An e-mail provider mails one-time codes (`method: "code"` or `"both"`): guarded by `emailCode`. */
   readonly emailCode: boolean
-  /**
-   * An e-mail provider makes its own link tokens (`generateVerificationToken`), which may be
-   * short: `rateLimit: false` keeps `emailCode` (it counts short tokens), but it may be turned off.
-   */
-  readonly customTokens?: boolean
 }
 
-/**
- * Checks `rateLimit` once; `undefined` when every limit is off. `rateLimit:
- * false` keeps the limits `codes` names, at their defaults, in this process's
- * memory; turning one of them off alone is a configuration error.
- */
+/** Whether a limit that guards codes in use is off (see `CodeLimits`). */
+export function codesUnguarded(limits: ResolvedRateLimits | undefined, codes: CodeLimits): boolean {
+  return (["twoFactor", "emailCode"] as const).some(
+    (name) => codes[name] && !limits?.rules.has(name),
+  )
+}
+
+/** Checks `rateLimit` once; `undefined` when every limit is off (`rateLimit: false`). */
 export function resolveRateLimits(
   option: RateLimitConfig | false | undefined,
   secrets: readonly string[],
-  codes: CodeLimits = { twoFactor: false, emailCode: false },
 ): ResolvedRateLimits | undefined {
-  const kept = (["twoFactor", "emailCode"] as const).filter((name) => codes[name])
-  if (option === false) {
-    const on = new Set<RateLimitRuleName>(kept)
-    if (codes.customTokens) on.add("emailCode")
-    if (on.size === 0) return undefined
-    option = Object.fromEntries(
-      RULE_NAMES.filter((name) => !on.has(name)).map((name) => [name, false]),
-    )
-  }
+  if (option === false) return undefined
   if (option !== undefined && (option === null || typeof option !== "object")) {
     throw new InvalidConfiguration("rateLimit must be an object or false")
   }
   const given = option ?? {}
-  for (const name of kept) {
-    if (given[name] === false)
-      throw new InvalidConfiguration(
-        `rateLimit: ${name} cannot be false while ${name === "twoFactor" ? "second factors are on" : "an e-mail provider mails codes"}: ` +
-          "a short code needs a limit on guessing it (set { max, window } instead)",
-      )
-  }
   const unknown = Object.keys(given).filter((key) => !OPTIONS.has(key))
   if (unknown.length) {
     throw new InvalidConfiguration(

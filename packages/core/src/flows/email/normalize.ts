@@ -102,7 +102,6 @@ export function normalizeEmailProvider(
     confirmLink: provider.confirmLink ?? false,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,
     generateVerificationToken: provider.generateVerificationToken ?? defaultVerificationToken,
-    ownTokens: provider.generateVerificationToken !== undefined,
     ...(provider.secret ? { keys: new KeyRing([provider.secret]) } : {}),
   }
 }
