@@ -19,7 +19,7 @@ import {
   type KeyObject,
 } from "node:crypto"
 import { sql, type Kysely } from "kysely"
-import { coseKeyOf } from "../../core/test/flows/webauthn/authenticator.js"
+import { coseKeyOf } from "@tessera/testing/webauthn-authenticator"
 import type { AccountRow, AuthenticatorRow, UserRow } from "../src/import/authjs/convert.js"
 
 export type Engine = "sqlite" | "postgres"

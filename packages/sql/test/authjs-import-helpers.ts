@@ -11,7 +11,7 @@ import type { AuthConfig } from "@tessera/core"
 import Passkey from "@tessera/core/providers/passkey"
 import type { SqlAdapterInstance } from "@tessera/sql"
 import { main } from "../src/cli.js"
-import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 import { PasskeyBrowser } from "../../core/test/flows/webauthn/passkey-browser.js"
 import { createAuthjsDatabase, type Seed } from "./authjs-fixtures.js"
 

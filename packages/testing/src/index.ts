@@ -30,6 +30,14 @@ export type {
 export type { EmailProviderTestOptions, EmailProviderTestHandle } from "./email-provider-tests.js"
 export type { SmtpProviderTestOptions } from "./smtp-provider-tests.js"
 export type { CredentialsProviderTestOptions } from "./credentials-provider-tests.js"
+export type { WebAuthnProviderTestOptions } from "./webauthn-provider-tests.js"
+export { SoftAuthenticator, cbor, coseKeyOf, flags } from "./webauthn-authenticator.js"
+export type {
+  AuthenticationOptionsJSON,
+  CeremonyOverrides,
+  RegistrationOptionsJSON,
+  StoredCredential,
+} from "./webauthn-authenticator.js"
 export { startPostgres } from "./postgres.js"
 export type { PostgresServer, StartPostgresOptions } from "./postgres.js"
 export { startMailSink, parseMail } from "./mail-sink.js"

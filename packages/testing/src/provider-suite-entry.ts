@@ -11,6 +11,7 @@
 import type { CredentialsProviderTestOptions } from "./credentials-provider-tests.js"
 import type { EmailProviderTestHandle, EmailProviderTestOptions } from "./email-provider-tests.js"
 import type { SmtpProviderTestOptions } from "./smtp-provider-tests.js"
+import type { WebAuthnProviderTestOptions } from "./webauthn-provider-tests.js"
 import type {
   OAuthProviderTestOptions,
   ProviderTestHandle,
@@ -20,11 +21,12 @@ import { runningVitest, standInTeardown } from "./running-vitest.js"
 
 /**
  * The provider conformance suite (OAuth/OIDC against a loopback stand-in of the provider, an
- * e-mail provider's mail API with `api`, SMTP with `smtp`, or credentials): call it at the top level of a Vitest test file. The
- * same suite as `@tessera/testing/suites`' `runProviderTests`.
+ * e-mail provider's mail API with `api`, SMTP with `smtp`, credentials, or passkeys with
+ * `webauthn`): call it at the top level of a Vitest test file. The same suite as
+ * `@tessera/testing/suites`' `runProviderTests`.
  *
- * @param options The provider and its endpoints (OAuth/OIDC), its mail API (`api`), `smtp`, or
- *   `credentials`.
+ * @param options The provider and its endpoints (OAuth/OIDC), its mail API (`api`), `smtp`,
+ *   `credentials`, or `webauthn`.
  * @returns For OAuth and mail APIs, a handle for tests of the provider's own quirks.
  * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
  */
@@ -34,12 +36,14 @@ export function runProviderTests<I extends ProviderTestIdentity>(
 export function runProviderTests(options: EmailProviderTestOptions): EmailProviderTestHandle
 export function runProviderTests(options: SmtpProviderTestOptions): void
 export function runProviderTests(options: CredentialsProviderTestOptions): void
+export function runProviderTests(options: WebAuthnProviderTestOptions): void
 export function runProviderTests(
   options:
     | OAuthProviderTestOptions<any>
     | EmailProviderTestOptions
     | SmtpProviderTestOptions
-    | CredentialsProviderTestOptions,
+    | CredentialsProviderTestOptions
+    | WebAuthnProviderTestOptions,
 ): ProviderTestHandle<any> | EmailProviderTestHandle | void {
   let handle: object | undefined
   const vitest = runningVitest("runProviderTests")

@@ -3,8 +3,9 @@
  * OpenID Connect provider configuration must pass, run against a loopback
  * stand-in of the provider's documented responses (through the provider's
  * `customFetch`, at its real URLs). Built on vitest: call it at the top level
- * of a test file. For e-mail providers see {@link runEmailProviderTests}
- * (`runProviderTests` dispatches on the options' shape).
+ * of a test file. For e-mail providers see {@link runEmailProviderTests}, for
+ * credentials {@link runCredentialsProviderTests}, for passkeys
+ * {@link runWebAuthnProviderTests} (`runProviderTests` dispatches on the options' shape).
  *
  * Each run drives `Auth()` with real `Request`s, as a browser would:
  * POST `/auth/signin/<id>` with a CSRF token, the provider's authorization
@@ -72,6 +73,10 @@ import {
   runCredentialsProviderTests,
   type CredentialsProviderTestOptions,
 } from "./credentials-provider-tests.js"
+import {
+  runWebAuthnProviderTests,
+  type WebAuthnProviderTestOptions,
+} from "./webauthn-provider-tests.js"
 
 type Awaitable<T> = T | PromiseLike<T>
 
@@ -314,11 +319,11 @@ function describeErrors(errors: Error[]): string {
 
 /**
  * Registers the conformance tests of one provider: OAuth/OIDC (its endpoints), e-mail through a
- * mail API (`api`) or SMTP (`smtp`), or credentials (`credentials`). Returns, for OAuth and mail
- * APIs, a handle for further tests of that provider's own quirks.
+ * mail API (`api`) or SMTP (`smtp`), credentials (`credentials`), or passkeys (`webauthn`).
+ * Returns, for OAuth and mail APIs, a handle for further tests of that provider's own quirks.
  *
- * @param options The provider and its endpoints (OAuth/OIDC), its mail API (`api`), `smtp`, or
- *   `credentials`.
+ * @param options The provider and its endpoints (OAuth/OIDC), its mail API (`api`), `smtp`,
+ *   `credentials`, or `webauthn`.
  * @see [docs/testing.md: testing your own provider](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#testing-your-own-provider)
  */
 export function runProviderTests<I extends ProviderTestIdentity>(
@@ -327,16 +332,19 @@ export function runProviderTests<I extends ProviderTestIdentity>(
 export function runProviderTests(options: EmailProviderTestOptions): EmailProviderTestHandle
 export function runProviderTests(options: SmtpProviderTestOptions): void
 export function runProviderTests(options: CredentialsProviderTestOptions): void
+export function runProviderTests(options: WebAuthnProviderTestOptions): void
 export function runProviderTests(
   options:
     | OAuthProviderTestOptions<any>
     | EmailProviderTestOptions
     | SmtpProviderTestOptions
-    | CredentialsProviderTestOptions,
+    | CredentialsProviderTestOptions
+    | WebAuthnProviderTestOptions,
 ): ProviderTestHandle<any> | EmailProviderTestHandle | void {
   if ("api" in options) return runEmailProviderTests(options)
   if ("smtp" in options) return runSmtpProviderTests(options)
   if ("credentials" in options) return runCredentialsProviderTests(options)
+  if ("webauthn" in options) return runWebAuthnProviderTests(options)
   return runOAuthProviderTests(options)
 }
 

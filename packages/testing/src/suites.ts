@@ -31,6 +31,8 @@ export { runSmtpProviderTests } from "./smtp-provider-tests.js"
 export type { SmtpProviderTestOptions } from "./smtp-provider-tests.js"
 export { runCredentialsProviderTests } from "./credentials-provider-tests.js"
 export type { CredentialsProviderTestOptions } from "./credentials-provider-tests.js"
+export { runWebAuthnProviderTests } from "./webauthn-provider-tests.js"
+export type { WebAuthnProviderTestOptions } from "./webauthn-provider-tests.js"
 export type {
   EmailProviderTestOptions,
   EmailProviderTestHandle,

@@ -1,7 +1,7 @@
 /**
  * Every provider module: a factory whose id is its file name (but see `ID_OF_MODULE`), a row in
  * src/providers/README.md, a `verifiedEmail` (OAuth/OIDC), and a test file that
- * runs the conformance suite (every kind: OAuth/OIDC, mail APIs, SMTP, credentials).
+ * runs the conformance suite (every kind: OAuth/OIDC, mail APIs, SMTP, credentials, passkeys).
  */
 import { readdirSync, readFileSync, existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -18,12 +18,6 @@ const NOT_PROVIDERS = new Set(["index", "oauth"])
  * callback URL and `AUTH_<ID>_*` variables they registered.
  */
 const ID_OF_MODULE: Record<string, string> = { "ory-hydra": "hydra" }
-/**
- * Provider modules without a `runProviderTests` run: the passkey providers, whose ceremony needs
- * an authenticator the suite does not have yet; their flow is tested in test/flows/webauthn
- * (a software authenticator, and Chromium's virtual one).
- */
-const NO_CONFORMANCE_RUN = new Set(["webauthn", "passkey"])
 const ids = readdirSync(srcDir)
   .filter((file) => file.endsWith(".ts"))
   .map((file) => file.slice(0, -3))
@@ -59,11 +53,9 @@ describe.each(ids)("%s", (moduleName) => {
       expect(source).toMatch(/@see https:\/\//)
       expect(source).toContain(`/auth/callback/${id}`)
     }
-    // Every provider runs the conformance suite (issue 10), but the passkey ones (see below).
-    if (!NO_CONFORMANCE_RUN.has(moduleName)) {
-      const file = `${testDir}${moduleName}.test.ts`
-      expect(existsSync(file), `${moduleName}.test.ts`).toBe(true)
-      expect(readFileSync(file, "utf8")).toMatch(/runProviderTests(<[^>]*>)?\(/)
-    }
+    // Every provider runs the conformance suite (issue 10).
+    const file = `${testDir}${moduleName}.test.ts`
+    expect(existsSync(file), `${moduleName}.test.ts`).toBe(true)
+    expect(readFileSync(file, "utf8")).toMatch(/runProviderTests(<[^>]*>)?\(/)
   })
 })

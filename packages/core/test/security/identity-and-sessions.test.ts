@@ -16,7 +16,7 @@ import { normalizeEmailAddress } from "../../src/flows/email/address.js"
 import { Browser as AppBrowser } from "../harness/index.js"
 import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
 import { get, makeConfig, SECRET, signIn } from "../harness/index.js"
-import { SoftAuthenticator } from "../flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 import { PasskeyBrowser as Browser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
 
 let standIn: StandIn

@@ -27,7 +27,7 @@ import {
 } from "../harness/index.js"
 import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
 import { codeFor, enableTwoFactor, fakeClock, Jar, postForm } from "../two-factor/helpers.js"
-import { SoftAuthenticator } from "../flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 import { PasskeyBrowser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
 
 const MINUTE = 60_000

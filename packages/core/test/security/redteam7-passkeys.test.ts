@@ -18,7 +18,7 @@
  * All but the counter race held: the tests pin them.
  */
 import { describe, expect, test } from "vitest"
-import { SoftAuthenticator } from "../flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 import { PasskeyBrowser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
 
 const HOME = "http://localhost:3000"

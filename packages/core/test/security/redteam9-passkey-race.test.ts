@@ -22,7 +22,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import type { Adapter } from "@tessera/core/adapters"
-import { SoftAuthenticator } from "../flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 import { PasskeyBrowser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
 import { memoryBackend, PostgresFixture, sqliteBackend, type Backend } from "../harness/backends.js"
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, test, vi } from "vitest"
 import Passkey from "@tessera/core/providers/passkey"
 import type { Adapter } from "@tessera/core/adapters"
 import { MemoryAdapter } from "@tessera/testing"
-import { SoftAuthenticator, flags } from "./authenticator.js"
+import { SoftAuthenticator, flags } from "@tessera/testing/webauthn-authenticator"
 import { PasskeyBrowser, passkeyConfig, type Logged } from "./passkey-browser.js"
 
 const SIGNIN_ERROR = "http://localhost:3000/auth/signin?error=Callback"

@@ -8,7 +8,7 @@ import Passkey from "@tessera/core/providers/passkey"
 import type { AuthConfig } from "@tessera/core"
 import { MemoryRateLimitStore } from "@tessera/core/rate-limit"
 import { Browser, ORIGIN, recordingLogger, SECRET } from "../../harness/index.js"
-import { SoftAuthenticator } from "./authenticator.js"
+import { SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 
 export type { Logged } from "../../harness/index.js"
 
