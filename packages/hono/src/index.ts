@@ -21,12 +21,19 @@
  */
 import type { Context, MiddlewareHandler } from "hono"
 import { HTTPException } from "hono/http-exception"
-import { Auth, getSession, isAuthAction } from "@tessera/core"
+import { Auth, getSession, isAuthAction, setEnvDefaults as coreSetEnvDefaults } from "@tessera/core"
 import type { AdapterUser } from "@tessera/core/adapters"
 import type { JWT } from "@tessera/core/jwt"
 import type { Session } from "@tessera/core/types"
 import { extrasOf } from "./capture.js"
-import { atMountPath, authEnv, basePathOf, resolvedConfig, type AuthConfig } from "./config.js"
+import {
+  atMountPath,
+  authEnv,
+  basePathOf,
+  resolvedConfig,
+  type AuthConfig,
+  type AuthEnv,
+} from "./config.js"
 import { applyCookiesOnce, privateIfSessionSet, setCookieLines } from "./cookies.js"
 import { authRequest, BodyUnreadable, requestHeaders, requestUrl } from "./request.js"
 
@@ -235,3 +242,17 @@ export { reqWithEnvUrl } from "./request.js"
 export type { AuthConfig, AuthEnv } from "./config.js"
 export type * from "@tessera/core/types"
 export * from "@tessera/core/errors"
+/**
+ * `@hono/auth-js`'s `setEnvDefaults(env, config)`, for apps that fill their configuration from
+ * `c.env` themselves: `AUTH_SECRET` becomes the secret when none is set (as a string, as there),
+ * then core's defaults (`AUTH_URL`, `AUTH_TRUST_HOST`, `AUTH_SECRET_1..3`, the providers'
+ * `AUTH_<ID>_ID`/`_SECRET`/`_ISSUER`). `authHandler()` applies the environment on its own,
+ * without it. No `basePath` is invented: the routes stay where `authHandler()` is registered.
+ *
+ * @returns The filled configuration (a filled copy of a frozen one).
+ */
+export function setEnvDefaults(envObject: AuthEnv, config: AuthConfig): AuthConfig {
+  if (config.secret === undefined && envObject.AUTH_SECRET && Object.isExtensible(config))
+    config.secret = envObject.AUTH_SECRET
+  return coreSetEnvDefaults(envObject, config)
+}

@@ -48,6 +48,12 @@ export interface AuthConfig {
   /** Override any of `debug`, `error`, `warn`; the others keep their defaults. */
   logger?: Partial<LoggerInstance>
   theme?: Theme
+  /**
+   * Every built-in page and e-mail in this locale: the same as `theme.locale`
+   * (set either; both must agree). Default: negotiated per request from
+   * `Accept-Language`. (Tessera addition.)
+   */
+  locale?: string
   /** Default: true when the request URL is https. */
   useSecureCookies?: boolean
   /** Override names and options of individual cookies. */

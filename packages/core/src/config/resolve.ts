@@ -178,6 +178,22 @@ function resolveSecrets(secret: AuthConfig["secret"]): string[] {
   return secrets as string[]
 }
 
+/**
+ * The theme, with a top-level `locale` moved into it: `locale` is what issue 14
+ * calls the option, `theme.locale` where Tessera keeps it (beside `locales` and
+ * `messages`). Both set and different is a mistake to report, not to guess at.
+ */
+function themeOf(config: AuthConfig): Theme | undefined {
+  const { locale, theme } = config
+  if (locale === undefined) return theme
+  if (theme?.locale !== undefined && theme.locale !== locale) {
+    throw new InvalidConfiguration(
+      `locale (${JSON.stringify(locale)}) and theme.locale (${JSON.stringify(theme.locale)}) disagree: set one of them`,
+    )
+  }
+  return { ...theme, locale }
+}
+
 /** `basePath`, else the path of the canonical `url`, else `/auth`. */
 function resolveBasePath(basePath: string | undefined, urlPath: string | undefined): string {
   const path = basePath ?? urlPath ?? "/auth"
@@ -378,7 +394,8 @@ async function resolve(
     redirectProxyUrl,
     sessionStrategy: session.strategy,
   })
-  const localization = await resolveLocalization(config.theme)
+  const theme = themeOf(config)
+  const localization = await resolveLocalization(theme)
   const sessionStrategy = await loadSessionStrategy(session.strategy)
   const twoFactor = await resolveSecondFactors(config.twoFactor, adapter, flows)
   if (config.debug) logger.warn("debug-enabled")
@@ -409,7 +426,7 @@ async function resolve(
     callbacks: { ...defaultCallbacks, ...config.callbacks },
     events: config.events ?? {},
     pages: config.pages ?? {},
-    theme: { colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...config.theme },
+    theme: { colorScheme: "auto", logo: "", brandColor: "", buttonText: "", ...theme },
     localization,
     logger,
     debug: !!config.debug,

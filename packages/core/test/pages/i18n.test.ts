@@ -94,6 +94,39 @@ describe("theme.locale, theme.locales, theme.messages", () => {
     expect(html).toContain("<h1>Anmelden</h1>")
   })
 
+  test("`locale` at the top of the configuration (issue 14's name) is theme.locale", async () => {
+    const page = await signInPage("fr", { locale: "de" })
+    expect(page.lang).toBe("de")
+    expect(page.html).toContain("<h1>Anmelden</h1>")
+    // The e-mail follows it too (the theme handed to sendVerificationRequest).
+    const sent: string[] = []
+    const { config } = makeConfig({
+      locale: "ja",
+      adapter: MemoryAdapter(),
+      providers: [
+        Nodemailer({
+          server: "smtp://127.0.0.1:1",
+          from: "auth@example.com",
+          sendVerificationRequest: ({ theme }) => void sent.push(String(theme.locale)),
+        }),
+      ],
+    })
+    const { token, jar } = await csrfToken(config)
+    const body = { email: "hana@example.com", csrfToken: token }
+    await Auth(post("/auth/signin/nodemailer", body, { jar }), config)
+    expect(sent).toEqual(["ja"])
+    // Both names, agreeing: fine; disagreeing: a configuration error naming both.
+    expect((await signInPage("fr", { locale: "de", theme: { locale: "de" } })).lang).toBe("de")
+    const clash = await signInPage("fr", { locale: "de", theme: { locale: "es" } })
+    expect(clash.response.status).toBe(500)
+    expect(clash.log.errors.map((e) => e.message).join("\n")).toContain(
+      'locale ("de") and theme.locale ("es") disagree',
+    )
+    const unknown = await signInPage("fr", { locale: "xx" })
+    expect(unknown.response.status).toBe(500)
+    expect(unknown.log.errors.map((e) => e.message).join("\n")).toContain("has no strings")
+  })
+
   test("theme.locales limits the choice; the first is the fallback", async () => {
     const theme = { locales: ["es", "pt"] }
     expect((await signInPage("de", { theme })).lang).toBe("es")
