@@ -85,19 +85,23 @@ export interface CredentialsUserConfig<
  * refuses that combination). Rate-limit the route (`@tessera/core/rate-limit`).
  *
  * @param config `credentials` (the form's fields, by name) and `authorize(credentials, request)`,
- *   which returns the user or `null`. Without `authorize`, every sign-in is refused (as Auth.js's
- *   default, which returns `null`).
+ *   which returns the user or `null`. `Credentials()` with no options refuses every sign-in (as
+ *   Auth.js's default `authorize`, which returns `null`); options without `authorize` are a
+ *   configuration error (`MissingAuthorize`), since such a provider could never sign anyone in.
  * @see [Auth.js: Credentials](https://authjs.dev/reference/core/providers/credentials)
  */
 export default function Credentials<
   C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
 >(config: CredentialsUserConfig<C> = {}): CredentialsConfig<C> {
+  // Only the bare `Credentials()` gets the refuse-everyone default: options that forget
+  // `authorize` are a mistake, reported by name when the configuration is resolved.
+  const refuseEveryone = Object.keys(config).length === 0 ? { authorize: () => null } : {}
   return {
     id: "credentials",
     name: "Credentials",
     type: "credentials",
     credentials: {} as C,
-    authorize: () => null,
+    ...refuseEveryone,
     ...config,
-  }
+  } as CredentialsConfig<C>
 }
