@@ -58,12 +58,13 @@ export async function listSessionsAction(ctx: RequestContext): Promise<ResponseI
 export async function revokeSessionAction(ctx: RequestContext): Promise<ResponseInternal> {
   const missing = notImplemented(ctx)
   if (missing) return missing
+  // Signed in first: without a session the answer is 401 whatever the body says (issue 12).
+  const current = await signedIn(ctx)
+  if (!current) return unauthenticated
   const id: unknown = ctx.request.body?.id
   if (typeof id !== "string" || !/^[\x21-\x7e]{1,128}$/.test(id)) {
     throw new RequestError(new InvalidRequest("`id` must name one of your sessions"), 400)
   }
-  const current = await signedIn(ctx)
-  if (!current) return unauthenticated
   // Deleted only if it is theirs: one statement, so nothing is learnt about other users' ids.
   const [revoked] = await revokeSessions(ctx, { id, userId: current.userId }, "user")
   if (!revoked) {

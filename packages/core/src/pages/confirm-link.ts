@@ -20,11 +20,15 @@ export interface ConfirmLinkParams {
   fields: { token: string } | { code: string }
 }
 
-/** `template` with `{email}` as the address in bold (the string decides where it goes). */
+/**
+ * `template` with `{email}` replaced by the address (the string decides where it goes), as
+ * one run of text: "Sign in as alice@example.com", whole, as the user reads it, with no
+ * markup between the words and the address. Escaped by `html` like any value.
+ */
 function withAddress(template: string, email: string): SafeHtml {
-  const [before = "", ...after] = template.split("{email}")
-  if (!after.length) return html`${template} <strong>${email}</strong>`
-  return html`${before}<strong>${email}</strong>${after.join(email)}`
+  const parts = template.split("{email}")
+  // split/join, not replaceAll: an address may hold `$&`, which replaceAll would expand.
+  return html`${parts.length > 1 ? parts.join(email) : `${template} ${email}`}`
 }
 
 export function renderConfirmLinkPage(

@@ -165,6 +165,12 @@ describe.each([
       expect((await list(stranger)).body).toMatchObject({ error: "SessionRequired" })
       const response = await postAs(stranger, "/auth/sessions/revoke", { id: "0".repeat(32) })
       expect(response.status).toBe(401)
+      // "401 otherwise" (issue 12), whatever the body: no id, or one that cannot be an id.
+      for (const body of [{}, { id: "" }, { id: "a b" }]) {
+        const refused = await postAs(stranger, "/auth/sessions/revoke", body)
+        expect(refused.status).toBe(401)
+        expect(await refused.json()).toMatchObject({ error: "SessionRequired" })
+      }
     })
 
     test("revoke ends that one session: at once for database sessions, within revalidateAge for JWT", async () => {
