@@ -226,7 +226,9 @@ export interface Adapter {
    * the record of a JWT session, or, whatever the strategy, of a sign-in waiting
    * for its second factor (`provider: "two-factor:<provider id>"`; no session row,
    * no token).
-   * The user exists.
+   * The user may not be a row of the adapter's: a credentials user `authorize`
+   * returned (JWT sessions) gets a record all the same. An adapter that cannot
+   * keep such a record throws, and that sign-in goes on without one.
    */
   createSessionRecord?(record: AdapterSessionRecord): Awaitable<AdapterSessionRecord>
   /**

@@ -353,7 +353,8 @@ export interface Cookie extends CookieOption {
 /**
  * What `logger.warn` receives: a risky setting (`debug-enabled`, `csrf-disabled`,
  * `insecure-issuer`, `rate-limit-codes-unguarded`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
- * a session that cannot be listed or revoked (`session-records-unstored-user`).
+ * a session whose record the adapter refused, which cannot be listed or revoked
+ * (`session-records-unstored-user`).
  *
  * @see {@link LoggerInstance}
  */

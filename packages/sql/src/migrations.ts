@@ -283,6 +283,90 @@ function twoFactor(dialect: SqlDialect): Migration {
 }
 
 /**
+ * 0005: session records of users `users` does not hold. A credentials user is
+ * `authorize`'s, not the database's: with JWT sessions it never becomes a row
+ * of `users`, yet issue 12 gives every sign-in a record, so `sessions.user_id`
+ * loses its foreign key (as `two_factors.user_id` never had one). `deleteUser`
+ * deletes a user's sessions itself, and a database session still needs its
+ * user: `getSessionAndUser` joins `users`. Idempotent: a table without the key
+ * is left as it is.
+ */
+function sessionsWithoutUserKey(dialect: SqlDialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      if (dialect === "postgres") {
+        for (const name of await postgresUserKeys(db))
+          await sql`alter table sessions drop constraint ${sql.id(name)}`.execute(db)
+        return
+      }
+      await rebuildSqliteTable(db, "sessions", (ddl) => ddl.replace(SQLITE_USER_KEY, ""))
+    },
+    async down(db: Kysely<any>) {
+      // Records of users `users` does not hold cannot keep a key to it.
+      await sql`delete from sessions where user_id not in (select id from users)`.execute(db)
+      if (dialect === "postgres") {
+        if ((await postgresUserKeys(db)).length === 0)
+          await sql`alter table sessions add constraint sessions_user_id_fkey
+            foreign key (user_id) references users (id) on delete cascade`.execute(db)
+        return
+      }
+      await rebuildSqliteTable(db, "sessions", (ddl) =>
+        SQLITE_USER_KEY.test(ddl)
+          ? ddl
+          : ddl.replace(
+              /("user_id"\s+text\s+not null)/i,
+              '$1 references "users" ("id") on delete cascade',
+            ),
+      )
+    },
+  }
+}
+
+/** The foreign key Kysely wrote for `sessions.user_id` in SQLite (0001). */
+const SQLITE_USER_KEY = /\s+references\s+"?users"?\s*\(\s*"?id"?\s*\)(\s+on\s+delete\s+cascade)?/i
+
+/** The names of `sessions`' foreign keys to `users` in PostgreSQL. */
+async function postgresUserKeys(db: Kysely<any>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select con.conname as name
+      from pg_constraint con
+      join pg_class rel on rel.oid = con.conrelid
+      join pg_namespace nsp on nsp.oid = rel.relnamespace
+      join pg_class ref on ref.oid = con.confrelid
+      where con.contype = 'f' and nsp.nspname = current_schema()
+        and rel.relname = 'sessions' and ref.relname = 'users'`.execute(db)
+  return rows.map((row) => row.name)
+}
+
+/**
+ * Changes a SQLite table's definition the way SQLite documents
+ * (https://www.sqlite.org/lang_altertable.html#otheralter): a new table from
+ * the edited `CREATE TABLE`, the rows copied, the old one dropped, the new one
+ * renamed, its indexes made again. Nothing happens when `edit` changes nothing.
+ * Migrations on SQLite run inside one write transaction (`migrate`), so a
+ * failure leaves the table as it was.
+ */
+async function rebuildSqliteTable(
+  db: Kysely<any>,
+  table: string,
+  edit: (ddl: string) => string,
+): Promise<void> {
+  const { rows } = await sql<{ type: string; sql: string | null }>`select type, sql
+      from sqlite_master where tbl_name = ${table} and sql is not null`.execute(db)
+  const ddl = rows.find((row) => row.type === "table")?.sql
+  if (!ddl) return
+  const edited = edit(ddl)
+  if (edited === ddl) return
+  const temporary = `${table}_rebuilt`
+  const head = new RegExp(`^create\\s+table\\s+(if\\s+not\\s+exists\\s+)?"?${table}"?`, "i")
+  if (!head.test(edited)) throw new Error(`${table}: unexpected table definition`)
+  await sql.raw(edited.replace(head, `create table "${temporary}"`)).execute(db)
+  await sql`insert into ${sql.table(temporary)} select * from ${sql.table(table)}`.execute(db)
+  await sql`drop table ${sql.table(table)}`.execute(db)
+  await sql`alter table ${sql.table(temporary)} rename to ${sql.table(table)}`.execute(db)
+  for (const row of rows) if (row.type === "index") await sql.raw(row.sql!).execute(db)
+}
+
+/**
  * Every migration, by name; names sort in the order they apply.
  *
  * @param dialect `"sqlite"` or `"postgres"`.
@@ -294,6 +378,7 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
     "0002_rate_limits": rateLimits(dialect),
     "0003_session_records": sessionRecords(dialect),
     "0004_two_factor": twoFactor(dialect),
+    "0005_sessions_without_user_key": sessionsWithoutUserKey(dialect),
   }
 }
 

@@ -83,21 +83,30 @@ describe("SqlAdapter on PostgreSQL", () => {
     expect(await migrate(logged)).toEqual({ applied: [] })
   })
 
-  test("0003 and 0004 are idempotent: their columns and tables exist, their records are lost, they migrate again", async () => {
+  test("0003 to 0005 are idempotent: their columns and tables exist, their records are lost, they migrate again", async () => {
     expect(Object.keys(migrations("postgres"))).toEqual([
       "0001_init",
       "0002_rate_limits",
       "0003_session_records",
       "0004_two_factor",
+      "0005_sessions_without_user_key",
     ])
-    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor')`.execute(
+    await sql`delete from tessera_migrations where name = '0005_sessions_without_user_key'`.execute(
+      pgAdapter.db,
+    )
+    expect(await pgAdapter.migrate()).toEqual({ applied: ["0005_sessions_without_user_key"] })
+    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor', '0005_sessions_without_user_key')`.execute(
       pgAdapter.db,
     )
     expect(await pgAdapter.migrate()).toEqual({
-      applied: ["0003_session_records", "0004_two_factor"],
+      applied: ["0003_session_records", "0004_two_factor", "0005_sessions_without_user_key"],
     })
-    await sql`delete from tessera_migrations where name = '0004_two_factor'`.execute(pgAdapter.db)
-    expect(await pgAdapter.migrate()).toEqual({ applied: ["0004_two_factor"] })
+    await sql`delete from tessera_migrations where name in ('0004_two_factor', '0005_sessions_without_user_key')`.execute(
+      pgAdapter.db,
+    )
+    expect(await pgAdapter.migrate()).toEqual({
+      applied: ["0004_two_factor", "0005_sessions_without_user_key"],
+    })
     expect(await pgAdapter.migrate()).toEqual({ applied: [] })
   })
 
@@ -113,7 +122,59 @@ describe("SqlAdapter on PostgreSQL", () => {
       select delete_rule from information_schema.referential_constraints where constraint_schema = current_schema()`.execute(
       pgAdapter.db,
     )
-    expect(fks.rows.map((r) => r.delete_rule)).toEqual(["CASCADE", "CASCADE", "CASCADE"])
+    // accounts and authenticators; sessions have none since 0005 (deleteUser deletes them).
+    expect(fks.rows.map((r) => r.delete_rule)).toEqual(["CASCADE", "CASCADE"])
+  })
+
+  test("0005 drops only the sessions' key to users, keeping rows; its down puts the key back", async () => {
+    const schema = await freshSchema("m0005")
+    const db = new Kysely<any>({
+      dialect: new PostgresDialect({ pool: new pg.Pool(withSchema(schema)) }),
+    })
+    try {
+      const all = migrations("postgres")
+      for (const name of [
+        "0001_init",
+        "0002_rate_limits",
+        "0003_session_records",
+        "0004_two_factor",
+      ])
+        await all[name]!.up(db)
+      const user = testUser()
+      await db.insertInto("users").values({ id: user.id, email: user.email }).execute()
+      await db
+        .insertInto("sessions")
+        .values({
+          session_token: "t".repeat(64),
+          user_id: user.id,
+          expires: new Date(Date.now() + 60_000),
+          id: "s1",
+        })
+        .execute()
+      const unstored = {
+        session_token: "record:s2",
+        user_id: "authorize-1",
+        expires: new Date(Date.now() + 60_000),
+        id: "s2",
+      }
+      await expect(db.insertInto("sessions").values(unstored).execute()).rejects.toThrow(
+        /foreign key/,
+      )
+      await all["0005_sessions_without_user_key"]!.up(db)
+      await all["0005_sessions_without_user_key"]!.up(db) // idempotent
+      await db.insertInto("sessions").values(unstored).execute()
+      const own = SqlAdapter(db)
+      expect((await own.getSessionAndUser("t".repeat(64)))?.user.id).toBe(user.id)
+      expect((await own.listSessionRecords("authorize-1")).map((r) => r.id)).toEqual(["s2"])
+      await all["0005_sessions_without_user_key"]!.down!(db)
+      expect((await own.listSessionRecords("authorize-1")).map((r) => r.id)).toEqual([])
+      await expect(db.insertInto("sessions").values(unstored).execute()).rejects.toThrow(
+        /foreign key/,
+      )
+      expect((await own.getSessionAndUser("t".repeat(64)))?.user.id).toBe(user.id)
+    } finally {
+      await db.destroy()
+    }
   })
 
   test("50 parallel first sign-ins of one identity: one user, one account", async () => {

@@ -89,7 +89,7 @@ describe("SqlAdapter on SQLite", () => {
     expect(found?.user.emailVerified).toEqual(new Date(1_700_000_000_123))
   })
 
-  test("foreign keys cascade in the schema itself", async () => {
+  test("accounts' foreign key cascades in the schema itself (sessions': none since 0005)", async () => {
     const user = testUser()
     await adapter.createUser(user)
     await adapter.linkAccount(testAccount(user.id))
@@ -101,10 +101,10 @@ describe("SqlAdapter on SQLite", () => {
     await sql`delete from users where id = ${user.id}`.execute(adapter.db)
     const left = await sql<{
       n: number
-    }>`select (select count(*) from accounts where user_id = ${user.id}) + (select count(*) from sessions where user_id = ${user.id}) as n`.execute(
-      adapter.db,
-    )
+    }>`select count(*) as n from accounts where user_id = ${user.id}`.execute(adapter.db)
     expect(left.rows[0]?.n).toBe(0)
+    // The session row stays, but no longer signs anyone in: its user is gone.
+    expect(await adapter.getSessionAndUser(`c-${user.id}`)).toBeNull()
   })
 
   test("50 parallel first sign-ins of one identity: one user, one account", async () => {
@@ -193,26 +193,116 @@ describe("SqlAdapter on an existing Kysely instance (SQLite)", () => {
   })
 })
 
-test("0003 and 0004 are idempotent: a database whose columns and tables exist but whose record of them is lost migrates again", async () => {
+test("0003 to 0005 are idempotent: a database whose columns and tables exist but whose record of them is lost migrates again", async () => {
   const path = join(dir, "idempotent.db")
   const again = SqlAdapter.sqlite(path)
   try {
-    // A new database gets every migration, session records (0003) and second factors (0004).
+    // A new database gets every migration: session records (0003), second factors (0004),
+    // records of users `users` does not hold (0005).
     expect(await again.migrate()).toEqual({
-      applied: ["0001_init", "0002_rate_limits", "0003_session_records", "0004_two_factor"],
+      applied: [
+        "0001_init",
+        "0002_rate_limits",
+        "0003_session_records",
+        "0004_two_factor",
+        "0005_sessions_without_user_key",
+      ],
     })
-    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor')`.execute(
+    await sql`delete from tessera_migrations where name = '0005_sessions_without_user_key'`.execute(
+      again.db,
+    )
+    expect(await again.migrate()).toEqual({ applied: ["0005_sessions_without_user_key"] })
+    await sql`delete from tessera_migrations where name in ('0003_session_records', '0004_two_factor', '0005_sessions_without_user_key')`.execute(
       again.db,
     )
     expect(await again.migrate()).toEqual({
-      applied: ["0003_session_records", "0004_two_factor"],
+      applied: ["0003_session_records", "0004_two_factor", "0005_sessions_without_user_key"],
     })
-    await sql`delete from tessera_migrations where name = '0004_two_factor'`.execute(again.db)
-    expect(await again.migrate()).toEqual({ applied: ["0004_two_factor"] })
+    await sql`delete from tessera_migrations where name in ('0004_two_factor', '0005_sessions_without_user_key')`.execute(
+      again.db,
+    )
+    expect(await again.migrate()).toEqual({
+      applied: ["0004_two_factor", "0005_sessions_without_user_key"],
+    })
     expect(await again.migrate()).toEqual({ applied: [] })
   } finally {
     await again.close()
   }
+})
+
+test("0005 drops only the sessions' key to users: rows, indexes and the other keys stay; its down puts it back", async () => {
+  const path = join(dir, "before-0005.db")
+  const raw = new Sqlite(path)
+  raw.pragma("foreign_keys = ON")
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) })
+  const all = migrations("sqlite")
+  for (const name of ["0001_init", "0002_rate_limits", "0003_session_records", "0004_two_factor"])
+    await all[name]!.up(db)
+  const indexes = () =>
+    raw
+      .prepare(
+        "select name, sql from sqlite_master where type = 'index' and tbl_name = 'sessions' order by name",
+      )
+      .all()
+  const before = indexes()
+  const user = testUser()
+  await db.insertInto("users").values({ id: user.id, email: user.email }).execute()
+  await db
+    .insertInto("sessions")
+    .values({
+      session_token: "t".repeat(64),
+      user_id: user.id,
+      expires: Date.now() + 60_000,
+      id: "s1",
+      created_at: 1,
+      last_seen_at: 2,
+      user_agent: "UA",
+    })
+    .execute()
+  const unstored = {
+    session_token: "record:s2",
+    user_id: "authorize-1",
+    expires: Date.now() + 60_000,
+    id: "s2",
+    created_at: 1,
+    last_seen_at: 1,
+  }
+  await expect(db.insertInto("sessions").values(unstored).execute()).rejects.toThrow(/FOREIGN KEY/)
+  await all["0005_sessions_without_user_key"]!.up(db)
+  await all["0005_sessions_without_user_key"]!.up(db) // nothing left to drop: unchanged
+  expect(indexes()).toEqual(before)
+  await db.insertInto("sessions").values(unstored).execute()
+  // The primary key and the unique id stay.
+  await expect(
+    db
+      .insertInto("sessions")
+      .values({ ...unstored, id: "s3" })
+      .execute(),
+  ).rejects.toThrow(/UNIQUE|PRIMARY/)
+  await expect(
+    db
+      .insertInto("sessions")
+      .values({ ...unstored, session_token: "record:s3" })
+      .execute(),
+  ).rejects.toThrow(/UNIQUE/)
+  const own = SqlAdapter(db)
+  const found = await own.getSessionAndUser("t".repeat(64))
+  expect(found?.user.id).toBe(user.id)
+  expect(found?.session).toMatchObject({ id: "s1", userAgent: "UA" })
+  expect((await own.listSessionRecords("authorize-1")).map((r) => r.id)).toEqual(["s2"])
+  // accounts keep their key to users.
+  await expect(
+    db
+      .insertInto("accounts")
+      .values({ user_id: "nobody", type: "oauth", provider: "p", provider_account_id: "1" })
+      .execute(),
+  ).rejects.toThrow(/FOREIGN KEY/)
+  await all["0005_sessions_without_user_key"]!.down!(db)
+  expect(indexes()).toEqual(before)
+  expect((await own.listSessionRecords("authorize-1")).map((r) => r.id)).toEqual([])
+  await expect(db.insertInto("sessions").values(unstored).execute()).rejects.toThrow(/FOREIGN KEY/)
+  expect((await own.getSessionAndUser("t".repeat(64)))?.session.id).toBe("s1")
+  await db.destroy()
 })
 
 test("0003 gives database sessions made before it an id, times, and a place in the list", async () => {

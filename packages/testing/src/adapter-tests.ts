@@ -457,6 +457,15 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(await method("listSessionRecords")(user.id)).toEqual([fields])
       })
 
+      it("createSessionRecord keeps the record of a user the adapter does not hold (a credentials user)", async () => {
+        const userId = uid()
+        const kept = record(userId)
+        expect(await method("createSessionRecord")(kept)).toEqual(kept)
+        expect(await method("listSessionRecords")(userId)).toEqual([kept])
+        expect(await method("deleteSessionRecords")({ id: kept.id, userId })).toEqual([kept])
+        expect(await method("listSessionRecords")(userId)).toEqual([])
+      })
+
       it("createSessionRecord, and listSessionRecords lists both kinds, live ones only", async () => {
         const user = await createUser()
         const jwt = record(user.id)

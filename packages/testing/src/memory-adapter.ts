@@ -388,7 +388,7 @@ export function MemoryAdapter(
     },
 
     async createSessionRecord(record) {
-      requireUser(record.userId)
+      // No requireUser: a credentials user `authorize` returned need not be stored here.
       const key = recordKey(record.id)
       for (const session of sessions.values())
         if (session.id === record.id)

@@ -22,7 +22,7 @@ const warnings: Record<WarningCode, string> = {
   "recent-sign-in-unenforced":
     "Database sessions on an adapter without session records do not know when they signed in: adding a passkey, a linked account or a second factor does not ask for a recent sign-in. Use an adapter with session records (@tessera/sql), or set session.recentSignInAge to refuse such requests.",
   "session-records-unstored-user":
-    "A credentials sign-in returned a user the adapter does not store: its session has no record, so listSessions, revokeUserSessions and signing out elsewhere do not reach it. Create credentials users through the adapter to manage their sessions.",
+    "The adapter refused the session record of a credentials user it does not store (a foreign key to its users; with @tessera/sql, run `tessera migrate` for migration 0005): that session has no record, so listSessions, revokeUserSessions and signing out elsewhere do not reach it.",
   "rate-limit-codes-unguarded":
     "Second-factor or e-mailed codes are on while their rate limit (twoFactor, emailCode) is off: nothing bounds guesses at a code (a 6-digit TOTP code passes for 3 of its 10^6 values). Keep the limit, or set { max, window }.",
   "insecure-issuer":

@@ -211,7 +211,7 @@ function providerClaim(ctx: RequestContext, account: Account | null) {
   return { provider: account.provider, account: account.providerAccountId }
 }
 
-/** The record a sign-in starts, or `null` for a user the adapter does not store. */
+/** The record a sign-in starts, or `null` when the adapter cannot keep it (see `storeRecord`). */
 async function startRecord(
   ctx: RequestContext,
   user: User | AdapterUser,
@@ -220,18 +220,9 @@ async function startRecord(
 ): Promise<string | null> {
   const { config } = ctx
   if (!user.id) return null
-  const { isRecordable, newRecord } = await records()
-  if (!(await isRecordable(config, user.id, account))) {
-    // Revoking "every session" of this user will silently miss this one: say so, once.
-    if (!config.warned.has("session-records-unstored-user")) {
-      config.warned.add("session-records-unstored-user")
-      config.logger.warn("session-records-unstored-user")
-    }
-    return null
-  }
+  const { storeRecord, newRecord } = await records()
   const record = newRecord(ctx, user.id, account, new Date(exp * 1000))
-  await callAdapter(config, "createSessionRecord", record)
-  return record.id
+  return (await storeRecord(config, record, account)) ? record.id : null
 }
 
 /** The token of the session cookie, if it decodes, without consulting anything. */

@@ -190,16 +190,32 @@ export function newRecord(
 }
 
 /**
- * Whether a sign-in of `userId` through `account` can have a record (the
- * adapter stores only records of users it has): `authorize` owns its users,
- * who may not be in the database.
+ * Stores the record of a sign-in; `false` when the adapter refused it for a
+ * credentials user it does not hold. `authorize` owns its users, who may not
+ * be rows of `users`: `@tessera/sql` (from migration 0005) and the memory
+ * adapter keep their records all the same, but an adapter whose records need
+ * the user (a foreign key, or a database not yet migrated) refuses. That
+ * sign-in then goes on without a record, as a session nothing can list or
+ * revoke, and the operator is told once (`session-records-unstored-user`);
+ * any other failure is the adapter's and is thrown.
  */
-export async function isRecordable(
+export async function storeRecord(
   config: ResolvedConfig,
-  userId: string,
+  record: AdapterSessionRecord,
   account: Account | null,
 ): Promise<boolean> {
-  return account?.type !== "credentials" || !!(await callAdapter(config, "getUser", userId))
+  try {
+    await callAdapter(config, "createSessionRecord", record)
+    return true
+  } catch (error) {
+    if (account?.type !== "credentials") throw error
+    if (await callAdapter(config, "getUser", record.userId)) throw error
+    if (!config.warned.has("session-records-unstored-user")) {
+      config.warned.add("session-records-unstored-user")
+      config.logger.warn("session-records-unstored-user")
+    }
+    return false
+  }
 }
 
 /** What server code and events see of a record (a copy; no provider-side ids). */

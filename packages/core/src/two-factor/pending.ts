@@ -26,7 +26,7 @@ import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/
 import { decrypt, encrypt } from "../jwt/codec.js"
 import { callAdapter } from "../lib/adapter.js"
 import { sha256Hex } from "../lib/crypto.js"
-import { isRecordable, newRecord, pendingSignInProvider } from "../session/records.js"
+import { newRecord, pendingSignInProvider, storeRecord } from "../session/records.js"
 import type { Account, Profile, User } from "../types.js"
 
 /** What the first factor established. */
@@ -69,11 +69,10 @@ async function startRecord(
   const { config } = ctx
   if (!config.sessionRecords || typeof config.adapter?.createSessionRecord !== "function")
     return undefined
-  if (!(await isRecordable(config, pending.user.id, pending.account))) return undefined
   const record = newRecord(ctx, pending.user.id, pending.account, expires)
   const provider = pendingSignInProvider(record.provider)
-  await callAdapter(config, "createSessionRecord", { ...record, provider })
-  return record.id
+  const stored = await storeRecord(config, { ...record, provider }, pending.account)
+  return stored ? record.id : undefined
 }
 
 /**
