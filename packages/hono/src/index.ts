@@ -249,7 +249,10 @@ export * from "@tessera/core/errors"
  * `AUTH_<ID>_ID`/`_SECRET`/`_ISSUER`). `authHandler()` applies the environment on its own,
  * without it. No `basePath` is invented: the routes stay where `authHandler()` is registered.
  *
+ * @param envObject The environment (`c.env`, or `process.env`).
+ * @param config The configuration to fill (in place, as in Auth.js).
  * @returns The filled configuration (a filled copy of a frozen one).
+ * @see [@hono/auth-js: setEnvDefaults](https://github.com/honojs/middleware/tree/main/packages/auth-js)
  */
 export function setEnvDefaults(envObject: AuthEnv, config: AuthConfig): AuthConfig {
   if (config.secret === undefined && envObject.AUTH_SECRET && Object.isExtensible(config))
