@@ -287,7 +287,7 @@ export interface OIDCConfig<P> extends Omit<OAuth2Config<P>, "type" | "checks" |
    * signed in through this provider also ends the user's session at the
    * provider: after the local session ends, the browser goes to the provider's
    * `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0) with
-   * `id_token_hint` (when an adapter stores it), `client_id`,
+   * `id_token_hint` (the ID Token: from the adapter, or the session cookie without one), `client_id`,
    * `post_logout_redirect_uri` and `state`. Default `"local"`. (Tessera addition.)
    */
   signOut?: "local" | "provider"

@@ -20,8 +20,11 @@ export interface CurrentSession {
   userId: string
   /** The session record's id, when sessions have records. */
   sessionId: string | undefined
-  /** The provider the user signed in with and their id there, when the session knows it. */
-  provider?: { id: string; accountId: string | null }
+  /**
+   * The provider the user signed in with and their id there, when the session knows it;
+   * `idToken`, the sign-in's ID Token, when no adapter keeps it (`signOut: "provider"`).
+   */
+  provider?: { id: string; accountId: string | null; idToken?: string }
   /**
    * When the user signed in (ms since the epoch), when the session knows it:
    * JWT sessions always (`auth_time`), database sessions from their record.

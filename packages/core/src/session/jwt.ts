@@ -203,12 +203,19 @@ function isProviderClaim(value: unknown): value is { provider: string; account: 
   )
 }
 
-/** The sign-in's provider, kept in the token when it signs out at the provider too (RP-initiated logout). */
+/**
+ * The sign-in's provider, kept in the token when it signs out at the provider too (RP-initiated
+ * logout). Without an adapter to keep the account, the ID Token goes in the (encrypted) token
+ * too, as `id_token`: it is the `id_token_hint` the logout request carries.
+ */
 function providerClaim(ctx: RequestContext, account: Account | null) {
   if (!account) return undefined
   const provider = ctx.config.flows.get(account.provider)?.provider
   if (!provider || provider.type !== "oidc" || provider.signOut !== "provider") return undefined
-  return { provider: account.provider, account: account.providerAccountId }
+  const claim = { provider: account.provider, account: account.providerAccountId }
+  const idToken = account.id_token
+  const kept = typeof ctx.config.adapter?.getAccount === "function"
+  return !kept && typeof idToken === "string" ? { ...claim, id_token: idToken } : claim
 }
 
 /** The record a sign-in starts, or `null` when the adapter cannot keep it (see `storeRecord`). */
@@ -366,10 +373,15 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
     if (!decoded || !userId) return null
     const { token } = decoded
     if (now() >= signedInAt(token) + ctx.config.session.absoluteMaxAge) return null
-    const idp = token.idp as { provider?: unknown; account?: unknown } | undefined
+    const idp = token.idp as
+      { provider?: unknown; account?: unknown; id_token?: unknown } | undefined
     const provider =
       idp && typeof idp.provider === "string"
-        ? { id: idp.provider, accountId: typeof idp.account === "string" ? idp.account : null }
+        ? {
+            id: idp.provider,
+            accountId: typeof idp.account === "string" ? idp.account : null,
+            ...(typeof idp.id_token === "string" ? { idToken: idp.id_token } : {}),
+          }
         : undefined
     // Only a sign-in time Tessera recorded counts: no guess from `iat` or the clock, nor
     // from an adopted Auth.js cookie's (`authjs-cookies.ts`).

@@ -4,7 +4,8 @@
  *
  * The local session ends first (the caller destroys it whatever happens
  * here); then the browser goes to the provider's `end_session_endpoint` with
- * `id_token_hint` (the account's stored ID Token, when an adapter keeps it),
+ * `id_token_hint` (the account's stored ID Token, or, without an adapter, the
+ * one the JWT session cookie carries),
  * `client_id`, `post_logout_redirect_uri` (an allowed URL of this app: it
  * passes the `redirect` callback) and a random `state`. When the provider has
  * no such endpoint, or it cannot be reached, sign-out stays local (logged).
@@ -68,6 +69,9 @@ async function endSessionUrl(
     // name someone else's account (their ID Token holds their profile claims).
     if (account?.id_token && account.userId === session.userId)
       url.searchParams.set("id_token_hint", account.id_token)
+  } else if (session.provider?.idToken) {
+    // No adapter: the sign-in's own ID Token, kept in the encrypted session token (jwt.ts).
+    url.searchParams.set("id_token_hint", session.provider.idToken)
   }
   if (provider.clientId) url.searchParams.set("client_id", provider.clientId)
   const target = provider.postLogoutRedirectUri

@@ -7,6 +7,7 @@
  * POSTs a logout token naming the session's `sid` when it ends its session;
  * the matching sessions end), for JWT and database sessions.
  */
+import { decodeJwt } from "jose"
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest"
 import type { AuthConfig } from "@tessera/core"
 import { listSessions } from "@tessera/core/sessions"
@@ -142,12 +143,15 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
   })
 })
 
-test("RP-initiated logout with JWT sessions and no adapter: no hint, but client_id, the URI and state", async () => {
+test("RP-initiated logout with JWT sessions and no adapter: the session's ID Token as the hint, client_id, the URI and state", async () => {
   makeApp("jwt", { adapter: false })
   const { browser, idpJar } = await signIn()
   const response = await signOut(browser, { callbackUrl: "/" })
   const location = new URL(response.headers.get("location")!)
-  expect(location.searchParams.get("id_token_hint")).toBeNull()
+  const hint = location.searchParams.get("id_token_hint")
+  // The ID Token the provider issued at this sign-in: its issuer, this client, this user.
+  const claims = decodeJwt(hint ?? "")
+  expect(claims).toMatchObject({ iss: idp.issuer, aud: idp.clientId, sub: "ada" })
   expect(location.searchParams.get("client_id")).toBe(idp.clientId)
   expect(location.searchParams.get("post_logout_redirect_uri")).toBe(`${app.origin}/signed-out`)
   expect(await browser.session()).toBeNull()
