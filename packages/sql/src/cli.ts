@@ -204,6 +204,11 @@ async function runAuthjsImport(
 export async function main(argv: string[], io: CliIO = defaultIO): Promise<number> {
   const [command, ...args] = argv
   try {
+    // `tessera migrate --help` asks for the usage, not for a migration.
+    if (args.includes("--help") || args.includes("-h")) {
+      io.out(USAGE)
+      return 0
+    }
     switch (command) {
       case "migrate":
         return await runMigrate(args, io)

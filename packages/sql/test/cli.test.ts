@@ -118,6 +118,19 @@ describe("usage", () => {
     expect(await main(["--help"], d.io)).toBe(0)
     expect(d.out.join("")).toContain("tessera secret")
   })
+
+  test("`<command> --help` prints the usage and runs nothing", async () => {
+    for (const argv of [
+      ["migrate", "--help"],
+      ["purge", "-h"],
+      ["migrate", "--from", "authjs", "--help"],
+    ]) {
+      const run = io()
+      expect(await main(argv, run.io)).toBe(0)
+      expect(run.out.join("")).toContain("Usage:")
+      expect(run.err).toEqual([])
+    }
+  })
 })
 
 const dist = fileURLToPath(new URL("../dist/bin.js", import.meta.url))

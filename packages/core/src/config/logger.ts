@@ -29,14 +29,27 @@ const warnings: Record<WarningCode, string> = {
     "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
 }
 
+/** `scheme://user:password@` in a URL: what a database driver's error may quote. */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s]*@/gi
+
+/**
+ * `text` with the password of any URL in it masked. The errors printed here come from
+ * adapters and providers too, and a driver's message may quote its connection string
+ * (`@tessera/sql` scrubs its own; another adapter's may not).
+ */
+function withoutPasswords(text: string): string {
+  return text.replace(URL_PASSWORD, "$1***@")
+}
+
 /** Prints an error with its cause chain, never the request or its secrets. */
 function printError(error: Error): void {
   const type = error instanceof AuthError ? error.type : error.name
-  console.error(`[tessera][error] ${type}: ${error.message}`)
+  console.error(withoutPasswords(`[tessera][error] ${type}: ${error.message}`))
   const cause = (error as { cause?: unknown }).cause
   const inner = cause && typeof cause === "object" && "err" in cause ? cause.err : cause
-  if (inner instanceof Error) console.error(`[tessera][cause]: ${inner.stack ?? inner.message}`)
-  else if (error.stack) console.error(error.stack)
+  if (inner instanceof Error)
+    console.error(withoutPasswords(`[tessera][cause]: ${inner.stack ?? inner.message}`))
+  else if (error.stack) console.error(withoutPasswords(error.stack))
 }
 
 /** Metadata as the default logger prints it: errors by type and message, never with a stack. */
