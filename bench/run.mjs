@@ -17,6 +17,7 @@ const BENCHMARKS = [
   "sveltekit-page", // signed-in SvelteKit page, A/B and against Auth.js (<= 1.10, <= 1.25)
   "pg-sessions", // PostgreSQL: round trips per check, p50/p99 at 64 concurrent checks
   "db-session", // getSessionAndUser at 1k and 1M sessions, SQLite and PostgreSQL
+  "sqlite-check-cost", // a database session check on SQLite, layer by layer (information)
   "demo-auth", // the demo's hook over HTTP (target: < 5 % on /health)
 ]
 
