@@ -8,7 +8,9 @@
  * import { createClient } from "redis"
  * import { RedisRateLimitStore } from "@tessera/redis"
  *
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect()
+ * const redis = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true })
+ * redis.on("error", (error) => console.error("Redis:", error.message)) // required: see the README
+ * await redis.connect()
  * const store = RedisRateLimitStore(redis)
  * ```
  * @module

@@ -35,7 +35,19 @@ export interface RedisCommands {
 export interface RedisRateLimitStoreOptions {
   /** Put before every key, to keep Tessera's keys apart from the app's. Default `"tessera:rate-limit:"`. */
   prefix?: string
+  /**
+   * Milliseconds to wait for Redis's answer to each command; default 1000.
+   * Past it the command fails with a `TimeoutError` and so does the sign-in
+   * (`error=Configuration`): a Redis that is down or does not answer must not
+   * hold sign-ins open. node-redis alone waits as long as it takes: its
+   * offline queue keeps commands while it reconnects, and a command already
+   * sent waits for a reply however long the server is silent.
+   */
+  timeout?: number
 }
+
+/** See {@link RedisRateLimitStoreOptions.timeout}. */
+const DEFAULT_TIMEOUT = 1000
 
 /** INCR; EXPIRE when the counter is new or has no TTL (TTL answers -1 for "none"). */
 const INCREMENT = `local count = redis.call("INCR", KEYS[1])
@@ -54,18 +66,54 @@ function toCount(reply: unknown): number {
 }
 
 /**
+ * `reply`, or a `TimeoutError` (the web platform's, as `AbortSignal.timeout`
+ * raises) once `ms` have passed. A command left behind in node-redis's offline
+ * queue still runs when Redis is back: it counts a refused attempt, which only
+ * errs on the strict side (`disableOfflineQueue: true` drops it instead).
+ */
+async function bounded<T>(reply: Promise<T>, ms: number, command: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new DOMException(
+            `Redis did not answer ${command} within ${ms} ms (rate-limit store)`,
+            "TimeoutError",
+          ),
+        ),
+      ms,
+    )
+  })
+  try {
+    return await Promise.race([reply, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
  * A rate-limit store on a connected node-redis client.
  *
+ * Fails closed: a command that fails, or gets no answer within `timeout`,
+ * fails the sign-in that needed it (`error=Configuration`, logged), rather
+ * than letting it through unlimited or holding it open.
+ *
  * @param client a connected node-redis v5 client (or cluster, or pool); the
- *   app owns it: connect it before use, close it at shutdown
- * @param options the key prefix
+ *   app owns it: connect it before use, close it at shutdown, and listen for
+ *   its `error` events (node-redis emits one each time the connection fails;
+ *   with no listener, Node throws it and the process exits)
+ * @param options the key prefix, and how long to wait for Redis
  * @example
  * ```ts
  * import { createClient } from "redis"
  * import { RedisRateLimitStore } from "@tessera/redis"
  * import { createRateLimiter } from "@tessera/core/rate-limit"
  *
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect()
+ * // Without the offline queue, commands fail at once while Redis is unreachable.
+ * const redis = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true })
+ * redis.on("error", (error) => console.error("Redis:", error.message))
+ * await redis.connect()
  * const limiter = createRateLimiter({
  *   secret: process.env.AUTH_SECRET!,
  *   store: RedisRateLimitStore(redis, { prefix: "myapp:rl:" }),
@@ -80,16 +128,20 @@ export function RedisRateLimitStore(
   options: RedisRateLimitStoreOptions = {},
 ): RateLimitStore {
   const prefix = options.prefix ?? "tessera:rate-limit:"
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT
+  if (!(Number.isFinite(timeout) && timeout > 0))
+    throw new TypeError("RedisRateLimitStore: timeout must be a positive number of milliseconds")
   return {
     async increment(key, ttlSeconds) {
       const ttl = String(Math.max(1, Math.ceil(ttlSeconds)))
-      return toCount(await client.eval(INCREMENT, { keys: [prefix + key], arguments: [ttl] }))
+      const script = client.eval(INCREMENT, { keys: [prefix + key], arguments: [ttl] })
+      return toCount(await bounded(script, timeout, "EVAL"))
     },
     async get(key) {
-      return toCount(await client.get(prefix + key))
+      return toCount(await bounded(client.get(prefix + key), timeout, "GET"))
     },
     async delete(key) {
-      await client.del(prefix + key)
+      await bounded(client.del(prefix + key), timeout, "DEL")
     },
   }
 }

@@ -67,6 +67,12 @@ describe.skipIf(!binary)("RedisRateLimitStore", () => {
     expect(ttl).toBeLessThanOrEqual(30)
   })
 
+  test("a timeout that is not a positive number of milliseconds is refused", () => {
+    for (const timeout of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => RedisRateLimitStore(client, { timeout })).toThrow(TypeError)
+    expect(() => RedisRateLimitStore(client, { timeout: 250 })).not.toThrow()
+  })
+
   test("works with a RESP3 client", async () => {
     const resp3 = await createClient({ url: server.url, RESP: 3 }).connect()
     try {

@@ -28,6 +28,10 @@ import { afterExit, shellQuote } from "./watchdog.js"
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
   url: string
+  /** The port it listens on: start another server there (`startRedis({ port })`) to stand for a restart. */
+  port: number
+  /** The server's process id (`undefined` for `REDIS_URL`): a test can `SIGSTOP` it to stand for a Redis that stops answering. */
+  pid: number | undefined
   /** Stops the server and deletes its directory. Safe to call twice. */
   stop(): Promise<void>
 }
@@ -42,6 +46,10 @@ export interface StartRedisOptions {
   ignoreEnv?: boolean
   /** The binary; default `findRedisServer()`. */
   binary?: string
+  /** Listen on this port (a restart, in an outage test) instead of a free one. Implies `ignoreEnv`. */
+  port?: number
+  /** More `redis-server` arguments (`["--requirepass", "…"]`). Implies `ignoreEnv`. */
+  args?: readonly string[]
 }
 
 /**
@@ -68,33 +76,43 @@ export function findRedisServer(): string | undefined {
  * @example
  * ```ts
  * const redis = await startRedis()
- * const client = await createClient({ url: redis.url }).connect()
+ * const client = createClient({ url: redis.url })
+ * client.on("error", () => {}) // node-redis throws an unheard "error" event, ending the run
+ * await client.connect()
  * // ...
  * await client.quit()
  * await redis.stop()
  * ```
  *
- * @param options Whether to ignore `REDIS_URL`, and which binary to run.
+ * @param options Whether to ignore `REDIS_URL`, which binary to run, and (for outage tests) its port and more arguments.
  * @see [docs/testing.md: PostgreSQL and Redis](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#postgresql-and-redis)
  */
 export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServer> {
   const fromEnv = process.env.REDIS_URL
-  if (!options.ignoreEnv && fromEnv && /^rediss?:\/\//.test(fromEnv))
-    return { url: fromEnv, stop: async () => {} }
+  const own = options.ignoreEnv || options.port !== undefined || options.args !== undefined
+  if (!own && fromEnv && /^rediss?:\/\//.test(fromEnv))
+    return {
+      url: fromEnv,
+      port: Number(new URL(fromEnv).port || 6379),
+      pid: undefined,
+      stop: async () => {},
+    }
   const binary = options.binary ?? findRedisServer()
   if (!binary) throw new Error("startRedis: no redis-server found (apt-get install redis-server)")
+  const args = options.args ?? []
+  if (options.port !== undefined) return launch(binary, options.port, args)
   // A port can be taken between picking and binding it: try a few.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     try {
-      return await launch(binary, port)
+      return await launch(binary, port, args)
     } catch (error) {
       if (attempt >= 3 || !/address already in use/i.test(String(error))) throw error
     }
   }
 }
 
-async function launch(binary: string, port: number): Promise<RedisServer> {
+async function launch(binary: string, port: number, args: readonly string[]): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-redis-"))
   const child = spawn(
     binary,
@@ -109,6 +127,7 @@ async function launch(binary: string, port: number): Promise<RedisServer> {
       "no",
       "--dir",
       dir,
+      ...args,
     ],
     { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
   )
@@ -135,7 +154,7 @@ async function launch(binary: string, port: number): Promise<RedisServer> {
     await stop()
     throw error
   }
-  return { url: `redis://127.0.0.1:${port}`, stop }
+  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid, stop }
 }
 
 /** Resolves when the server says it accepts connections; rejects with its output if it exits first. */
@@ -179,5 +198,7 @@ function terminate(child: ChildProcess): Promise<void> {
       resolve()
     })
     child.kill("SIGTERM")
+    // A server a test stopped (SIGSTOP) only acts on the signal once it runs again.
+    child.kill("SIGCONT")
   })
 }
