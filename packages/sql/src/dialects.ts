@@ -200,19 +200,26 @@ export function postgresDatabase(config: string | pg.PoolConfig): Kysely<Databas
  * pg fails the statement but leaves it in flight on the connection, so the client
  * would go back to the pool and every statement sent on it later (the transaction's
  * ROLLBACK, the next request's session check) would queue behind the unanswered one
- * and time out in turn. Closed, it fails them at once, and the pool drops it when it
- * is released and opens a fresh connection for the next request.
+ * and time out in turn. Closed, the pool drops it when it is released and opens a
+ * fresh connection for the next request. Statements sent on it meanwhile (Kysely's
+ * ROLLBACK) fail at once with the timeout, so that is what the caller reports, not
+ * "Client was closed".
  */
 function closingOnTimeout(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  let timedOut: Error | undefined
   client.query = ((...args: unknown[]) => {
+    // Kysely's plain statements: `query(sql, parameters)`, answered by a promise.
+    const plain = typeof args[0] === "string" && typeof args.at(-1) !== "function"
+    if (timedOut && plain) return Promise.reject(timedOut)
     const result = query(...args)
-    // A promise for Kysely's plain queries; a cursor (streaming) has pg's own callbacks.
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
         // pg's message for a `query_timeout`: it has no code.
-        if (error instanceof Error && error.message === "Query read timeout")
+        if (error instanceof Error && error.message === "Query read timeout" && !timedOut) {
+          timedOut = error
           client.end().catch(() => {})
+        }
       })
     }
     return result

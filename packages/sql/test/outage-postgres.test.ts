@@ -446,4 +446,35 @@ describe("a connection lost in the middle of the user+account transaction", () =
     const after = await rows(schema)
     expect(after.accounts).toEqual([{ user_id: after.users[0].id }])
   })
+
+  test("query_timeout during the account insert: the connection is closed, the server rolls back", async () => {
+    const { schema, fast } = await slowAccounts(2)
+    const application = `outage-${crypto.randomUUID().slice(0, 8)}`
+    const adapter = SqlAdapter.postgres({
+      connectionString: server.url,
+      options: `-c search_path=${schema}`,
+      application_name: application,
+      query_timeout: 500,
+    })
+    adapters.push(adapter)
+    const { config, log } = makeConfig({ adapter, providers: [standin.provider()] })
+    const { response } = await oauthSignIn(config, standin, {
+      id: "gh-qt",
+      email: "qt@example.com",
+    })
+    expect(response.headers.get("location")).toBe(CONFIGURATION_ERROR)
+    expect(typesOf(log.errors)).toEqual(["AdapterError"])
+    expect(causeOf(log.errors[0]!)?.message).toBe("Query read timeout")
+    // The server notices the closed connection when the insert ends, and rolls back.
+    for (let i = 0; i < 100 && (await backendsOf(application)).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await backendsOf(application)).toEqual([])
+    expect(await rows(schema)).toEqual({ users: [], accounts: [] })
+
+    await fast()
+    const retry = await oauthSignIn(config, standin, { id: "gh-qt", email: "qt@example.com" })
+    expect(retry.response.headers.get("location")).toMatch(/^http:\/\/localhost:3000\/?$/)
+    const after = await rows(schema)
+    expect(after.accounts).toEqual([{ user_id: after.users[0].id }])
+  })
 })
