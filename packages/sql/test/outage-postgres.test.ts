@@ -2,7 +2,12 @@
  * PostgreSQL going away under a running app: the test's own cluster stopped
  * (fast shutdown) and started again, a backend terminated mid-transaction, a
  * statement timeout, and a server that stops answering. Driven through `Auth()`
- * with `Request`s.
+ * with `Request`s; every wait is bounded and on loopback.
+ *
+ * The two "stops answering" tests failed before `query_timeout` had a default and
+ * a timed-out connection was closed: a session check on a frozen connection never
+ * answered, and after a timeout the pool handed the stuck connection out again.
+ * The rest held already and are kept as regression tests.
  */
 import { createServer, type AddressInfo, type Socket } from "node:net"
 import { inspect } from "node:util"
