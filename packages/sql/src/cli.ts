@@ -152,8 +152,12 @@ async function withAdapter(
   const label = describeLocation(target)
   let adapter: SqlAdapterInstance | undefined
   try {
+    // No statement timeout: an operator's command may rightly run long (an index built on a
+    // large table, a purge after months), and whoever runs it can stop it.
     adapter =
-      target.kind === "postgres" ? SqlAdapter.postgres(target.url) : SqlAdapter.sqlite(target.path)
+      target.kind === "postgres"
+        ? SqlAdapter.postgres({ connectionString: target.url, query_timeout: 0 })
+        : SqlAdapter.sqlite(target.path)
     await work(adapter, label)
     return 0
   } catch (error) {

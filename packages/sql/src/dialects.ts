@@ -142,14 +142,34 @@ export function existingSqliteDatabase(
 export const DEFAULT_POOL_MAX = 64
 
 /**
+ * How long connecting (or waiting for a free connection of a full pool) may take,
+ * unless the config sets `connectionTimeoutMillis`. A refused connection (server
+ * stopped) fails at once; this bounds a server that does not answer at all.
+ */
+export const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000
+
+/**
+ * How long a statement may go unanswered, unless the config sets `query_timeout`
+ * (0: no limit). pg's own default waits forever: a connection whose server froze
+ * or dropped off the network (no FIN, no RST) would hang every request that gets
+ * it. Generous, so that legitimate slow work (`migrate()` building an index on a
+ * large table, `purge()` after a long pause) is not cut; the adapter's own
+ * statements take milliseconds. `statement_timeout` (server side) is the tool for
+ * slow queries; this is for a server that stopped answering.
+ */
+export const DEFAULT_QUERY_TIMEOUT_MS = 30_000
+
+/**
  * A pool on a connection string or `pg.PoolConfig`: up to {@link DEFAULT_POOL_MAX}
- * connections, and, unlike pg's default (wait forever), connecting gives up
- * after 10 s unless the config says otherwise: an unreachable database should
- * fail a request, not hang it.
+ * connections, and, unlike pg's defaults (wait forever), connecting gives up after
+ * {@link DEFAULT_CONNECTION_TIMEOUT_MS} and a statement after
+ * {@link DEFAULT_QUERY_TIMEOUT_MS} unless the config says otherwise: a database
+ * that is down or stopped answering should fail a request, not hang it.
  */
 export function postgresDatabase(config: string | pg.PoolConfig): Kysely<Database> {
   const poolConfig: pg.PoolConfig = {
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: DEFAULT_CONNECTION_TIMEOUT_MS,
+    query_timeout: DEFAULT_QUERY_TIMEOUT_MS,
     max: DEFAULT_POOL_MAX,
     ...(typeof config === "string" ? { connectionString: config } : config),
   }
@@ -165,11 +185,45 @@ export function postgresDatabase(config: string | pg.PoolConfig): Kysely<Databas
         // A client checked out of the pool has no pool listener: if its connection
         // drops mid-query, pg rejects the query *and* emits "error" on the client,
         // which would crash the process. The rejection is what reports it.
-        pool.on("connect", (client) => void client.on("error", () => {}))
+        pool.on("connect", (client) => {
+          client.on("error", () => {})
+          closingOnTimeout(client)
+        })
         return pool
       },
     }),
   })
+}
+
+/**
+ * Makes `client` close its connection when a statement times out (`query_timeout`).
+ * pg fails the statement but leaves it in flight on the connection, so the client
+ * would go back to the pool and every statement sent on it later (the transaction's
+ * ROLLBACK, the next request's session check) would queue behind the unanswered one
+ * and time out in turn. Closed, the pool drops it when it is released and opens a
+ * fresh connection for the next request. Statements sent on it meanwhile (Kysely's
+ * ROLLBACK) fail at once with the timeout, so that is what the caller reports, not
+ * "Client was closed".
+ */
+function closingOnTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  let timedOut: Error | undefined
+  client.query = ((...args: unknown[]) => {
+    // Kysely's plain statements: `query(sql, parameters)`, answered by a promise.
+    const plain = typeof args[0] === "string" && typeof args.at(-1) !== "function"
+    if (timedOut && plain) return Promise.reject(timedOut)
+    const result = query(...args)
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        // pg's message for a `query_timeout`: it has no code.
+        if (error instanceof Error && error.message === "Query read timeout" && !timedOut) {
+          timedOut = error
+          client.end().catch(() => {})
+        }
+      })
+    }
+    return result
+  }) as typeof client.query
 }
 
 /** The engine behind a Kysely instance, when its dialect is one Kysely ships. */

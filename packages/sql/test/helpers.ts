@@ -1,4 +1,6 @@
 /** Shared by the SQLite and PostgreSQL test files. */
+import { spawnSync } from "node:child_process"
+import { dirname, join } from "node:path"
 import Sqlite from "better-sqlite3"
 import type { Kysely } from "kysely"
 import pg from "pg"
@@ -217,5 +219,41 @@ export function rateLimitWorker(
       new URL("../dist/index.js", import.meta.url),
       new URL("../../testing/dist/rate-limit-store-worker.js", import.meta.url),
     ],
+  }
+}
+
+/**
+ * Stops and starts again the private cluster behind `url` (from `startPostgres({ ignoreEnv:
+ * true })`), keeping its data and port, as an operator's `pg_ctl stop -m fast` / `start` would:
+ * for outage tests. Where its binaries and data are is asked of the server itself. As root
+ * the server runs as the `postgres` OS user (see startPostgres), so pg_ctl does too.
+ */
+export async function clusterControl(url: string) {
+  const client = new pg.Client(url)
+  await client.connect()
+  let data: string
+  let bin: string
+  try {
+    data = (await client.query<{ data_directory: string }>("show data_directory")).rows[0]!
+      .data_directory
+    bin = (
+      await client.query<{ setting: string }>("select setting from pg_config where name = 'BINDIR'")
+    ).rows[0]!.setting
+  } finally {
+    await client.end()
+  }
+  const pgCtl = (...args: string[]) => {
+    const [command, argv] =
+      process.getuid?.() === 0
+        ? ["runuser", ["-u", "postgres", "--", `${bin}/pg_ctl`, ...args]]
+        : [`${bin}/pg_ctl`, args]
+    const result = spawnSync(command, argv, { encoding: "utf8", timeout: 30_000 })
+    if (result.status !== 0) throw new Error(`pg_ctl ${args.at(-1)}: ${result.stderr}`)
+  }
+  return {
+    /** Fast shutdown: sessions are ended (their clients told so), open transactions rolled back. */
+    stop: () => pgCtl("-D", data, "-m", "fast", "-w", "-t", "20", "stop"),
+    start: () =>
+      pgCtl("-D", data, "-l", join(dirname(data), "server.log"), "-w", "-t", "20", "start"),
   }
 }

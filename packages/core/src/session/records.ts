@@ -196,8 +196,9 @@ export function newRecord(
  * adapter keep their records all the same, but an adapter whose records need
  * the user (a foreign key, or a database not yet migrated) refuses. That
  * sign-in then goes on without a record, as a session nothing can list or
- * revoke, and the operator is told once (`session-records-unstored-user`);
- * any other failure is the adapter's and is thrown.
+ * revoke, and the operator is told once (`session-records-unstored-user`).
+ * Only a foreign-key refusal counts: any other failure is the adapter's and is
+ * thrown (a database refusing writes must not mint sessions nothing can revoke).
  */
 export async function storeRecord(
   config: ResolvedConfig,
@@ -208,7 +209,7 @@ export async function storeRecord(
     await callAdapter(config, "createSessionRecord", record)
     return true
   } catch (error) {
-    if (account?.type !== "credentials") throw error
+    if (account?.type !== "credentials" || !isForeignKeyRefusal(error)) throw error
     if (await callAdapter(config, "getUser", record.userId)) throw error
     if (!config.warned.has("session-records-unstored-user")) {
       config.warned.add("session-records-unstored-user")
@@ -216,6 +217,26 @@ export async function storeRecord(
     }
     return false
   }
+}
+
+/**
+ * Whether an adapter's failure is a foreign key refusing the row, somewhere in its cause
+ * chain: how an adapter whose records need a stored user refuses another's (SQLite
+ * "FOREIGN KEY constraint failed", PostgreSQL 23503 "violates foreign key constraint",
+ * MySQL "a foreign key constraint fails", Prisma P2003). Any other failure (the database
+ * down, read-only, locked) is a fault: the sign-in fails and it is logged, rather than
+ * going on without a record that nothing could then revoke.
+ */
+function isForeignKeyRefusal(error: unknown): boolean {
+  for (let depth = 0; depth < 5 && error != null && typeof error === "object"; depth++) {
+    const { message, code } = error as { message?: unknown; code?: unknown }
+    if (typeof message === "string" && /foreign key/i.test(message)) return true
+    if (code === "23503" || code === "P2003" || code === "SQLITE_CONSTRAINT_FOREIGNKEY") return true
+    const cause = (error as { cause?: unknown }).cause
+    // An AdapterError's cause is `{ err }` (Auth.js's shape).
+    error = cause && typeof cause === "object" && "err" in cause ? cause.err : cause
+  }
+  return false
 }
 
 /** What server code and events see of a record (a copy; no provider-side ids). */
