@@ -12,7 +12,7 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
-import { InvalidRequest } from "../errors.js"
+import { AuthError, InvalidRequest, OAuthProviderError } from "../errors.js"
 import { callAdapter } from "../lib/adapter.js"
 import { InvalidLogoutToken, verifyLogoutToken } from "../flows/oauth/backchannel-logout.js"
 import { revokeSessions, revokeUnknownOriginSessions } from "../session/records.js"
@@ -50,7 +50,15 @@ export async function backchannelLogout(ctx: RequestContext): Promise<ResponseIn
     subject = await verifyLogoutToken(ctx, provider, token)
   } catch (error) {
     if (error instanceof InvalidLogoutToken) return refuse(ctx, error.message)
-    ctx.config.logger.error(error as Error)
+    // A server fault (the provider's metadata or keys out of reach, the database): logged with a type.
+    ctx.config.logger.error(
+      error instanceof AuthError
+        ? error
+        : new OAuthProviderError(
+            `Provider "${provider.id}": the logout token could not be checked`,
+            { cause: { err: error, provider: provider.id } },
+          ),
+    )
     return {
       status: 400,
       headers,

@@ -22,6 +22,7 @@
  */
 import { verificationMessage, type VerificationMessage } from "../flows/email/message.js"
 import { customFetch } from "../symbols.js"
+import { withHttpTimeout } from "../lib/http-timeout.js"
 import type { Awaitable, Theme } from "../types.js"
 import type { CommonProviderOptions } from "./index.js"
 import { sendWithNodemailer } from "./nodemailer.js"
@@ -247,7 +248,7 @@ export async function sendToMailApi(
 ): Promise<Response> {
   const { provider } = params
   const send = provider[customFetch] ?? globalThis.fetch
-  const response = await send(url, { ...init, redirect: "error" })
+  const response = await send(url, { ...withHttpTimeout(url, init), redirect: "error" })
   if (response.ok) return response
   const answer = await response.text().catch(() => "")
   // A service may echo the request: the credentials sent are secrets too.

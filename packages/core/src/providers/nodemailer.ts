@@ -55,13 +55,55 @@ async function loadNodemailer(): Promise<NodemailerModule> {
   }
 }
 
+/**
+ * nodemailer's own bounds (2 min to connect, 30 s for the greeting, 10 min of
+ * silence) let a hung mail server hold an e-mail sign-in open for minutes.
+ * 10 s to connect and to be greeted, 30 s of silence once talking (a large
+ * message to a slow but working server still goes out).
+ */
+const SMTP_TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+} as const
+
+/**
+ * `server` with {@link SMTP_TIMEOUTS} where the app set none. An options object
+ * gets them under its own keys. A connection URL (`smtp://user:pass@host:587`,
+ * alone or as an object's `url`, when nodemailer reads nothing else of the
+ * object) gets those its query does not name appended, so
+ * `?socketTimeout=60000` still wins. Anything else (a transport plugin, another
+ * scheme) is passed as it is.
+ */
+function withSmtpTimeouts(server: unknown): unknown {
+  if (typeof server === "string") return urlWithTimeouts(server)
+  if (!server || typeof server !== "object") return server
+  const prototype: unknown = Object.getPrototypeOf(server)
+  if (prototype !== Object.prototype && prototype !== null) return server
+  const options = server as Record<string, unknown>
+  if (typeof options.send === "function") return server
+  if (typeof options.url === "string") return { ...options, url: urlWithTimeouts(options.url) }
+  return { ...SMTP_TIMEOUTS, ...options }
+}
+
+/** Appends the bounds `url`'s query leaves out; the URL itself is not re-encoded. */
+function urlWithTimeouts(url: string): string {
+  if (!/^smtps?:/i.test(url) || url.includes("#")) return url
+  const start = url.indexOf("?")
+  const given = new URLSearchParams(start === -1 ? "" : url.slice(start + 1))
+  const missing = Object.entries(SMTP_TIMEOUTS).filter(([key]) => !given.has(key))
+  if (missing.length === 0) return url
+  const separator = start === -1 ? "?" : /[?&]$/.test(url) ? "" : "&"
+  return url + separator + missing.map(([key, value]) => `${key}=${value}`).join("&")
+}
+
 /** One transport per provider: nodemailer parses the server option once, not per message. */
 const transports = new WeakMap<object, Transport>()
 
 async function transportFor(provider: EmailConfig): Promise<Transport> {
   let transport = transports.get(provider)
   if (!transport) {
-    transport = (await loadNodemailer()).createTransport(provider.server)
+    transport = (await loadNodemailer()).createTransport(withSmtpTimeouts(provider.server))
     transports.set(provider, transport)
   }
   return transport

@@ -29,6 +29,7 @@ import type { ResolvedOAuthProvider } from "../types.js"
 import { oauthCacheOf } from "./cache.js"
 import { authorizationServer } from "./discovery.js"
 import { providerFetch } from "./http.js"
+import { HTTP_TIMEOUT_MS } from "../../lib/http-timeout.js"
 
 export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
 
@@ -60,6 +61,8 @@ function keySetOf(ctx: RequestContext, provider: ResolvedOAuthProvider, jwksUri:
   if (cache.logoutKeys?.url === jwksUri) return cache.logoutKeys.keys
   const keys = createRemoteJWKSet(new URL(jwksUri), {
     [joseCustomFetch]: providerFetch(provider),
+    // jose bounds the fetch itself (5 s by default): the same bound as every other request.
+    timeoutDuration: HTTP_TIMEOUT_MS,
   })
   cache.logoutKeys = { url: jwksUri, keys }
   return keys

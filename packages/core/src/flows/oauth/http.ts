@@ -5,16 +5,24 @@
  */
 import * as o from "oauth4webapi"
 import { customFetch } from "../../symbols.js"
+import { HTTP_TIMEOUT_MS, withHttpTimeout } from "../../lib/http-timeout.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 
 type Provider = ResolvedOAuthProvider
 
-/** The oauth4webapi transport options for `provider`. */
-export function httpOptions(provider: Provider): {
+type HttpOptions = {
   [o.customFetch]?: typeof fetch
   [o.allowInsecureRequests]?: boolean
-} {
-  const options: { [o.customFetch]?: typeof fetch; [o.allowInsecureRequests]?: boolean } = {}
+  signal?: () => AbortSignal
+}
+
+/**
+ * The oauth4webapi transport options for `provider`. oauth4webapi sets no time
+ * bound of its own: each request gets the default one (`lib/http-timeout.ts`)
+ * as its `signal`, which the provider's `customFetch` receives and may replace.
+ */
+export function httpOptions(provider: Provider): HttpOptions {
+  const options: HttpOptions = { signal: () => AbortSignal.timeout(HTTP_TIMEOUT_MS) }
   const custom = provider[customFetch]
   if (custom) options[o.customFetch] = custom
   if (provider.dangerouslyAllowInsecureHttpRequests === true)
@@ -33,8 +41,9 @@ export function isAllowedUrl(provider: Provider, url: URL): boolean {
 /**
  * The `fetch` given to custom `request` handlers and used for Tessera's own
  * calls outside oauth4webapi: the provider's `customFetch` (or the global one),
- * refusing `http:` URLs unless the provider allows them, and never following
- * redirects (a redirect could lead a bearer token to another host).
+ * refusing `http:` URLs unless the provider allows them, never following
+ * redirects (a redirect could lead a bearer token to another host), and bounded
+ * in time unless the caller gave a signal of its own.
  */
 export function providerFetch(provider: Provider): typeof fetch {
   const base = provider[customFetch] ?? globalThis.fetch
@@ -45,6 +54,6 @@ export function providerFetch(provider: Provider): typeof fetch {
         new TypeError(`Refusing to request a non-https URL for provider "${provider.id}"`),
       )
     }
-    return base(input, { redirect: "manual", ...init })
+    return base(input, { redirect: "manual", ...withHttpTimeout(input, init) })
   }
 }
