@@ -36,6 +36,7 @@ import {
   startStandin,
   type Standin,
 } from "../../core/test/flows/sign-in/loopback-oauth.js"
+import { within } from "../../core/test/harness/unresponsive.js"
 import { clusterControl } from "./helpers.js"
 
 let server: PostgresServer
@@ -277,13 +278,6 @@ async function backendsOf(application: string): Promise<number[]> {
 }
 
 /** `promise`, or "no answer" once `ms` have passed: the test's bound, so a hang fails instead of stalling. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | "no answer"> {
-  let timer: NodeJS.Timeout | undefined
-  const guard = new Promise<"no answer">((resolve) => {
-    timer = setTimeout(() => resolve("no answer"), ms)
-  })
-  return Promise.race([promise, guard]).finally(() => clearTimeout(timer))
-}
 
 const statusOf = (answer: Response | "no answer") =>
   answer === "no answer" ? answer : answer.status

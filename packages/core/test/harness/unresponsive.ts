@@ -2,10 +2,12 @@
  * Peers that fail the way production services do during an outage, on
  * loopback: one that accepts connections and never says a word (a hung
  * server, a black-holing proxy) and a port nothing listens on (a service that
- * is down). For the outage tests of OAuth providers and mail servers.
+ * is down). For the outage tests of OAuth providers, mail servers, Redis and
+ * databases, with the helpers they share to wait on what may never answer.
  * @module
  */
 import { createServer, type Socket } from "node:net"
+import { expect } from "vitest"
 import { eitherSignal } from "../../src/lib/http-timeout.js"
 
 export interface HungPeer {
@@ -71,4 +73,32 @@ export function boundHonouringFetch(ms: number) {
     return fetch(input, { ...init, signal: eitherSignal([given, AbortSignal.timeout(ms)]) })
   }
   return { fetch: fetcher, seen }
+}
+
+/** `promise`'s value, or `"no answer"` once `ms` have passed: a hang fails its test instead of the run. */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | "no answer"> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<"no answer">((resolve) => {
+    timer = setTimeout(() => resolve("no answer"), ms)
+  })
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** What `run` resolves to, and how many milliseconds it took. */
+export async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now()
+  const value = await run()
+  return { value, ms: performance.now() - started }
+}
+
+/** The `error` value of the sign-in page the answer sends the browser to (as Auth.js does). */
+export function signInPageError(response: Response, origin: string): string | null {
+  expect(response.status).toBe(302)
+  const location = new URL(response.headers.get("location")!, origin)
+  expect(location.pathname).toBe("/auth/signin")
+  return location.searchParams.get("error")
 }

@@ -19,7 +19,9 @@ import { makeConfig, ORIGIN } from "../harness/index.js"
 import {
   boundHonouringFetch,
   closedPort,
+  signInPageError,
   startHungPeer,
+  timed,
   type HungPeer,
 } from "../harness/unresponsive.js"
 import { loggedText, requestLink, uniqueAddress } from "../flows/email/fixtures.js"
@@ -42,19 +44,8 @@ function setup(provider: AuthConfig["providers"][number]) {
   return { config, log, tokens: adapter.store.verificationTokens }
 }
 
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now()
-  const value = await run()
-  return { value, ms: performance.now() - started }
-}
-
 /** The sign-in page's `error` value the answer sends the browser to. */
-function errorOf(response: Response): string | null {
-  expect(response.status).toBe(302)
-  const location = new URL(response.headers.get("location")!, ORIGIN)
-  expect(location.pathname).toBe("/auth/signin")
-  return location.searchParams.get("error")
-}
+const errorOf = (response: Response) => signInPageError(response, ORIGIN)
 
 async function expectCleanFailure(
   response: Response,

@@ -23,7 +23,9 @@ import { Browser, ORIGIN, post, recordingLogger, SECRET } from "../harness/index
 import {
   boundHonouringFetch,
   closedPort,
+  signInPageError,
   startHungPeer,
+  timed,
   type HungPeer,
 } from "../harness/unresponsive.js"
 
@@ -94,19 +96,8 @@ function loggedText(errors: Error[]): string {
   return parts.join("\n")
 }
 
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now()
-  const value = await run()
-  return { value, ms: performance.now() - started }
-}
-
-/** The `error` value of the sign-in page the answer sends the browser to (as Auth.js does for OAuth errors). */
-function errorOf(response: Response): string | null {
-  expect(response.status).toBe(302)
-  const location = new URL(response.headers.get("location")!, ORIGIN)
-  expect(location.pathname).toBe("/auth/signin")
-  return location.searchParams.get("error")
-}
+/** The sign-in page's `error` value the answer sends the browser to. */
+const errorOf = (response: Response) => signInPageError(response, ORIGIN)
 
 function expectNothingLeaked(response: Response, body: string, log: string, secrets: string[]) {
   const answer = `${response.headers.get("location")}\n${body}`

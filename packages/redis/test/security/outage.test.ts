@@ -26,6 +26,7 @@ import {
   type RedisServer,
 } from "@tessera/testing"
 import { RedisRateLimitStore } from "@tessera/redis"
+import { within } from "../../../core/test/harness/unresponsive.js"
 
 const binary = findRedisServer()
 const ORIGIN = "http://localhost:3000"
@@ -37,19 +38,6 @@ const BOUND = 4000
 let server: RedisServer
 let sink: MailSink
 const clients: ReturnType<typeof createClient>[] = []
-
-/** The promise's value, or "no answer" once `ms` have passed. */
-async function within<T>(promise: Promise<T>, ms = BOUND): Promise<T | "no answer"> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<"no answer">((resolve) => {
-    timer = setTimeout(() => resolve("no answer"), ms)
-  })
-  try {
-    return await Promise.race([promise, late])
-  } finally {
-    clearTimeout(timer)
-  }
-}
 
 /** Resolves on the client's next `ready` (it reconnected), or rejects after `ms`. */
 function nextReady(client: ReturnType<typeof createClient>, ms = BOUND): Promise<void> {
@@ -180,8 +168,8 @@ describe.skipIf(!binary)("Auth() rate limits when Redis goes away", () => {
     await down
     await server.stop()
 
-    await expectRefused(await within(signIn(logs.config)))
-    await expectRefused(await within(mailLink(logs.config, "bob@example.com")))
+    await expectRefused(await within(signIn(logs.config), BOUND))
+    await expectRefused(await within(mailLink(logs.config, "bob@example.com"), BOUND))
     expectLogged(logs, 2)
     // Fail closed: the limit could not be checked, so nothing was sent or stored.
     expect(sink.messages.length).toBe(mailed)
@@ -190,11 +178,11 @@ describe.skipIf(!binary)("Auth() rate limits when Redis goes away", () => {
     const back = nextReady(client)
     server = await startRedis({ binary, port: server.port, args: ARGS })
     await back
-    expect((await within(signIn(logs.config))) as { location: string }).toMatchObject({
+    expect((await within(signIn(logs.config), BOUND)) as { location: string }).toMatchObject({
       location: ORIGIN,
     })
     expect(
-      (await within(mailLink(logs.config, "bob@example.com"))) as { location: string },
+      (await within(mailLink(logs.config, "bob@example.com"), BOUND)) as { location: string },
     ).toMatchObject({ location: expect.stringContaining("/verify-request") })
     expect(sink.messages.length).toBe(mailed + 1)
     expectLogged(logs, 2)
@@ -208,14 +196,14 @@ describe.skipIf(!binary)("Auth() rate limits when Redis goes away", () => {
     await down
     await server.stop()
 
-    await expectRefused(await within(signIn(logs.config)))
-    await expectRefused(await within(mailLink(logs.config, "cy@example.com")))
+    await expectRefused(await within(signIn(logs.config), BOUND))
+    await expectRefused(await within(mailLink(logs.config, "cy@example.com"), BOUND))
     expectLogged(logs, 2)
 
     const back = nextReady(client)
     server = await startRedis({ binary, port: server.port, args: ARGS })
     await back
-    expect((await within(signIn(logs.config))) as { location: string }).toMatchObject({
+    expect((await within(signIn(logs.config), BOUND)) as { location: string }).toMatchObject({
       location: ORIGIN,
     })
   })
@@ -227,8 +215,8 @@ describe.skipIf(!binary)("Auth() rate limits when Redis goes away", () => {
     const tokens = logs.adapter.store.verificationTokens.size
     process.kill(server.pid!, "SIGSTOP")
     try {
-      await expectRefused(await within(signIn(logs.config)))
-      await expectRefused(await within(mailLink(logs.config, "dee@example.com")))
+      await expectRefused(await within(signIn(logs.config), BOUND))
+      await expectRefused(await within(mailLink(logs.config, "dee@example.com"), BOUND))
       expectLogged(logs, 2)
       expect(logs.errors()[0]!.text).toMatch(/TimeoutError: Redis did not answer/)
       expect(sink.messages.length).toBe(mailed)
@@ -236,7 +224,7 @@ describe.skipIf(!binary)("Auth() rate limits when Redis goes away", () => {
     } finally {
       process.kill(server.pid!, "SIGCONT")
     }
-    expect((await within(signIn(logs.config))) as { location: string }).toMatchObject({
+    expect((await within(signIn(logs.config), BOUND)) as { location: string }).toMatchObject({
       location: ORIGIN,
     })
   })
