@@ -127,13 +127,35 @@ function expectRefusedCleanly(answers: Awaited<ReturnType<typeof writes>>, bodie
   for (const body of bodies) expect(body).not.toMatch(/\n\s+at |node_modules|SQLITE/)
 }
 
+/**
+ * Every write (credentials, e-mail and OAuth sign-ins, sign-out) refused cleanly, each logged
+ * once at error (a server fault) as an `AdapterError` caused by `code`, with no session token.
+ */
+async function expectWritesRefused(
+  config: AuthConfig,
+  jar: Awaited<ReturnType<typeof signIn>>["jar"],
+  errors: Error[],
+  code: string,
+) {
+  const answers = await writes(config, jar)
+  expectRefusedCleanly(answers, [
+    await answers.credentials.text(),
+    await answers.email.text(),
+    await answers.oauth.text(),
+    await answers.signOut.text(),
+  ])
+  expect(typesOf(errors)).toEqual(Array(4).fill("AdapterError"))
+  for (const error of errors) expect(causeOf(error)?.code).toBe(code)
+  const sessionToken = jar.get(sessionCookieName())!
+  expect(errors.map((error) => inspect(error, { depth: 10 })).join()).not.toContain(sessionToken)
+}
+
 describe("SQLite file read-only", () => {
   test("the app started on a file it cannot write: sessions are read, writes refused cleanly, nothing written", async () => {
     // Signed in while the file was writable; then the file turns read-only (root ignores
     // permission bits: the immutable attribute stops root too) and the app restarts.
     const before = await app()
     const { jar } = await signIn(before.config)
-    const sessionToken = jar.get(sessionCookieName())!
     await before.adapter.close()
     const state = onDisk(before.path)
     expect(spawnSync("chattr", ["+i", before.path]).status).toBe(0)
@@ -143,19 +165,7 @@ describe("SQLite file read-only", () => {
     const check = await Auth(get("/auth/session", { jar }), config)
     expect(await check.json()).toMatchObject({ user: { email: ADA.email } })
 
-    const answers = await writes(config, jar)
-    expectRefusedCleanly(answers, [
-      await answers.credentials.text(),
-      await answers.email.text(),
-      await answers.oauth.text(),
-      await answers.signOut.text(),
-    ])
-    // Each logged once, at error: a server fault.
-    expect(typesOf(log.errors)).toEqual(Array(4).fill("AdapterError"))
-    for (const error of log.errors) expect(causeOf(error)?.code).toBe("SQLITE_READONLY")
-    expect(log.errors.map((error) => inspect(error, { depth: 10 })).join()).not.toContain(
-      sessionToken,
-    )
+    await expectWritesRefused(config, jar, log.errors, "SQLITE_READONLY")
     expect(onDisk(before.path)).toEqual(state)
   })
 })
@@ -193,7 +203,6 @@ describe("SQLite file locked by another process past the busy timeout", () => {
   test("reads go on, writes are refused cleanly after the busy timeout, nothing half-written", async () => {
     const { path, config, log } = await app()
     const { jar } = await signIn(config)
-    const sessionToken = jar.get(sessionCookieName())!
     const state = onDisk(path)
     const locker = await lockHolder(path)
 
@@ -201,18 +210,7 @@ describe("SQLite file locked by another process past the busy timeout", () => {
     const check = await Auth(get("/auth/session", { jar }), config)
     expect(await check.json()).toMatchObject({ user: { email: ADA.email } })
 
-    const answers = await writes(config, jar)
-    expectRefusedCleanly(answers, [
-      await answers.credentials.text(),
-      await answers.email.text(),
-      await answers.oauth.text(),
-      await answers.signOut.text(),
-    ])
-    expect(typesOf(log.errors)).toEqual(Array(4).fill("AdapterError"))
-    for (const error of log.errors) expect(causeOf(error)?.code).toBe("SQLITE_BUSY")
-    expect(log.errors.map((error) => inspect(error, { depth: 10 })).join()).not.toContain(
-      sessionToken,
-    )
+    await expectWritesRefused(config, jar, log.errors, "SQLITE_BUSY")
 
     await locker.release()
     // The other process's transaction was rolled back; ours never happened.

@@ -26,10 +26,10 @@ import {
   type RedisServer,
 } from "@tessera/testing"
 import { RedisRateLimitStore } from "@tessera/redis"
+import { csrfToken, ORIGIN, post as harnessPost } from "../../../core/test/harness/index.js"
 import { within } from "../../../core/test/harness/unresponsive.js"
 
 const binary = findRedisServer()
-const ORIGIN = "http://localhost:3000"
 const PASSWORD = `redis-pw-${crypto.randomUUID()}`
 const ARGS = ["--requirepass", PASSWORD]
 /** How long a request may take to answer in these tests: the store's default timeout is 1 s. */
@@ -97,21 +97,10 @@ function app(client: ReturnType<typeof createClient>) {
   return { config, adapter, logged, errors }
 }
 
+/** A form POST with a fresh CSRF token, as a browser sends it (core's test harness). */
 async function post(config: AuthConfig, path: string, fields: Record<string, string>) {
-  const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ")
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const response = await Auth(
-    new Request(`${ORIGIN}${path}`, {
-      method: "POST",
-      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...fields, csrfToken }),
-    }),
-    config,
-  )
+  const { token, jar } = await csrfToken(config)
+  const response = await Auth(harnessPost(path, { ...fields, csrfToken: token }, { jar }), config)
   return { status: response.status, location: response.headers.get("location"), response }
 }
 
