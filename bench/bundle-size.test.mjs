@@ -28,6 +28,6 @@ test("an app without a passkey provider bundles nothing of the passkey stack", a
   expect(names).not.toContain("cookie")
   // jose (verifying back-channel logout tokens), uqr and @oslojs (two-factor setup) are in the
   // single file, behind dynamic imports: bench/module-graph.test.mjs checks that neither a cold
-  // start nor a sign-in loads them (of jose, only its errors).
+  // start nor a sign-in loads them (nor jose's errors, which load when a token fails).
   expect(modules).toBeGreaterThan(0)
 })

@@ -18,6 +18,7 @@
 import type { JWT } from "../jwt.js"
 import { hkdfSha256 } from "../lib/crypto.js"
 import { CBC_IV_BYTES, CBC_KEY_BYTES, decryptCbcHmac } from "./cbc-hmac.js"
+import { asJoseError } from "./jose-errors.js"
 import {
   ENC as GCM,
   IV_BYTES,
@@ -59,6 +60,19 @@ async function keyFor(
  * cookie `salt`. Throws (without the claims) for anything else, or an expired one.
  */
 export async function decodeAuthjsToken(
+  token: string,
+  secrets: readonly string[],
+  salt: string,
+): Promise<JWT> {
+  try {
+    return await openAuthjsToken(token, secrets, salt)
+  } catch (error) {
+    throw await asJoseError(error)
+  }
+}
+
+/** {@link decodeAuthjsToken}'s steps, throwing a `JoseFailure` for a bad token. */
+async function openAuthjsToken(
   token: string,
   secrets: readonly string[],
   salt: string,

@@ -14,8 +14,8 @@
  * as for `A256GCM` (`jwt/jwe.ts`).
  * @module
  */
-import { JWEDecryptionFailed } from "jose/errors"
 import { nodePrimitives, timingSafeEqualBytes } from "../lib/crypto.js"
+import { JoseFailure } from "./jose-errors.js"
 import type { JweBody } from "./jwe.js"
 
 export const CBC_KEY_BYTES = 64
@@ -75,7 +75,7 @@ async function webCryptoCbcDecrypt(
 
 /**
  * The plaintext of an `A256CBC-HS512` body under the 64-byte `key`, with `aad`
- * (the encoded protected header). `JWEDecryptionFailed` for a tag that does
+ * (the encoded protected header). jose's `JWEDecryptionFailed` (as a `JoseFailure`) for a tag that does
  * not authenticate the rest, and for a ciphertext whose padding is not PKCS#7's.
  */
 export async function decryptCbcHmac(
@@ -90,12 +90,13 @@ export async function decryptCbcHmac(
   const node = nodePrimitives()
   try {
     const mac = node ? node.hmacSha512(macKey, macInput) : await webCryptoMac(macKey, macInput)
-    if (!timingSafeEqualBytes(mac.subarray(0, HALF), tag)) throw new JWEDecryptionFailed()
+    if (!timingSafeEqualBytes(mac.subarray(0, HALF), tag))
+      throw new JoseFailure("JWEDecryptionFailed")
     return node
       ? node.aesCbcDecrypt(encKey, iv, ciphertext)
       : await webCryptoCbcDecrypt(encKey, iv, ciphertext)
   } catch (cause) {
-    if (cause instanceof JWEDecryptionFailed) throw cause
-    throw new JWEDecryptionFailed(undefined, { cause })
+    if (cause instanceof JoseFailure) throw cause
+    throw new JoseFailure("JWEDecryptionFailed", undefined, { cause })
   }
 }

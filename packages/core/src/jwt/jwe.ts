@@ -7,8 +7,10 @@
  * start) and puts 39 KB in every bundle, for one algorithm pair. What jose
  * accepts and refuses for these tokens is kept (a test runs one corpus through
  * both), stricter where jose is lenient: base64url without whitespace, and no
- * compression (`zip`). The errors are jose's classes (from `jose/errors`, one
- * small module), and none carries the decrypted claims: they get logged.
+ * compression (`zip`). The errors are jose's classes (the steps throw a
+ * `JoseFailure` naming one, `jwt/jose-errors.ts`, which {@link decryptToken}
+ * makes jose's: `jose/errors` loads only when a token fails), and none carries
+ * the decrypted claims: they get logged.
  *
  * AES-GCM runs synchronously on `node:crypto` where the runtime has it (on Node
  * every `crypto.subtle` call is a round trip through the thread pool, more than
@@ -19,17 +21,9 @@
  * and a second `enc` (`A256CBC-HS512`, `jwt/cbc-hmac.ts`).
  * @module
  */
-import {
-  JOSEAlgNotAllowed,
-  JOSENotSupported,
-  JWEDecryptionFailed,
-  JWEInvalid,
-  JWTClaimValidationFailed,
-  JWTExpired,
-  JWTInvalid,
-} from "jose/errors"
 import { decodeBase64url, encodeBase64url } from "../lib/base64url.js"
 import { nodePrimitives } from "../lib/crypto.js"
+import { JoseFailure, asJoseError } from "./jose-errors.js"
 import type { DerivedKey, KeyRing } from "./keys.js"
 import { webCryptoKey } from "./keys.js"
 
@@ -71,7 +65,7 @@ function decodePart(encoded: string, label: string): Uint8Array {
   try {
     return decodeBase64url(encoded)
   } catch (cause) {
-    throw new JWEInvalid(`Failed to base64url decode the ${label}`, { cause })
+    throw new JoseFailure("JWEInvalid", `Failed to base64url decode the ${label}`, { cause })
   }
 }
 
@@ -84,9 +78,9 @@ export function parseHeader(encoded: string, encs: readonly string[] = [ENC]): J
   try {
     parsed = JSON.parse(strictDecoder.decode(decodeBase64url(encoded)))
   } catch (cause) {
-    throw new JWEInvalid("JWE Protected Header is invalid", { cause })
+    throw new JoseFailure("JWEInvalid", "JWE Protected Header is invalid", { cause })
   }
-  if (!isPlainObject(parsed)) throw new JWEInvalid("JWE Protected Header is invalid")
+  if (!isPlainObject(parsed)) throw new JoseFailure("JWEInvalid", "JWE Protected Header is invalid")
   if (parsed.crit !== undefined) {
     const { crit } = parsed
     if (
@@ -94,29 +88,40 @@ export function parseHeader(encoded: string, encs: readonly string[] = [ENC]): J
       crit.length === 0 ||
       crit.some((name) => typeof name !== "string" || name.length === 0)
     ) {
-      throw new JWEInvalid(
+      throw new JoseFailure(
+        "JWEInvalid",
         '"crit" (Critical) Header Parameter MUST be an array of non-empty strings when present',
       )
     }
     // No JWE extension is understood here (nor by jose).
-    throw new JOSENotSupported(`Extension Header Parameter "${String(crit[0])}" is not recognized`)
+    throw new JoseFailure(
+      "JOSENotSupported",
+      `Extension Header Parameter "${String(crit[0])}" is not recognized`,
+    )
   }
   if (parsed.zip !== undefined) {
-    throw new JOSENotSupported(
+    throw new JoseFailure(
+      "JOSENotSupported",
       'JWE "zip" (Compression Algorithm) Header Parameter is not supported',
     )
   }
   const { alg, enc } = parsed
   if (typeof alg !== "string" || !alg) {
-    throw new JWEInvalid("missing JWE Algorithm (alg) in JWE Header")
+    throw new JoseFailure("JWEInvalid", "missing JWE Algorithm (alg) in JWE Header")
   }
   if (typeof enc !== "string" || !enc) {
-    throw new JWEInvalid("missing JWE Encryption Algorithm (enc) in JWE Header")
+    throw new JoseFailure("JWEInvalid", "missing JWE Encryption Algorithm (enc) in JWE Header")
   }
   if (alg !== ALG)
-    throw new JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed')
+    throw new JoseFailure(
+      "JOSEAlgNotAllowed",
+      '"alg" (Algorithm) Header Parameter value not allowed',
+    )
   if (!encs.includes(enc)) {
-    throw new JOSEAlgNotAllowed('"enc" (Encryption Algorithm) Header Parameter value not allowed')
+    throw new JoseFailure(
+      "JOSEAlgNotAllowed",
+      '"enc" (Encryption Algorithm) Header Parameter value not allowed',
+    )
   }
   const { kid, iss, sub, aud } = parsed
   return Object.freeze({ enc, kid, iss, sub, aud })
@@ -124,9 +129,9 @@ export function parseHeader(encoded: string, encs: readonly string[] = [ENC]): J
 
 /** A compact JWE (RFC 7516 §7.1) split into its five parts, still encoded. */
 export function splitCompact(token: unknown): readonly string[] {
-  if (typeof token !== "string") throw new JWEInvalid("Compact JWE must be a string")
+  if (typeof token !== "string") throw new JoseFailure("JWEInvalid", "Compact JWE must be a string")
   const parts = token.split(".")
-  if (parts.length !== 5) throw new JWEInvalid("Invalid Compact JWE")
+  if (parts.length !== 5) throw new JoseFailure("JWEInvalid", "Invalid Compact JWE")
   return parts
 }
 
@@ -145,15 +150,17 @@ export interface JweBody {
  */
 export function decodeBody(parts: readonly string[], ivBytes: number, tagBytes?: number): JweBody {
   const [, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts
-  if (encryptedKey !== "") throw new JWEInvalid("Encountered unexpected JWE Encrypted Key")
-  if (!encodedIv) throw new JWEInvalid("JWE Initialization Vector missing")
-  if (!encodedTag) throw new JWEInvalid("JWE Authentication Tag missing")
+  if (encryptedKey !== "")
+    throw new JoseFailure("JWEInvalid", "Encountered unexpected JWE Encrypted Key")
+  if (!encodedIv) throw new JoseFailure("JWEInvalid", "JWE Initialization Vector missing")
+  if (!encodedTag) throw new JoseFailure("JWEInvalid", "JWE Authentication Tag missing")
   const iv = decodePart(encodedIv, "iv")
   const tag = decodePart(encodedTag, "tag")
   const ciphertext = decodePart(encodedCiphertext!, "ciphertext")
-  if (iv.byteLength !== ivBytes) throw new JWEInvalid("Invalid Initialization Vector length")
+  if (iv.byteLength !== ivBytes)
+    throw new JoseFailure("JWEInvalid", "Invalid Initialization Vector length")
   if (tagBytes !== undefined && tag.byteLength !== tagBytes) {
-    throw new JWEInvalid("Invalid Authentication Tag length")
+    throw new JoseFailure("JWEInvalid", "Invalid Authentication Tag length")
   }
   return { iv, ciphertext, tag }
 }
@@ -220,7 +227,7 @@ async function webCryptoDecrypt(
     )
     return new Uint8Array(plaintext)
   } catch (cause) {
-    throw new JWEDecryptionFailed(undefined, { cause })
+    throw new JoseFailure("JWEDecryptionFailed", undefined, { cause })
   }
 }
 
@@ -239,7 +246,7 @@ export function decryptGcm(
   try {
     return node.aesGcmDecrypt(key.raw, body.iv, body.ciphertext, body.tag, aad)
   } catch (cause) {
-    throw new JWEDecryptionFailed(undefined, { cause })
+    throw new JoseFailure("JWEDecryptionFailed", undefined, { cause })
   }
 }
 
@@ -249,7 +256,7 @@ export function plaintextOf(bytes: Uint8Array): string {
   try {
     return node ? node.utf8Decode(bytes) : strictDecoder.decode(bytes)
   } catch (cause) {
-    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
+    throw new JoseFailure("JWTInvalid", "JWT Claims Set must be a top-level JSON object", { cause })
   }
 }
 
@@ -260,6 +267,19 @@ export function plaintextOf(bytes: Uint8Array): string {
  * no secret of the ring has the token's key id.
  */
 export async function decryptToken(
+  ring: KeyRing,
+  salt: string,
+  token: string,
+): Promise<Record<string, unknown>> {
+  try {
+    return await openToken(ring, salt, token)
+  } catch (error) {
+    throw await asJoseError(error)
+  }
+}
+
+/** {@link decryptToken}'s steps, throwing a {@link JoseFailure} for a bad token. */
+async function openToken(
   ring: KeyRing,
   salt: string,
   token: string,
@@ -296,10 +316,10 @@ export function checkedClaims({ header, plaintext }: DecryptedToken): Record<str
   try {
     claims = JSON.parse(plaintext)
   } catch (cause) {
-    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause })
+    throw new JoseFailure("JWTInvalid", "JWT Claims Set must be a top-level JSON object", { cause })
   }
   if (!isPlainObject(claims)) {
-    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object")
+    throw new JoseFailure("JWTInvalid", "JWT Claims Set must be a top-level JSON object")
   }
   validateTimes(claims)
   validateReplicated(header, claims)
@@ -319,21 +339,29 @@ const epoch = () => Math.floor(Date.now() / 1000)
 function validateTimes(claims: Record<string, unknown>): void {
   for (const claim of TIME_CLAIMS) {
     if (claims[claim] !== undefined && typeof claims[claim] !== "number") {
-      throw new JWTClaimValidationFailed(`"${claim}" claim must be a number`, {}, claim, "invalid")
+      throw new JoseFailure(
+        "JWTClaimValidationFailed",
+        `"${claim}" claim must be a number`,
+        undefined,
+        { claim, reason: "invalid" },
+      )
     }
   }
   const now = epoch()
   const { nbf, exp } = claims as { nbf?: number; exp?: number }
   if (nbf !== undefined && nbf > now + CLOCK_TOLERANCE) {
-    throw new JWTClaimValidationFailed(
+    throw new JoseFailure(
+      "JWTClaimValidationFailed",
       '"nbf" claim timestamp check failed',
-      {},
-      "nbf",
-      "check_failed",
+      undefined,
+      { claim: "nbf", reason: "check_failed" },
     )
   }
   if (exp !== undefined && exp <= now - CLOCK_TOLERANCE) {
-    throw new JWTExpired('"exp" claim timestamp check failed', {}, "exp", "check_failed")
+    throw new JoseFailure("JWTExpired", '"exp" claim timestamp check failed', undefined, {
+      claim: "exp",
+      reason: "check_failed",
+    })
   }
 }
 
@@ -347,11 +375,11 @@ function validateReplicated(header: JweHeader, claims: Record<string, unknown>):
         ? JSON.stringify(replicated) === JSON.stringify(claims.aud)
         : replicated === claims[claim]
     if (!same) {
-      throw new JWTClaimValidationFailed(
+      throw new JoseFailure(
+        "JWTClaimValidationFailed",
         `replicated "${claim}" claim header parameter mismatch`,
-        {},
-        claim,
-        "mismatch",
+        undefined,
+        { claim, reason: "mismatch" },
       )
     }
   }

@@ -33,6 +33,7 @@ import { defaultCallbacks } from "../config/callbacks.js"
 import { callAdapter } from "../lib/adapter.js"
 import { fireEvent } from "../lib/events.js"
 import { isPromiseLike } from "../lib/promise.js"
+import { isoString } from "../lib/iso-date.js"
 import { isCurrentKey } from "../jwt/codec.js"
 import type { Account, Session, User } from "../types.js"
 import type { SessionStrategyHandler } from "./index.js"
@@ -75,7 +76,7 @@ const now = () => Math.floor(Date.now() / 1000)
  */
 let lastIso: { exp: number; iso: string } | undefined
 function isoStringAt(exp: number): string {
-  if (lastIso?.exp !== exp) lastIso = { exp, iso: new Date(exp * 1000).toISOString() }
+  if (lastIso?.exp !== exp) lastIso = { exp, iso: isoString(exp * 1000) }
   return lastIso.iso
 }
 
