@@ -75,8 +75,9 @@ async function webCryptoCbcDecrypt(
 
 /**
  * The plaintext of an `A256CBC-HS512` body under the 64-byte `key`, with `aad`
- * (the encoded protected header). jose's `JWEDecryptionFailed` (as a `JoseFailure`) for a tag that does
- * not authenticate the rest, and for a ciphertext whose padding is not PKCS#7's.
+ * (the encoded protected header). jose's `JWEDecryptionFailed` (as a
+ * `JoseFailure`) for a tag that does not authenticate the rest, and for a
+ * ciphertext whose padding is not PKCS#7's.
  */
 export async function decryptCbcHmac(
   key: Uint8Array,
