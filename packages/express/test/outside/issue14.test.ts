@@ -24,6 +24,7 @@ afterEach(async () => {
 
 /** The quick start: one credentials user, a page that needs a session. No secret in the config. */
 async function quickStart(express: typeof express5, mount: string) {
+  const base = mount.replace(/\/\*.*$/, "")
   const http = createServer()
   server = await listenOnLoopback(http)
   vi.stubEnv("AUTH_SECRET", SECRET)
@@ -41,30 +42,34 @@ async function quickStart(express: typeof express5, mount: string) {
   app.use(mount, ExpressAuth(authConfig))
   app.get("/", async (req, res) => {
     const session = await getSession(req, authConfig)
-    if (!session) return res.redirect("/auth/signin?callbackUrl=/")
+    if (!session) return res.redirect(`${base}/signin?callbackUrl=/`)
     res.type("text").send(`Signed in as ${session.user?.name}.`)
   })
   http.on("request", app)
-  return new HttpBrowser(server.origin)
+  return { browser: new HttpBrowser(server.origin, base), base }
 }
 
 describe.each([
   ["Express 5, app.use('/auth')", express5, "/auth"],
   ["Express 5, app.use('/auth/*splat')", express5, "/auth/*splat"],
   ["Express 4, app.use('/auth/*')", express4, "/auth/*"],
+  ["Express 5, app.use('/api/auth'), AUTH_URL without a path", express5, "/api/auth"],
+  ["Express 4, app.use('/api/auth/*')", express4, "/api/auth/*"],
 ])("%s", (_, express, mount) => {
   test("signed out: the page sends to the sign-in page, which is served", async () => {
-    const browser = await quickStart(express as typeof express5, mount)
+    const { browser, base } = await quickStart(express as typeof express5, mount)
     const home = await browser.request("/")
     expect(home.status).toBe(302)
-    expect(home.headers.get("location")).toBe("/auth/signin?callbackUrl=/")
-    const signin = await browser.request("/auth/signin?callbackUrl=/")
+    expect(home.headers.get("location")).toBe(`${base}/signin?callbackUrl=/`)
+    const signin = await browser.request(`${base}/signin?callbackUrl=/`)
     expect(signin.status).toBe(200)
-    expect(await signin.text()).toContain('name="username"')
+    const html = await signin.text()
+    expect(html).toContain('name="username"')
+    expect(html).toContain(`action="${browser.origin}${base}/callback/credentials"`)
   })
 
   test("signs in with the credentials form, and getSession sees the user", async () => {
-    const browser = await quickStart(express as typeof express5, mount)
+    const { browser } = await quickStart(express as typeof express5, mount)
     const wrong = await browser.signInWithCredentials({ username: "alice", password: "x" })
     expect(wrong.headers.get("location")).toContain("error=CredentialsSignin")
     const right = await browser.signInWithCredentials(
