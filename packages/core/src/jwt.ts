@@ -103,6 +103,7 @@ const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
  */
 export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
   const { token = {}, secret, salt, maxAge = DEFAULT_MAX_AGE } = params
+  requireSalt(salt)
   return encrypt(KeyRing.for(secret), salt, token as Record<string, unknown>, maxAge)
 }
 
@@ -121,7 +122,20 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
   const { token, secret, salt } = params
   if (!token) return null
+  requireSalt(salt)
   return (await decrypt(KeyRing.for(secret), salt, token)) as Payload
+}
+
+/**
+ * Auth.js v5's `encode`/`decode` fail without a salt (v4's took none). Without
+ * this check a v4-style call would derive a key from the text "undefined": a
+ * token no `getToken` or session read can open, made without a word.
+ */
+function requireSalt(salt: unknown): asserts salt is string {
+  if (typeof salt !== "string")
+    throw new TypeError(
+      'jwt encode/decode need a `salt`: the name of the cookie the token is for ("tessera.session-token")',
+    )
 }
 
 /** Five base64url parts, the second (the encrypted key of `dir`) empty or not. */

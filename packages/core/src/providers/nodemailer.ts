@@ -147,7 +147,7 @@ export default function Nodemailer(config: NodemailerUserConfig = {}): Nodemaile
   return {
     id: "nodemailer",
     type: "email",
-    name: "Email",
+    name: "Nodemailer",
     maxAge: 24 * 60 * 60,
     sendVerificationRequest: sendWithNodemailer,
     options: config,
