@@ -3,7 +3,8 @@
  * does not have to pick a KDF, its parameters and a storage format itself.
  *
  * - `hashPassword` writes scrypt (from `node:crypto`, OWASP's parameters) by
- *   default, or argon2id with `@node-rs/argon2` installed; the result is a PHC
+ *   default, or argon2id when asked (`{ algorithm: "argon2id" }`, with
+ *   `@node-rs/argon2` installed; installing it alone changes nothing); the result is a PHC
  *   string that carries its algorithm, parameters and salt.
  * - `verifyPassword` reads those, argon2i/argon2d, and legacy bcrypt hashes
  *   (with `bcryptjs` or `bcrypt` installed), compares in constant time, and says

@@ -92,6 +92,20 @@ function fresh(tokens: { access_token?: string | null; expires_at?: number | nul
   return typeof tokens.expires_at !== "number" || tokens.expires_at - nowSeconds() > EXPIRY_MARGIN
 }
 
+/**
+ * True when `account` holds an unexpired token that is not the `stale` one this call set out to
+ * replace: another process refreshed it meanwhile. Its result is taken even when it is within the
+ * 60 s margin (a provider whose tokens live less than that): refreshing again would rotate the
+ * refresh token a second time for one round of concurrent calls.
+ */
+function refreshedSince(
+  account: { access_token?: string | null; expires_at?: number | null },
+  stale: string | null,
+): boolean {
+  if (!account.access_token || account.access_token === stale) return false
+  return typeof account.expires_at !== "number" || account.expires_at > nowSeconds()
+}
+
 function refusal(code: RefreshTokenError["code"], message: string): RefreshTokenError {
   const error = new RefreshTokenError(message)
   error.code = code
@@ -178,9 +192,10 @@ async function refreshStored(
 ): Promise<AccessToken> {
   const ids = { provider: provider.id, providerAccountId: account.providerAccountId }
   const leaseId = config.adapter?.leaseAccountRefresh ? randomHex(16) : undefined
+  const stale = account.access_token ?? null
   let current = account
   if (leaseId) {
-    const leased = await lease(config, ids, leaseId)
+    const leased = await lease(config, ids, leaseId, stale)
     // Another process refreshed it meanwhile: its result is stored.
     if (leased.kind === "refreshed") return leased.token
     current = leased.account
@@ -192,7 +207,7 @@ async function refreshStored(
   }
   try {
     // Someone refreshed between our read and our lease.
-    if (fresh(current)) return accessTokenOf(current)
+    if (fresh(current) || refreshedSince(current, stale)) return accessTokenOf(current)
     if (!current.refresh_token) {
       throw refusal("no_refresh_token", "The account has no refresh token: sign in again")
     }
@@ -228,11 +243,15 @@ async function refreshStored(
   }
 }
 
-/** Takes the refresh lease, or waits until its holder stored a fresh token (then returns that). */
+/**
+ * Takes the refresh lease, or waits until its holder stored a token other than the `stale` one
+ * (then returns that).
+ */
 async function lease(
   config: ResolvedConfig,
   ids: { provider: string; providerAccountId: string },
   leaseId: string,
+  stale: string | null,
 ): Promise<
   { kind: "leased"; account: AdapterAccount } | { kind: "refreshed"; token: AccessToken }
 > {
@@ -244,7 +263,9 @@ async function lease(
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
     const again = await callAdapter(config, "getAccount", ids.providerAccountId, ids.provider)
     if (!again) throw refusal("no_account", "The account was unlinked")
-    if (fresh(again)) return { kind: "refreshed", token: accessTokenOf(again) }
+    if (fresh(again) || refreshedSince(again, stale)) {
+      return { kind: "refreshed", token: accessTokenOf(again) }
+    }
     if (Date.now() - start > 2 * LEASE_MS) {
       throw new OAuthProviderError(`Provider "${ids.provider}": another token refresh never ended`)
     }
