@@ -4,7 +4,7 @@
  * Register `https://<your app>/auth/callback/vk` as the redirect URI of your
  * VK app. `clientId`/`clientSecret` default to `AUTH_VK_ID`/`AUTH_VK_SECRET`.
  *
- * VK API version 5.131 by default, as in Auth.js's code (its docs say 5.126). To use another, pass endpoint URLs that
+ * VK API version 5.126 by default. To use another, pass endpoint URLs that
  * carry `v=<api_version>`, under VK's option names or the standard ones:
  *
  * @example
@@ -46,7 +46,7 @@ import {
 } from "./oauth.js"
 
 /** The API version used when the endpoint URLs do not say otherwise. */
-export const VK_API_VERSION = "5.131"
+export const VK_API_VERSION = "5.126"
 
 type Flag = 0 | 1
 

@@ -189,7 +189,13 @@ const DELIBERATE: Record<string, Record<string, string>> = {
     checks: "Twitch has no PKCE: state (and nonce)",
     "profile()": "preferred_username, the ID Token's only name",
   },
-  vk: { checks: "no PKCE at VK: state" },
+  vk: {
+    // The specification fixes VK's default API version at 5.126; Auth.js's code sends 5.131.
+    authorization: "API version 5.126 (`v`), the specification's default",
+    token: "API version 5.126 (`v`), the specification's default",
+    userinfo: "API version 5.126 (`v`), the specification's default",
+    checks: "no PKCE at VK: state",
+  },
   webex: { client: "client_secret_post, as Webex documents" },
   wechat: { authorization: "`#wechat_redirect`, as WeChat asks", token: "its own token request" },
   wordpress: { client: "client_secret_post", checks: "state besides PKCE" },

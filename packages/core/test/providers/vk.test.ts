@@ -132,16 +132,16 @@ async function signIn(cfg: AuthConfig) {
 }
 
 describe("VK", () => {
-  test("defaults: API 5.131 on every endpoint, state, client_secret_post, e-mail from the token response", async () => {
+  test("defaults: API 5.126 on every endpoint, state, client_secret_post, e-mail from the token response", async () => {
     const { cfg, seen } = config(
       VK({ clientId: "51234567", clientSecret: "vk-app-secret", [customFetch]: standIn.fetch }),
     )
     const { browser, location, done } = await signIn(cfg)
 
-    expect(VK_API_VERSION).toBe("5.131")
+    expect(VK_API_VERSION).toBe("5.126")
     expect(location.origin + location.pathname).toBe("https://oauth.vk.com/authorize")
     const q = location.searchParams
-    expect(q.get("v")).toBe("5.131")
+    expect(q.get("v")).toBe("5.126")
     expect(q.get("response_type")).toBe("code")
     expect(q.get("scope")).toBe("email")
     expect(q.get("client_id")).toBe("51234567")
@@ -168,7 +168,7 @@ describe("VK", () => {
     expect(seen.account).toMatchObject({ user_id: 1234, email: "ada@vk.example" })
 
     const token = standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!
-    expect(token.url.searchParams.get("v")).toBe("5.131")
+    expect(token.url.searchParams.get("v")).toBe("5.126")
     const form = new URLSearchParams(token.body)
     expect(form.get("client_id")).toBe("51234567")
     expect(form.get("client_secret")).toBe("vk-app-secret")
@@ -176,7 +176,7 @@ describe("VK", () => {
 
     const profile = standIn.requestsTo("https://api.vk.com/method/users.get").at(-1)!
     expect(profile.url.searchParams.get("fields")).toBe("photo_100")
-    expect(profile.url.searchParams.get("v")).toBe("5.131")
+    expect(profile.url.searchParams.get("v")).toBe("5.126")
     // The token travels in the body, never in the URL.
     expect(profile.url.searchParams.has("access_token")).toBe(false)
     expect(new URLSearchParams(profile.body).get("access_token")).toMatch(/^vk1\.a\./)
@@ -237,9 +237,9 @@ describe("VK", () => {
         clientId: "51234567",
         clientSecret: "vk-app-secret",
         [customFetch]: standIn.fetch,
-        accessTokenUrl: "https://oauth.vk.com/access_token?v=5.199",
+        accessTokenUrl: "https://oauth.vk.com/access_token?v=5.131",
         requestTokenUrl: "https://oauth.vk.com/access_token?v=1.0",
-        userinfo: "https://api.vk.com/method/users.get?fields=photo_100&v=5.199",
+        userinfo: "https://api.vk.com/method/users.get?fields=photo_100&v=5.131",
       }),
     )
     const { browser, done } = await signIn(cfg)
@@ -248,7 +248,7 @@ describe("VK", () => {
     expect((await browser.session()).user.name).toBe("Ada Lovelace")
     expect(
       standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!.url.searchParams.get("v"),
-    ).toBe("5.199")
+    ).toBe("5.131")
   })
 
   test("a users.get error (status 200, { error }) ends the sign-in without a session", async () => {
