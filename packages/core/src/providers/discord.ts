@@ -82,11 +82,13 @@ export default function Discord<P extends DiscordProfile = DiscordProfile>(
     name: "Discord",
     type: "oauth",
     authorization: {
+      // Discord's documented URL; Auth.js's `discord.com/api/oauth2/authorize` redirects here.
       url: "https://discord.com/oauth2/authorize",
       params: { scope: "identify email" },
     },
     token: "https://discord.com/api/oauth2/token",
     userinfo: "https://discord.com/api/users/@me",
+    // Credentials in the body, as Discord's token endpoint documents (Auth.js: HTTP Basic, also accepted).
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       profile.image_url = avatarUrl(profile)

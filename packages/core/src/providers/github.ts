@@ -161,6 +161,8 @@ export default function GitHub<P extends GitHubProfile = GitHubProfile>(
     },
     token: { url: `${baseUrl}/login/oauth/access_token`, conform: conformTokenError },
     userinfo: { url: `${apiBaseUrl}/user`, request: requestProfile },
+    // Credentials in the body, as GitHub's token endpoint documents (Auth.js: HTTP Basic, also accepted).
+    // No `issuer` (Auth.js: https://github.com/login/oauth): GitHub sends no `iss` to check.
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       return {

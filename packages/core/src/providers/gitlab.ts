@@ -91,6 +91,7 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
     authorization: { url: `${baseUrl}/oauth/authorize`, params: { scope: "read_user" } },
     token: `${baseUrl}/oauth/token`,
     userinfo: `${baseUrl}/api/v4/user`,
+    // Credentials in the body, as GitLab's token endpoint documents (Auth.js: HTTP Basic, also accepted).
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       return {

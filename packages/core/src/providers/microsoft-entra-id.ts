@@ -95,6 +95,7 @@ export default function MicrosoftEntraID<
     name: "Microsoft Entra ID",
     type: "oidc",
     authorization: { params: { scope: "openid profile email" } },
+    // Credentials in the body, as Microsoft's token endpoint documents (Auth.js: HTTP Basic, also accepted).
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       return {

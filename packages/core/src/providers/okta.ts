@@ -80,6 +80,8 @@ export default function Okta<P extends OktaProfile = OktaProfile>(
     type: "oidc",
     profile: profileOf,
     verifiedEmail: emailIfVerified,
+    // Okta's /authorize requires `state` (Auth.js sends it too); `nonce` is Tessera's OIDC default.
+    checks: ["pkce", "state", "nonce"],
     style: { brandColor: "#000000" },
     options: endpointUrlsAsObjects(options),
   }

@@ -65,6 +65,7 @@ export default function Roblox<P extends RobloxProfile = RobloxProfile>(
       return {
         id: profile.sub,
         name: profile.name || profile.nickname || profile.preferred_username || null,
+        // Roblox shares no e-mail address (no `email` scope); Auth.js would copy a claim it never sends.
         email: null,
         image: profile.picture ?? null,
       }

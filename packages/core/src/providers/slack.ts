@@ -90,7 +90,9 @@ export default function Slack<P extends SlackProfile = SlackProfile>(
     type: "oidc",
     issuer: "https://slack.com",
     token: { conform: conformError },
+    // Credentials in the body, as Slack's openid.connect.token documents (Auth.js: HTTP Basic, also accepted).
     client: { token_endpoint_auth_method: "client_secret_post" },
+    // Slack has no PKCE: Auth.js checks only `nonce`; `state` also binds the callback to the browser.
     checks: ["state", "nonce"],
     profile(profile) {
       return {

@@ -79,6 +79,7 @@ export default function Strava<P extends StravaProfile = StravaProfile>(
       const name = [profile.firstname, profile.lastname].filter(Boolean).join(" ")
       return {
         id: idText(profile.id),
+        // Auth.js's `${firstname} ${lastname}` reads "undefined undefined" for an athlete without them.
         name: name || profile.username || null,
         email: null,
         image: profile.profile ?? null,

@@ -28,6 +28,7 @@
 import { endpointUrlsAsObjects } from "../flows/oauth/provider-options.js"
 import {
   emailIfVerified,
+  profileOf,
   type OIDCConfig,
   type OIDCUserConfig,
   type ProviderClaim,
@@ -42,6 +43,9 @@ export interface UnitedEffectsProfile {
   exp: number
   email?: string
   email_verified?: boolean
+  name?: string
+  preferred_username?: string
+  picture?: string
   [claim: string]: ProviderClaim
 }
 
@@ -68,14 +72,8 @@ export default function UnitedEffects<P extends UnitedEffectsProfile = UnitedEff
         ...(options.issuer ? { resource: options.issuer } : {}),
       },
     },
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: (profile.name as string | undefined) ?? null,
-        email: profile.email ?? null,
-        image: null,
-      }
-    },
+    // The standard claims, as Auth.js's default profile reads them (the picture too).
+    profile: profileOf,
     verifiedEmail: emailIfVerified,
     style: { brandColor: "#000000" },
     options: endpointUrlsAsObjects(options),

@@ -11,7 +11,7 @@ runProviderTests({
   authorization: {
     url: `${issuer}/v1/authorize`,
     scope: "openid profile email",
-    checks: ["pkce", "nonce"],
+    checks: ["pkce", "state", "nonce"],
   },
   token: { url: `${issuer}/v1/token`, clientAuth: "client_secret_basic" },
   identities: {
