@@ -17,6 +17,7 @@ import {
   SECRET,
   OTHER_SECRET,
   csrfCookieName,
+  csrfToken,
   get,
   post,
   sessionCookieName,
@@ -651,6 +652,21 @@ describe("raw mode and errors", () => {
     expect(result.body).toMatchObject({ csrfToken: expect.any(String) })
     expect(Array.isArray(result.cookies)).toBe(true)
     expect(result.cookies.map((c: any) => c.name)).toContain(csrfCookieName())
+  })
+
+  test("raw mode throws a credentials failure to the caller (spec Errors rule 2)", async () => {
+    const { token, jar } = await csrfToken(config())
+    const request = post(
+      "/auth/callback/credentials",
+      { username: "locked", password: "x", csrfToken: token },
+      { jar },
+    )
+    const failure = await Auth(request, { ...config(), raw }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(CredentialsSignin)
+    expect((failure as CredentialsSignin).code).toBe("locked")
   })
 
   test("error classes: names, type values, constructor forms, CredentialsSignin code", () => {

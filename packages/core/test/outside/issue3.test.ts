@@ -486,6 +486,47 @@ describe("VK", () => {
     expect(usersGet.url.searchParams.getAll("v")).toEqual([v])
   })
 
+  test("a users.get error answered with 200 signs nobody in", async () => {
+    const errorStandIn = await StandIn.start()
+    try {
+      errorStandIn
+        .on("POST", "https://oauth.vk.com/access_token", () =>
+          json({ access_token: "vk-at", expires_in: 86400, user_id: 42 }),
+        )
+        .on("GET", "https://oauth.vk.com/access_token", () =>
+          json({ access_token: "vk-at", expires_in: 86400, user_id: 42 }),
+        )
+        .on("POST", "https://api.vk.com/method/users.get", () =>
+          json({ error: { error_code: 5, error_msg: "User authorization failed" } }),
+        )
+        .on("GET", "https://api.vk.com/method/users.get", () =>
+          json({ error: { error_code: 5, error_msg: "User authorization failed" } }),
+        )
+      const config = {
+        secret: SECRET,
+        trustHost: true,
+        logger: log.logger,
+        providers: [
+          { ...VK({ clientId: "app-1", clientSecret: "s" }), [customFetch]: errorStandIn.fetch },
+        ],
+      } as AuthConfig
+      const browser = new Browser(config)
+      const start = await browser.startSignIn("vk")
+      const state = new URL(start.headers.get("location")!).searchParams.get("state")
+      const done = await browser.request(`/auth/callback/vk?code=c&state=${state}`)
+      expect(done.status).toBe(302)
+      expect(errorOf(done)).toMatchObject({ path: "/auth/signin", error: "OAuthCallbackError" })
+      expect(setsSession(done)).toBe(false)
+      expect(await browser.session()).toBeNull()
+      // VK's fault, not the visitor's: logged as an error, without the access token.
+      const logged = log.errors.splice(0)
+      expect(logged.length).toBeGreaterThan(0)
+      expect(JSON.stringify(logged.map((e) => e.message))).not.toContain("vk-at")
+    } finally {
+      await errorStandIn.stop()
+    }
+  })
+
   test("a forged state on VK's callback signs nobody in", async () => {
     const browser = new Browser(vkConfig())
     await browser.startSignIn("vk")
