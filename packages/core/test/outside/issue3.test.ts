@@ -54,6 +54,16 @@ function oidcConfig(provider: Record<string, unknown> = {}, more: Partial<AuthCo
   } as AuthConfig
 }
 
+/** A configuration with one built-in provider whose HTTP calls go to `standIn`. */
+function builtInConfig(provider: object, standIn: StandIn): AuthConfig {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    logger: log.logger,
+    providers: [{ ...provider, [customFetch]: standIn.fetch }],
+  } as AuthConfig
+}
+
 /** Starts a sign-in and logs in at the IdP; returns the browser and the callback it was sent to. */
 async function toCallback(config: AuthConfig, accountId = "ada", cancel = false) {
   const browser = new Browser(config)
@@ -411,17 +421,7 @@ describe("VK", () => {
   })
 
   function vkConfig(options: Record<string, unknown> = {}) {
-    return {
-      secret: SECRET,
-      trustHost: true,
-      logger: log.logger,
-      providers: [
-        {
-          ...VK({ clientId: "app-1", clientSecret: "vk-secret", ...options }),
-          [customFetch]: standIn.fetch,
-        },
-      ],
-    } as AuthConfig
+    return builtInConfig(VK({ clientId: "app-1", clientSecret: "vk-secret", ...options }), standIn)
   }
 
   test("sign-in: VK's token response and users.get become the user", async () => {
@@ -502,14 +502,7 @@ describe("VK", () => {
         .on("GET", "https://api.vk.com/method/users.get", () =>
           json({ error: { error_code: 5, error_msg: "User authorization failed" } }),
         )
-      const config = {
-        secret: SECRET,
-        trustHost: true,
-        logger: log.logger,
-        providers: [
-          { ...VK({ clientId: "app-1", clientSecret: "s" }), [customFetch]: errorStandIn.fetch },
-        ],
-      } as AuthConfig
+      const config = builtInConfig(VK({ clientId: "app-1", clientSecret: "s" }), errorStandIn)
       const browser = new Browser(config)
       const start = await browser.startSignIn("vk")
       const state = new URL(start.headers.get("location")!).searchParams.get("state")
@@ -605,14 +598,7 @@ describe("a built-in provider's quirk: GitHub", () => {
             { email: "ada@example.com", primary: true, verified: true },
           ]),
         )
-      const config = {
-        secret: SECRET,
-        trustHost: true,
-        logger: log.logger,
-        providers: [
-          { ...GitHub({ clientId: "gh", clientSecret: "s" }), [customFetch]: standIn.fetch },
-        ],
-      } as AuthConfig
+      const config = builtInConfig(GitHub({ clientId: "gh", clientSecret: "s" }), standIn)
       const browser = new Browser(config)
       const start = await browser.startSignIn("github")
       const authorize = new URL(start.headers.get("location")!)
@@ -809,17 +795,9 @@ describe("the built-in providers the issue names", () => {
         clientId: "com.example.app",
         clientSecret: "s",
       })
-      const browser = new Browser({
-        secret: SECRET,
-        trustHost: true,
-        logger: log.logger,
-        providers: [
-          {
-            ...Apple({ clientId: "com.example.app", clientSecret: "s" }),
-            [customFetch]: standIn.fetch,
-          },
-        ],
-      } as AuthConfig)
+      const browser = new Browser(
+        builtInConfig(Apple({ clientId: "com.example.app", clientSecret: "s" }), standIn),
+      )
       const response = await browser.startSignIn("apple")
       const url = new URL(response.headers.get("location")!)
       expect(url.origin).toBe("https://appleid.apple.com")
