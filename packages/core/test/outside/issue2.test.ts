@@ -524,6 +524,32 @@ describe("JWT sessions", () => {
   })
 })
 
+describe("stale chunks", () => {
+  test("a token that shrinks below ~4 KB clears the chunks it no longer needs", async () => {
+    const cfg = config({
+      callbacks: {
+        jwt: ({ token, trigger, session }) =>
+          trigger === "update"
+            ? { ...token, big: (session as any).big }
+            : token.big
+              ? token
+              : { ...token, big: "z".repeat(6000) },
+      },
+    })
+    const { browser } = await signedIn(cfg)
+    expect(browser.jar.has("tessera.session-token.1")).toBe(true)
+    const response = await browser.fetch("/auth/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ csrfToken: await browser.csrfToken(), data: { big: "small" } }),
+    })
+    expect(response.status).toBe(200)
+    const live = [...browser.jar.keys()].filter((n) => n.startsWith("tessera.session-token"))
+    expect(live).toEqual(["tessera.session-token"])
+    expect((await browser.session()).user.email).toBe("ada@example.com")
+  })
+})
+
 describe("sign-out", () => {
   test("POST signout with CSRF clears the session cookie and redirects", async () => {
     const { browser } = await signedIn(config())
