@@ -908,3 +908,41 @@ describe("normalizeIdentifier and maxAge of the e-mail provider", () => {
     expect(Math.abs(sent[0]!.expires.valueOf() - (Date.now() + 600_000))).toBeLessThan(30_000)
   })
 })
+
+describe("a fault in the middle of a first sign-in", () => {
+  let idp: OidcProviderServer
+  beforeAll(async () => {
+    idp = await startOidcProvider({ redirectUris: [`${ORIGIN}/auth/callback/local`] })
+  })
+  afterAll(() => idp?.stop())
+
+  test("an Auth.js-style adapter whose linkAccount fails: the error page, AdapterError logged, no user left", async () => {
+    const { MemoryAdapter } = await import("@tessera/testing")
+    const memory = MemoryAdapter()
+    // An adapter with the Auth.js methods only: no createUserAndAccount.
+    const { createUserAndAccount: _, ...authjsStyle } = memory as typeof memory & {
+      createUserAndAccount?: unknown
+    }
+    const adapter = {
+      ...authjsStyle,
+      linkAccount: async () => {
+        throw new Error("connection lost")
+      },
+    }
+    const config = authConfig({ adapter: adapter as never, providers: [localOidcProvider(idp)] })
+    const browser = new Browser(config)
+    const start = await browser.startSignIn("local")
+    const back = await completeOidcLogin(start.headers.get("location")!, {
+      accountId: fresh("fault"),
+    })
+    const response = await browser.request(back.url.pathname + back.url.search)
+    expect(response.status).toBe(302)
+    const location = new URL(response.headers.get("location")!, ORIGIN)
+    expect(location.pathname).toBe("/auth/error")
+    expect(location.searchParams.get("error")).toBe("Configuration")
+    expect(log.errors.splice(0).map((e) => e.name)).toContain("AdapterError")
+    expect(memory.store.users.size).toBe(0)
+    expect(memory.store.accounts.size).toBe(0)
+    expect(await browser.session()).toBeNull()
+  })
+})

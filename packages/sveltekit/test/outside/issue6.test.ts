@@ -297,24 +297,32 @@ describe("OAuth through the form action", () => {
 
 describe("the built SignIn component, submitted with JavaScript off", () => {
   let SignIn: Awaited<ReturnType<typeof loadComponent>>
+  let SignOut: Awaited<ReturnType<typeof loadComponent>>
+  const built = (name: string) =>
+    fileURLToPath(new URL(`../../dist/components/${name}.svelte`, import.meta.url))
   beforeAll(async () => {
-    const built = fileURLToPath(new URL("../../dist/components/SignIn.svelte", import.meta.url))
-    SignIn = await loadComponent(built)
+    SignIn = await loadComponent(built("SignIn"))
+    SignOut = await loadComponent(built("SignOut"))
   })
+
+  /** The form's action and hidden fields, as a browser would submit them. */
+  function formOf(markup: string) {
+    const form = /<form[^>]*>/.exec(markup)![0]
+    expect(form).toMatch(/method="POST"/i)
+    const fields: Record<string, string> = {}
+    for (const [tag] of markup.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
+      const name = /name="([^"]*)"/.exec(tag)![1]!
+      fields[name] = (/value="([^"]*)"/.exec(tag)?.[1] ?? "").replaceAll("&amp;", "&")
+    }
+    return { action: /action="([^"]*)"/.exec(form)![1]!, fields }
+  }
   afterAll(disposeCompiled)
 
   test("its form's fields, with the credentials typed in, sign in through the signIn action", async () => {
     const markup = render(SignIn, {
       props: { provider: "credentials", options: { redirectTo: "/after" } },
     }).body
-    const form = /<form[^>]*>/.exec(markup)![0]
-    expect(form).toMatch(/method="POST"/i)
-    const action = /action="([^"]*)"/.exec(form)![1]!
-    const fields: Record<string, string> = {}
-    for (const [tag] of markup.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
-      const name = /name="([^"]*)"/.exec(tag)![1]!
-      fields[name] = (/value="([^"]*)"/.exec(tag)?.[1] ?? "").replaceAll("&amp;", "&")
-    }
+    const { action, fields } = formOf(markup)
     expect(fields).toMatchObject({ providerId: "credentials", redirectTo: "/after" })
 
     const auth = SvelteKitAuth({ providers: [passwords], trustHost: true, logger })
@@ -329,6 +337,20 @@ describe("the built SignIn component, submitted with JavaScript off", () => {
     expect(redirect?.status).toBe(303)
     expect(new URL(redirect!.location, ORIGIN).href).toBe(`${ORIGIN}/after`)
     expect(event.cookies.get(SESSION)).toBeTruthy()
+
+    // And the SignOut component's form ends that session through the signOut action.
+    const browser = new Browser()
+    browser.receiveEvent(event)
+    const out = formOf(render(SignOut, { props: { options: { redirectTo: "/bye" } } }).body)
+    expect(out.fields).toMatchObject({ redirectTo: "/bye" })
+    const signOutEvent = createEvent(
+      browser.request(new URL(out.action, `${ORIGIN}/`).href, formInit(out.fields)),
+    )
+    const ended = await outcome(auth.signOut, signOutEvent)
+    expect(ended.redirect?.status).toBe(303)
+    expect(new URL(ended.redirect!.location, ORIGIN).href).toBe(`${ORIGIN}/bye`)
+    browser.receiveEvent(signOutEvent)
+    expect(browser.cookies.get(SESSION)).toBeUndefined()
   })
 })
 
