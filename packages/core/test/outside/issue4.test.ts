@@ -946,3 +946,35 @@ describe("a fault in the middle of a first sign-in", () => {
     expect(await browser.session()).toBeNull()
   })
 })
+
+describe("e-mail links under pressure", () => {
+  test("two clicks racing: one session; a foreign callbackUrl stays on the app; the Verification page is 403", async () => {
+    const { default: Email } = await import("@tessera/core/providers/email")
+    const links: string[] = []
+    const config = authConfig({
+      adapter: await sqlite(),
+      providers: [Email({ sendVerificationRequest: ({ url }) => void links.push(url) })],
+    })
+    const asker = new Browser(config)
+    await asker.request("/auth/signin/email", {
+      body: {
+        email: `${fresh("race")}@example.com`,
+        callbackUrl: "https://evil.example/phish",
+        csrfToken: await asker.csrfToken(),
+      },
+    })
+    const link = new URL(links[0]!)
+    const clickers = [new Browser(config), new Browser(config)]
+    const responses = await Promise.all(clickers.map((b) => b.request(link.pathname + link.search)))
+    const errors = responses.map(errorOfLocation)
+    expect(errors.filter((e) => e === null)).toHaveLength(1)
+    expect(errors.filter((e) => e === "Verification")).toHaveLength(1)
+    const winner = responses[errors.indexOf(null)]!
+    expect(new URL(winner.headers.get("location")!, ORIGIN).origin).toBe(ORIGIN)
+    const sessions = await Promise.all(clickers.map((b) => b.session()))
+    expect(sessions.filter(Boolean)).toHaveLength(1)
+
+    const page = await new Browser(config).request("/auth/error?error=Verification")
+    expect(page.status).toBe(403)
+  })
+})
