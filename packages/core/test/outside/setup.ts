@@ -5,9 +5,10 @@
  * mistakes are never logged as errors).
  */
 import { afterAll, afterEach, expect, vi } from "vitest"
+import type { AuthConfig } from "@tessera/core"
 import { SqlAdapter, type SqlAdapterInstance } from "@tessera/sql"
 import { sqliteBackend, type Backend } from "../harness/backends.js"
-import { recordingLogger } from "../harness/index.js"
+import { SECRET, recordingLogger } from "../harness/index.js"
 
 export function outsideSetup() {
   const backends: Backend[] = []
@@ -26,6 +27,10 @@ export function outsideSetup() {
 
   return {
     log,
+    /** A configuration with the test secret, a trusted host and the recording logger. */
+    authConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
+      return { secret: SECRET, trustHost: true, logger: log.logger, ...overrides }
+    },
     /** A migrated SQLite adapter on a file of its own; `path` for a second process on it. */
     async sqlite(): Promise<SqlAdapterInstance & { path: string }> {
       const backend = await sqliteBackend()
