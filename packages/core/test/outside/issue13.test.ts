@@ -25,10 +25,10 @@ import Passkey from "@tessera/core/providers/passkey"
 import type { SqlAdapterInstance } from "@tessera/sql"
 import { RedisRateLimitStore } from "@tessera/redis"
 import { MemoryAdapter, startMailSink, startRedis, type MailSink } from "@tessera/testing"
-import { Browser, SECRET } from "../harness/index.js"
+import { Browser } from "../harness/index.js"
 import { outsideSetup } from "./setup.js"
 
-const { log, sqlite, secondProcess } = outsideSetup()
+const { log, sqlite, secondProcess, authConfig } = outsideSetup()
 
 /** Every row of every table, as text: what someone holding a copy of the database reads. */
 async function dumpDatabase(adapter: SqlAdapterInstance): Promise<string> {
@@ -56,13 +56,7 @@ const passwords = Credentials({
 })
 
 function base(overrides: Partial<AuthConfig> = {}): AuthConfig {
-  return {
-    secret: SECRET,
-    trustHost: true,
-    logger: log.logger,
-    providers: [passwords],
-    ...overrides,
-  }
+  return authConfig({ providers: [passwords], ...overrides })
 }
 
 async function credentialsAttempt(browser: Browser, username: string, password: string) {

@@ -27,7 +27,7 @@ import {
 } from "../harness/index.js"
 import { outsideSetup } from "./setup.js"
 
-const { log } = outsideSetup()
+const { log, authConfig } = outsideSetup()
 
 class Locked extends CredentialsSignin {
   override code = "locked"
@@ -51,13 +51,7 @@ const passwords = Credentials({
 })
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
-  return {
-    secret: SECRET,
-    trustHost: true,
-    logger: log.logger,
-    providers: [passwords],
-    ...overrides,
-  }
+  return authConfig({ providers: [passwords], ...overrides })
 }
 
 async function signedIn(cfg: AuthConfig, origin = ORIGIN, username = "ada") {
