@@ -106,9 +106,10 @@ export async function Auth(
       if (error.status >= 500 && !answersJson(request, resolved.basePath)) {
         return finish(await configurationErrorResult(request, resolved.source))
       }
+      // A refusal answers one request: no cache may keep it (back-channel logout requires it).
       return finish({
         status: error.status,
-        headers: error.headers,
+        headers: { "Cache-Control": "no-store", ...error.headers },
         body: { error: error.error.type, message: error.error.message },
       })
     }
@@ -246,7 +247,7 @@ async function errorResult(
             : 500
     return {
       status,
-      ...(retry ? { headers: retry } : {}),
+      headers: { "Cache-Control": "no-store", ...retry },
       // A server fault names nothing: Auth.js's body, word for word (its client reads `message`).
       body: status === 500 ? { message: configurationMessage } : { error: value },
     }

@@ -167,6 +167,8 @@ describe("requests that name nothing valid get a clear 4xx", () => {
     const response = await Auth(get(path), config)
     expect(response.status).toBe(status)
     expect(response.headers.get("content-type")).toBe("application/json")
+    // A refusal answers one request: no cache may keep it.
+    expect(response.headers.get("cache-control")).toBe("no-store")
     const body = (await response.json()) as { error: string; message: string }
     expect(body.error).toBe(type)
     expect(body.message.length).toBeGreaterThan(5)
@@ -189,6 +191,7 @@ describe("requests that name nothing valid get a clear 4xx", () => {
     const response = await Auth(new Request(ORIGIN + path, { method }), config)
     expect(response.status).toBe(405)
     expect(response.headers.get("allow")).toBe(allow)
+    expect(response.headers.get("cache-control")).toBe("no-store")
     if (method !== "HEAD")
       expect(((await response.json()) as { error: string }).error).toBe("UnknownAction")
   })
@@ -202,6 +205,13 @@ describe("requests that name nothing valid get a clear 4xx", () => {
     expect(response.status).toBe(405)
     expect(response.headers.get("allow")).toBe("POST")
     expect(setCookies(response)).toEqual([])
+  })
+
+  test("a JSON action's failure is no-store too (a POST without its CSRF token: 403)", async () => {
+    const { config } = makeConfig()
+    const response = await Auth(post("/auth/sessions/revoke", { sessionId: "x" }), config)
+    expect(response.status).toBe(403)
+    expect(response.headers.get("cache-control")).toBe("no-store")
   })
 
   test("webauthn-options for a provider that is not WebAuthn is a 404", async () => {
