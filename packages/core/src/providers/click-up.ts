@@ -17,7 +17,9 @@
  *   (`client_id`, `client_secret`, `code`).
  * - The token response is only `{ access_token }`, with no `token_type`
  *   (OAuth 2.0 requires one): the token is a bearer token, and never expires.
- * - `GET /api/v2/user` answers the user inside `user`, with a numeric id.
+ * - `GET /api/v2/user` answers the user inside `user`, with a numeric id. The
+ *   user's image is its `profilePicture`, its e-mail `email` (Auth.js returns
+ *   `profilePicture` and `color` as they are, and no e-mail).
  *
  * Verified e-mail: none. `user.email` comes with no flag saying ClickUp
  * verified it.

@@ -19,7 +19,9 @@
  * ```
  *
  * The endpoints (on the pool's hosted UI domain) come from the issuer's
- * discovery document; the profile is the ID Token.
+ * discovery document; the profile is the ID Token. The name is `name`, else
+ * `preferred_username`, else `cognito:username` (a pool's ID Token carries
+ * `name` only when the user has one; Auth.js then has no name).
  *
  * Verified e-mail: `email` when `email_verified` is true, or the string
  * `"true"` (Cognito's user attributes are strings, and its userinfo endpoint

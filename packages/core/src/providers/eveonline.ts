@@ -21,7 +21,8 @@
  * - The character is read from `GET /oauth/verify`, which answers with
  *   `CharacterID` and `CharacterName` (capitalised, not the usual `id`). The
  *   account is the `CharacterID`; the image is the character's portrait on
- *   EVE's image server.
+ *   EVE's image server, `images.evetech.net` (Auth.js links the retired
+ *   `image.eveonline.com`).
  * - A character can be sold to another player: it keeps its `CharacterID`,
  *   but its `CharacterOwnerHash` changes. To keep a sold character from
  *   signing its buyer in to the seller's account, store the hash (the raw

@@ -12,6 +12,10 @@
  * // Self-managed:
  * GitLab({ baseUrl: "https://gitlab.example.com" })
  * ```
+ * The account is the user's `id`, or `sub` when the profile is GitLab's OpenID
+ * Connect userinfo (`userinfo: "<baseUrl>/oauth/userinfo"`, scope `openid`),
+ * whose claims carry the same number as `sub` and have no `id` (as in Auth.js;
+ * their e-mail counts as unverified: they carry no `confirmed_at`).
  * Verified e-mail: `email` once the account is confirmed (`confirmed_at` set);
  * GitLab's primary address is always one the user confirmed.
  * @see https://docs.gitlab.com/api/users/#get-the-current-user
@@ -24,6 +28,8 @@ import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 /** The user from `GET /api/v4/user`. */
 export interface GitLabProfile {
   id: number
+  /** The user's id as text, in place of `id` when the profile is the OpenID Connect userinfo. */
+  sub?: string
   username: string
   email: string
   name: string
@@ -95,7 +101,7 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       return {
-        id: idText(profile.id),
+        id: idText(profile.sub ?? profile.id),
         name: profile.name ?? profile.username,
         email: profile.email ?? null,
         image: profile.avatar_url ?? null,

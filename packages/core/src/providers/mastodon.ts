@@ -19,7 +19,8 @@
  *
  * The endpoints are under the instance URL; the profile is
  * `GET /api/v1/accounts/verify_credentials`; the name is the display name (or
- * the user name), the picture `avatar_static`.
+ * the user name, when the display name is empty; Auth.js always takes the user
+ * name), the picture `avatar_static`.
  *
  * Verified e-mail: none; Mastodon shares no e-mail address with this scope.
  * @see https://docs.joinmastodon.org/spec/oauth/

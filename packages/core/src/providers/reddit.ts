@@ -24,7 +24,8 @@
  * - The client authenticates with HTTP Basic; errors may come with status 200
  *   and `{ error }`, and are reported as errors.
  * - The check is `state` (Reddit has no PKCE); the scope `identity`.
- * - `icon_img` comes HTML-escaped (`&amp;`); it is unescaped for the image.
+ * - The image is `icon_img` (else `snoovatar_img`; Auth.js has none), which
+ *   comes HTML-escaped (`&amp;`): it is unescaped.
  *
  * Verified e-mail: none. Reddit never sends the address (only
  * `has_verified_email`, a flag without an address).

@@ -90,3 +90,42 @@ test("a self-managed instance through baseUrl", async () => {
   const { session } = await signInThrough(configFor(provider), issuer, "ada")
   expect(session.user.email).toBe("ada@gitlab.example")
 })
+
+test("GitLab's OpenID Connect userinfo (`sub`, no `id`) keys the account by `sub`, as in Auth.js", async () => {
+  const base = "https://gitlab.com"
+  const issuer = await FakeIssuer.create({
+    standIn: suite.standIn,
+    issuer: base,
+    authorizationEndpoint: `${base}/oauth/authorize`,
+    tokenEndpoint: `${base}/oauth/token`,
+    userinfoEndpoint: `${base}/oauth/userinfo`,
+    clientId: "gitlab-app",
+    clientSecret: "gitlab-secret",
+    authMethod: "client_secret_post",
+    userinfo: () =>
+      json({
+        sub: "7",
+        sub_legacy: "2d4f6a",
+        name: "User 7",
+        nickname: "user7",
+        preferred_username: "user7",
+        email: "ada@gitlab.example",
+        email_verified: true,
+        picture: "https://gitlab.com/uploads/-/system/user/avatar/7/avatar.png",
+        groups: [],
+      }),
+  })
+  const provider = GitLab({
+    clientId: "gitlab-app",
+    clientSecret: "gitlab-secret",
+    // With `openid`, GitLab's token response carries an ID Token issued by gitlab.com.
+    issuer: base,
+    authorization: { params: { scope: "openid read_user" } },
+    userinfo: `${base}/oauth/userinfo`,
+    [customFetch]: suite.standIn.fetch,
+  })
+  const { session, seen, errors } = await signInThrough(configFor(provider), issuer, "ada")
+  expect(errors).toEqual([])
+  expect(seen.account).toMatchObject({ provider: "gitlab", providerAccountId: "7" })
+  expect(session?.user).toMatchObject({ name: "User 7", email: "ada@gitlab.example" })
+})
