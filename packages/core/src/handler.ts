@@ -234,6 +234,13 @@ async function errorResult(
   const { page, value, code } = publicErrorOf(error)
   const retry =
     error instanceof RateLimited ? { "Retry-After": String(error.retryAfter) } : undefined
+  // A callback's URL carries a credential (a mailed link's token or code, an OAuth code):
+  // its refusal, like its success, sends no Referer.
+  const referrer =
+    request.action === "callback" && request.method === "GET"
+      ? { "Referrer-Policy": "no-referrer" }
+      : undefined
+  const headers = retry || referrer ? { ...retry, ...referrer } : undefined
   if (match.route.answers === "json") {
     if (request.action === "session" && request.method === "POST")
       return { status: 400, body: null }
@@ -261,12 +268,12 @@ async function errorResult(
   if (code !== undefined) params.code = code
   // A flow may keep its own failures on its own page (a code form, the two-factor page).
   const own = ctx.flow?.failurePage?.(ctx, error, value)
-  if (own) return { redirect: own, ...(retry ? { headers: retry } : {}) }
+  if (own) return { redirect: own, ...(headers ? { headers } : {}) }
   const custom = page === "signIn" ? config.pages.signIn : config.pages.error
   const redirect = custom
     ? appPageUrl(ctx, custom, params)
     : actionUrl(ctx, page === "signIn" ? "signin" : "error", undefined, params)
-  return { redirect, ...(retry ? { headers: retry } : {}) }
+  return { redirect, ...(headers ? { headers } : {}) }
 }
 
 /** The error page and its context, loaded when one is shown (as the other pages: routes.ts). */
