@@ -597,6 +597,42 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
     if (later) expect(later.user.id).not.toBe(victimId)
   })
 
+  test("passkey claim, then the owner signs in through an OIDC provider that verified the address: the passkey opens nothing of theirs", async () => {
+    const adapter = await sqlite()
+    const config = authConfig({
+      adapter,
+      providers: [Passkey(), localOidcProvider(idp)],
+      callbacks: exposeId,
+    })
+    const attacker = new Browser(config)
+    const authenticator = new SoftAuthenticator()
+    const { body } = await webauthnOptions(
+      attacker,
+      `action=register&email=${encodeURIComponent("victim-linked@example.org")}`,
+    )
+    await passkeyAnswer(
+      attacker,
+      "register",
+      authenticator.register(body.options, { origin: ORIGIN }),
+    )
+    expect((await attacker.session())?.user).toBeTruthy()
+
+    const victim = new Browser(config)
+    const done = await oidcSignIn(victim, "verifiedvictim")
+    expect(errorOf(done)).toBeNull()
+    const victimId = (await victim.session()).user.id
+    expect(await attacker.session()).toBeNull()
+    const again = new Browser(config)
+    const auth = await webauthnOptions(again, "action=authenticate")
+    await passkeyAnswer(
+      again,
+      "authenticate",
+      authenticator.authenticate(auth.body.options, { origin: ORIGIN }),
+    )
+    const later = await again.session()
+    if (later) expect(later.user.id).not.toBe(victimId)
+  })
+
   test("a second passkey sign-up for an address an account already holds is refused", async () => {
     const adapter = await sqlite()
     const config = authConfig({ adapter, providers: [Passkey()] })
@@ -934,6 +970,67 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
     expect(recorder.errors).toEqual([])
   })
 
+  test("debug logging of a whole e-mail sign-in: no token, no session cookie, no address", async () => {
+    const recorder = everythingLogger()
+    const adapter = await sqlite()
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      debug: true,
+      logger: recorder.logger,
+      adapter,
+      providers: [mailer()],
+    }
+    const browser = new Browser(config)
+    const email = fresh("quiet")
+    const { seen } = await askLink(browser, email)
+    const link = new URL(linkIn((await mailFor(email, seen)).text))
+    await browser.request(link.pathname + link.search)
+    await browser.request(link.pathname + link.search) // used: refused
+    expect((await browser.session()).user.email).toBe(email)
+    const cookie = browser.jar.get("tessera.session-token")!
+    const all = recorder.lines.join("\n")
+    expect(all).toMatch(/request: GET callback \(nodemailer\)/)
+    expect(all).not.toContain(link.searchParams.get("token")!)
+    expect(all).not.toContain(cookie)
+    expect(all).not.toContain(email)
+    expect(all).not.toContain(SECRET)
+    expect(recorder.errors).toEqual([])
+  })
+
+  test("debug logging of a whole OIDC sign-in: no code, no access, refresh or ID token", async () => {
+    const recorder = everythingLogger()
+    const adapter = await sqlite()
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      debug: true,
+      logger: recorder.logger,
+      adapter,
+      providers: [localOidcProvider(idp)],
+    }
+    const browser = new Browser(config)
+    const start = await browser.startSignIn("local")
+    const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "loggy" })
+    const done = await browser.request(back.url.pathname + back.url.search)
+    expect(errorOf(done)).toBeNull()
+    // The code again: refused by the provider.
+    await new Browser(config).request(back.url.pathname + back.url.search)
+    const rows = (await sql.raw(`select * from accounts`).execute(adapter.db)).rows as Record<
+      string,
+      unknown
+    >[]
+    const all = recorder.lines.join("\n")
+    expect(all).toMatch(/request: GET callback \(local\)/)
+    expect(all).not.toContain(back.url.searchParams.get("code")!)
+    for (const row of rows)
+      for (const column of ["access_token", "id_token", "refresh_token"])
+        if (typeof row[column] === "string") expect(all, column).not.toContain(row[column])
+    expect(all).not.toContain(idp.clientSecret)
+    expect(all).not.toContain("loggy@example.test")
+    log.errors.splice(0)
+  })
+
   test("client refusals (missing CSRF, bad input, wrong password, unknown action) are never errors; a config error is logged once", async () => {
     const recorder = everythingLogger()
     const config: AuthConfig = {
@@ -1118,6 +1215,19 @@ describe("Low: built-in page headers", () => {
     }
   })
 
+  test("the CSP nonce is fresh on every page view", async () => {
+    const config = authConfig({ adapter: await sqlite(), providers: [Passkey()] })
+    const nonces = new Set<string>()
+    for (let i = 0; i < 3; i++) {
+      const response = await new Browser(config).fetch("/auth/signin")
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")
+      expect(nonce).not.toBeNull()
+      expect(nonce![1]!.length).toBeGreaterThanOrEqual(16)
+      nonces.add(nonce![1]!)
+    }
+    expect(nonces.size).toBe(3)
+  })
+
   test("answers at a mailed link's URL (a used or bad token) are Referrer-Policy: no-referrer", async () => {
     const adapter = await sqlite()
     const config = authConfig({ adapter, providers: [mailer()] })
@@ -1224,6 +1334,30 @@ describe("Low: JWT absolute lifetime", () => {
     }
     vi.setSystemTime(T0 + 3 * day + 60_000)
     expect(await thief.session()).toBeNull()
+  })
+
+  test("a session update (POST /auth/session) never moves expires past session.absoluteMaxAge", async () => {
+    const T0 = Date.parse("2031-06-10T00:00:00Z")
+    vi.useFakeTimers({ toFake: ["Date"], now: T0 })
+    const day = 86_400_000
+    const config = authConfig({
+      providers: [credentialsProvider()],
+      session: { strategy: "jwt", maxAge: (2 * day) / 1000, absoluteMaxAge: (3 * day) / 1000 },
+    })
+    const browser = await signInAt(config)
+    vi.setSystemTime(T0 + 36 * 3600_000)
+    expect(await browser.session()).not.toBeNull() // slides the 2-day expiry
+    vi.setSystemTime(T0 + 60 * 3600_000)
+    const response = await browser.fetch("/auth/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ csrfToken: await browser.csrfToken(), data: { theme: "dark" } }),
+    })
+    expect(response.status).toBe(200)
+    const updated = await response.json()
+    expect(Date.parse(updated.expires)).toBeLessThanOrEqual(T0 + 3 * day)
+    vi.setSystemTime(T0 + 3 * day + 60_000)
+    expect(await browser.session()).toBeNull()
   })
 
   test("default absoluteMaxAge: 30 days from sign-in", async () => {
