@@ -7,6 +7,7 @@
  * asks for.
  */
 import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest"
@@ -869,6 +870,18 @@ describe("Medium: OAuth check cookies and flow binding", () => {
       await xavier.request(back.url.pathname + back.url.search)
       expect(await accountsOf(adapter, yId)).toHaveLength(2)
       expect(await accountsOf(adapter, xId)).toHaveLength(1)
+
+      // A flow started signed out, a session arriving before its callback: no link either.
+      const anonymous = new Browser(config)
+      const start3 = await anonymous.startSignIn("local")
+      const back3 = await completeOidcLogin(start3.headers.get("location")!, {
+        accountId: "fifthparty",
+      })
+      const again = new Browser(config)
+      await oidcSignIn(again, "yolanda")
+      anonymous.jar.set("tessera.session-token", again.jar.get("tessera.session-token")!)
+      await anonymous.request(back3.url.pathname + back3.url.search)
+      expect(await accountsOf(adapter, yId)).toHaveLength(2)
     },
   )
 
@@ -1014,6 +1027,38 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
     expect(all).not.toContain(accessToken)
     expect(all).not.toContain(SECRET)
     expect(all).not.toContain(cookie)
+    expect(recorder.errors).toEqual([])
+  })
+
+  test("an expired or tampered Auth.js session cookie (adoption path): no claim reaches the log", async () => {
+    const fixtures = JSON.parse(
+      readFileSync(new URL("../fixtures/authjs-session-tokens.json", import.meta.url), "utf8"),
+    ) as { secret: string; plain: string; expired: string; claims: Record<string, string> }
+    const recorder = everythingLogger()
+    const config: AuthConfig = {
+      secret: fixtures.secret,
+      trustHost: true,
+      debug: true,
+      logger: recorder.logger,
+      providers: [credentialsProvider()],
+    }
+    const parts = fixtures.plain.split(".")
+    const tampered = [...parts]
+    tampered[3] = (tampered[3]![0] === "A" ? "B" : "A") + tampered[3]!.slice(1)
+    for (const token of [fixtures.expired, tampered.join(".")]) {
+      const response = await Auth(
+        new Request(`${ORIGIN}/auth/session`, {
+          headers: { cookie: `authjs.session-token=${token}` },
+        }),
+        config,
+      )
+      expect(response.status).toBeLessThan(500)
+      expect(await response.json()).toBeNull()
+    }
+    const all = recorder.lines.join("\n")
+    expect(all).not.toContain(fixtures.claims.email!)
+    expect(all).not.toContain(fixtures.claims.name!)
+    expect(all).not.toContain(fixtures.secret)
     expect(recorder.errors).toEqual([])
   })
 
