@@ -1307,6 +1307,47 @@ describe("Low: built-in page headers", () => {
     }
   })
 
+  test("an OAuth callback's answers (its URL carries the code) are Referrer-Policy: no-referrer", async () => {
+    const config = authConfig({ adapter: await sqlite(), providers: [localOidcProvider(idp)] })
+    const browser = new Browser(config)
+    const start = await browser.startSignIn("local")
+    const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "refy" })
+    const done = await browser.request(back.url.pathname + back.url.search)
+    expect(errorOf(done)).toBeNull()
+    expect(done.headers.get("referrer-policy")).toBe("no-referrer")
+    const refused = await new Browser(config).request(back.url.pathname + back.url.search)
+    expect(errorOf(refused)).not.toBeNull()
+    expect(refused.headers.get("referrer-policy")).toBe("no-referrer")
+  })
+
+  test("the confirmLink page at a link's URL keeps same-origin (SECURITY.md: its form must send Origin)", async () => {
+    const adapter = await sqlite()
+    const config = authConfig({
+      adapter,
+      providers: [Nodemailer({ server: sink.url, from: "app@example.com", confirmLink: true })],
+    })
+    const browser = new Browser(config)
+    const email = fresh("confirm")
+    const { seen } = await askLink(browser, email)
+    const link = new URL(linkIn((await mailFor(email, seen)).text))
+    const page = await browser.request(link.pathname + link.search)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("referrer-policy")).toBe("same-origin")
+    const html = await page.text()
+    const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)![1]!
+    const done = await browser.request(link.pathname, {
+      body: {
+        csrfToken,
+        token: link.searchParams.get("token")!,
+        email: link.searchParams.get("email")!,
+      },
+      headers: { origin: ORIGIN },
+    })
+    expect(done.status).toBe(302)
+    expect(errorOf(done)).toBeNull()
+    expect((await browser.session()).user.email).toBe(email)
+  })
+
   test("the CSP nonce is fresh on every page view", async () => {
     const config = authConfig({ adapter: await sqlite(), providers: [Passkey()] })
     const nonces = new Set<string>()
