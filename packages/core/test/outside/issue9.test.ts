@@ -488,6 +488,31 @@ describe("High: the client never chooses the origin of the URLs Tessera builds",
       expect(ok.href).toBe("https://pr-1.preview.example.com/auth/session")
     })
 
+    test("the environment given (AUTH_URL, AUTH_TRUST_HOST, AUTH_ALLOWED_HOSTS) decides the same way", () => {
+      const forged = headers(ATTACKER_HOST, { "x-forwarded-host": ATTACKER_HOST })
+      expect(
+        createActionURL("signin", "https", forged, { AUTH_URL: `${CANONICAL}/auth` }, {}).origin,
+      ).toBe(CANONICAL)
+      expect(() =>
+        createActionURL(
+          "signin",
+          "https",
+          forged,
+          { AUTH_TRUST_HOST: "true", AUTH_ALLOWED_HOSTS: "app.example.com" },
+          {},
+        ),
+      ).toThrow(/UntrustedHost|host/i)
+      expect(
+        createActionURL(
+          "signin",
+          "https",
+          headers("app.example.com"),
+          { AUTH_TRUST_HOST: "true", AUTH_ALLOWED_HOSTS: "app.example.com" },
+          {},
+        ).href,
+      ).toBe("https://app.example.com/auth/signin")
+    })
+
     test("protocol other than http/https, and malformed hosts, are refused", () => {
       const trusted = { trustHost: true }
       for (const protocol of ["javascript", "file:", "ftp", "data"])
@@ -632,6 +657,45 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
     )
     const later = await again.session()
     if (later) expect(later.user.id).not.toBe(victimId)
+  })
+
+  test("passkey claim plus a linked OAuth account: after the owner proves the address, neither opens their account", async () => {
+    const adapter = await sqlite()
+    const config = authConfig({
+      adapter,
+      providers: [Passkey(), localOidcProvider(idp), mailer()],
+      callbacks: exposeId,
+    })
+    const victimEmail = fresh("victim")
+    const attacker = new Browser(config)
+    const authenticator = new SoftAuthenticator()
+    const { body } = await webauthnOptions(
+      attacker,
+      `action=register&email=${encodeURIComponent(victimEmail)}`,
+    )
+    await passkeyAnswer(
+      attacker,
+      "register",
+      authenticator.register(body.options, { origin: ORIGIN }),
+    )
+    const attackerId = (await attacker.session()).user.id
+    // The attacker links an identity-provider account of theirs to the claim.
+    const idpJar = new Map<string, string>()
+    const linked = await oidcSignIn(attacker, "attackeridp", idpJar)
+    expect(errorOf(linked)).toBeNull()
+    expect(await accountsOf(adapter, attackerId)).toHaveLength(2) // webauthn + oidc
+
+    const victim = new Browser(config)
+    await signInByLink(victim, victimEmail)
+    const victimId = (await victim.session()).user.id
+    expect(victimId).not.toBe(attackerId)
+    expect(await accountsOf(adapter, victimId)).toEqual([])
+
+    const viaIdp = new Browser(config)
+    await oidcSignIn(viaIdp, "attackeridp", idpJar)
+    const session = await viaIdp.session()
+    expect(session?.user.id).toBe(attackerId)
+    expect(session?.user.email ?? null).toBeNull()
   })
 
   test("a second passkey sign-up for an address an account already holds is refused", async () => {
