@@ -1558,6 +1558,23 @@ describe("Low: JWT absolute lifetime", () => {
     expect(await browser.session()).toBeNull()
   })
 
+  test("a maxAge longer than 30 days is its own absolute lifetime (SECURITY.md: 30 days, or maxAge if longer)", async () => {
+    const T0 = Date.parse("2031-08-01T00:00:00Z")
+    vi.useFakeTimers({ toFake: ["Date"], now: T0 })
+    const day = 86_400_000
+    const config = authConfig({
+      providers: [credentialsProvider()],
+      session: { strategy: "jwt", maxAge: (60 * day) / 1000 },
+    })
+    const browser = await signInAt(config)
+    vi.setSystemTime(T0 + 35 * day)
+    const session = await browser.session()
+    expect(session).not.toBeNull()
+    expect(Date.parse(session.expires)).toBeLessThanOrEqual(T0 + 60 * day)
+    vi.setSystemTime(T0 + 60 * day + 3600_000)
+    expect(await browser.session()).toBeNull()
+  })
+
   test("default absoluteMaxAge: 30 days from sign-in", async () => {
     const T0 = Date.parse("2031-07-01T00:00:00Z")
     vi.useFakeTimers({ toFake: ["Date"], now: T0 })
