@@ -88,7 +88,7 @@ export async function Auth(
     match = matchRoute(url.pathname, resolved.basePath, request.method.toUpperCase())
     const internal = toInternalRequest(request, url, match)
     ctx = createContext(resolved, internal instanceof Promise ? await internal : internal, request)
-    const result = await run(ctx, match)
+    const result = withoutReferrer(ctx, await run(ctx, match))
     // The kind of answer, not its URL: an authorization URL or link may carry a token.
     if (resolved.debug) {
       resolved.logger.debug(
@@ -125,8 +125,25 @@ export async function Auth(
     // A failed flow still clears what it meant to clear (used PKCE/state/challenge cookies),
     // but nothing it was about to set (a session) survives the failure.
     const clears = ctx.cookies.filter((cookie) => cookie.options.maxAge === 0)
-    return finish({ ...(await errorResult(ctx, match, error)), cookies: clears })
+    return finish({
+      ...withoutReferrer(ctx, await errorResult(ctx, match, error)),
+      cookies: clears,
+    })
   }
+}
+
+/**
+ * A callback's URL carries a credential (a mailed link's token or code, an OAuth code): no
+ * answer at it, whether it used or refused the credential, lets the next page see a Referer.
+ * A page that chose its own policy keeps it (the `confirmLink` page's form needs `same-origin`
+ * to send its `Origin` for the CSRF check).
+ */
+function withoutReferrer(ctx: RequestContext, result: ResponseInternal): ResponseInternal {
+  if (ctx.request.action !== "callback" || ctx.request.method !== "GET") return result
+  const headers = new Headers(result.headers)
+  if (headers.has("Referrer-Policy")) return result
+  headers.set("Referrer-Policy", "no-referrer")
+  return { ...result, headers }
 }
 
 /**
