@@ -28,6 +28,7 @@ import { customFetch } from "@tessera/core"
 import { merge } from "../../src/config/merge.js"
 import { normalizeEmailAddress } from "../../src/flows/email/address.js"
 import { defaultVerificationToken } from "../../src/flows/email/token.js"
+import { PasskeyBrowser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
 
 type Shape = Record<string, unknown>
 type Factory = (options?: Record<string, unknown>) => Record<string, unknown>
@@ -474,3 +475,29 @@ test.each(["sveltekit", "express"])(
     }
   },
 )
+
+/**
+ * The passkey defaults Auth.js's factories carry (DELIBERATE: Tessera's flow
+ * applies them) reach the browser: the options served for `Passkey()` and
+ * `WebAuthn()` hold every value of Auth.js's `authenticationOptions` and
+ * `registrationOptions`.
+ */
+describe.each(["passkey", "webauthn"])("%s(): the served options", (file) => {
+  test("hold Auth.js's factory defaults", async () => {
+    const factory = await tesseraFactory(file)
+    const { config } = passkeyConfig({ providers: [factory({})] as never })
+    const browser = new PasskeyBrowser(config)
+    const authjs = AUTHJS[`${file} none`]!
+    const authenticate = await browser.options({ action: "authenticate" }, file)
+    expect(authenticate.body.options).toMatchObject(authjs.authenticationOptions as object)
+    const register = await browser.options({ email: "new@example.com" }, file)
+    expect(register.body.action).toBe("register")
+    expect(register.body.options).toMatchObject(authjs.registrationOptions as object)
+    // Deliberate, for WebAuthn() too (migration guide): Auth.js's leaves both `preferred`.
+    expect(register.body.options.authenticatorSelection).toMatchObject({
+      residentKey: "required",
+      userVerification: "required",
+    })
+    expect(authenticate.body.options.userVerification).toBe("required")
+  })
+})
