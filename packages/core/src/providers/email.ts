@@ -21,6 +21,7 @@
  * @module
  */
 import { verificationMessage, type VerificationMessage } from "../flows/email/message.js"
+import { requiredOptions } from "../flows/email/normalize.js"
 import { customFetch } from "../symbols.js"
 import { withHttpTimeout } from "../lib/http-timeout.js"
 import type { Awaitable, Theme } from "../types.js"
@@ -200,6 +201,19 @@ export function mailParts(
       link: params.provider.method !== "code",
     }),
   }
+}
+
+/**
+ * `send`, marked as needing `options` (checked when the configuration is
+ * resolved, so a missing API key stops the app at start, not a user's sign-in).
+ *
+ * @param send A provider's own `sendVerificationRequest`.
+ * @param options The provider options it cannot send without.
+ */
+export function withRequiredOptions<
+  F extends (params: EmailSendVerificationRequestParams) => Promise<void>,
+>(send: F, options: string[] = ["apiKey"]): F {
+  return Object.assign(send, { [requiredOptions]: options })
 }
 
 /**

@@ -21,6 +21,7 @@
  */
 import {
   mailApiProvider,
+  withRequiredOptions,
   mailParts,
   sendToMailApi,
   type EmailConfig,
@@ -41,6 +42,9 @@ export async function sendWithForwardEmail(
     body: JSON.stringify({ from, to, ...message }),
   })
 }
+
+// Without its API key nothing can be sent: a missing one is refused at start.
+withRequiredOptions(sendWithForwardEmail)
 
 /**
  * E-mail ("magic link") sign-in, sent through Forward Email's API.

@@ -23,6 +23,7 @@
 import {
   mailApiKey,
   mailApiProvider,
+  withRequiredOptions,
   sendToMailApi,
   type EmailConfig,
   type EmailSendVerificationRequestParams,
@@ -65,10 +66,13 @@ export async function sendWithLoops(params: EmailSendVerificationRequestParams):
     )
 }
 
+// Without its API key and template nothing can be sent: refused at start when missing.
+withRequiredOptions(sendWithLoops, ["apiKey", "transactionalId"])
+
 /**
  * E-mail ("magic link") sign-in, sent as a Loops transactional e-mail.
  *
- * @param config `clientId` and `clientSecret` (default `AUTH_LOOPS_ID`, `AUTH_LOOPS_SECRET`), and any OAuth option to override.
+ * @param config `apiKey` (default `AUTH_LOOPS_KEY`), `transactionalId`, and any e-mail provider option to override.
  * @see [Auth.js: Loops](https://authjs.dev/reference/core/providers/loops)
  * @see https://loops.so/docs/api-reference/send-transactional-email
  * @see https://loops.so/docs/transactional/guide

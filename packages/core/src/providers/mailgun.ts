@@ -24,6 +24,7 @@
  */
 import {
   mailApiProvider,
+  withRequiredOptions,
   mailParts,
   sendToMailApi,
   type EmailConfig,
@@ -64,10 +65,13 @@ export async function sendWithMailgun(params: EmailSendVerificationRequestParams
   )
 }
 
+// Without its API key nothing can be sent: a missing one is refused at start.
+withRequiredOptions(sendWithMailgun)
+
 /**
  * E-mail ("magic link") sign-in, sent through Mailgun's Messages API.
  *
- * @param config `clientId` and `clientSecret` (default `AUTH_MAILGUN_ID`, `AUTH_MAILGUN_SECRET`), and any OAuth option to override.
+ * @param config `apiKey` (default `AUTH_MAILGUN_KEY`), `from`, `domain`, `region`, and any e-mail provider option to override.
  * @see [Auth.js: Mailgun](https://authjs.dev/reference/core/providers/mailgun)
  * @see https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages
  * @see https://documentation.mailgun.com/docs/mailgun/api-reference/#base-url

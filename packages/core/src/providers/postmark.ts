@@ -23,6 +23,7 @@
  */
 import {
   mailApiProvider,
+  withRequiredOptions,
   mailParts,
   sendToMailApi,
   type EmailConfig,
@@ -52,6 +53,9 @@ export async function sendWithPostmark(params: EmailSendVerificationRequestParam
     }),
   })
 }
+
+// Without its API key nothing can be sent: a missing one is refused at start.
+withRequiredOptions(sendWithPostmark)
 
 /**
  * E-mail ("magic link") sign-in, sent through Postmark's Email API.

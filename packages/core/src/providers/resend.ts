@@ -22,6 +22,7 @@
  */
 import {
   mailApiProvider,
+  withRequiredOptions,
   mailParts,
   sendToMailApi,
   type EmailConfig,
@@ -40,6 +41,9 @@ export async function sendWithResend(params: EmailSendVerificationRequestParams)
     body: JSON.stringify({ from, to, ...message }),
   })
 }
+
+// Without its API key nothing can be sent: a missing one is refused at start.
+withRequiredOptions(sendWithResend)
 
 /**
  * E-mail ("magic link") sign-in, sent through Resend's HTTP API.

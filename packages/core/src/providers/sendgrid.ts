@@ -22,6 +22,7 @@
  */
 import {
   mailApiProvider,
+  withRequiredOptions,
   mailParts,
   sendToMailApi,
   type EmailConfig,
@@ -57,6 +58,9 @@ export async function sendWithSendGrid(params: EmailSendVerificationRequestParam
     }),
   })
 }
+
+// Without its API key nothing can be sent: a missing one is refused at start.
+withRequiredOptions(sendWithSendGrid)
 
 /**
  * E-mail ("magic link") sign-in, sent through SendGrid's v3 Mail Send API.

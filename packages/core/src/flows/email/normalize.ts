@@ -26,6 +26,15 @@ const DAY = 24 * 60 * 60
 export const needsServer: unique symbol = Symbol.for("tessera.needsServer")
 
 /**
+ * Marks a `sendVerificationRequest` that cannot send without some provider
+ * options (an HTTP mail API's key, Loops' `transactionalId`): those missing are
+ * a configuration error at start, naming the option and its variable, rather
+ * than a failed sign-in for the first user. Set by the providers' own senders
+ * only: an app's own `sendVerificationRequest` needs what it needs.
+ */
+export const requiredOptions: unique symbol = Symbol.for("tessera.requiredOptions")
+
+/**
  * Methods the flow always calls: tokens, the user the address belongs to, and
  * user creation (an e-mail sign-in signs new addresses up). `updateUser` is
  * needed only to settle an address held unverified by another account, and is
@@ -61,6 +70,17 @@ export function normalizeEmailProvider(
   if (send[needsServer] && !provider.server) {
     throw new InvalidConfiguration(
       `E-mail provider "${provider.id}" needs a \`server\` (nodemailer transport) or its own sendVerificationRequest`,
+    )
+  }
+  const required = (provider.sendVerificationRequest as { [requiredOptions]?: string[] })[
+    requiredOptions
+  ]
+  for (const option of required ?? []) {
+    const value = (provider as unknown as Record<string, unknown>)[option]
+    if (typeof value === "string" && value !== "") continue
+    const variable = `AUTH_${provider.id.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_KEY`
+    throw new InvalidConfiguration(
+      `E-mail provider "${provider.id}" needs \`${option}\`${option === "apiKey" ? ` (or ${variable})` : ""}`,
     )
   }
   const maxAge = provider.maxAge ?? DAY
