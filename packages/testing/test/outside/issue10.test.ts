@@ -5,8 +5,10 @@
  * each run through the suite from the main entry or from `/suites`.
  */
 import { expect, test } from "vitest"
-import type { OAuthConfig } from "@tessera/core/providers"
+import { customFetch } from "@tessera/core"
+import type { EmailConfig, OAuthConfig } from "@tessera/core/providers"
 import Credentials from "@tessera/core/providers/credentials"
+import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
 import { runProviderTests } from "@tessera/testing"
 import { runProviderTests as runFromSuites } from "@tessera/testing/suites"
@@ -88,3 +90,43 @@ test("the handle runProviderTests returns signs in, in the file's own tests, for
 runFromSuites({ provider: Credentials, credentials: {} })
 
 runProviderTests({ provider: Passkey, webauthn: {} })
+
+/**
+ * An app's own e-mail provider on an HTTP mail API, written as docs/email.md shows (the generic
+ * `Email` provider with its own `sendVerificationRequest`), reaching the API through the
+ * provider's `[customFetch]` and refusing to send without `apiKey`, as docs/testing.md asks.
+ */
+function AcmeMail(options: Partial<EmailConfig>): EmailConfig {
+  return Email({
+    id: "acme-mail",
+    name: "Acme Mail",
+    ...options,
+    async sendVerificationRequest({ identifier, url, provider }) {
+      if (!provider.apiKey) throw new Error("Acme Mail needs an API key")
+      const send = (provider as { [customFetch]?: typeof fetch })[customFetch] ?? fetch
+      const response = await send("https://api.acmemail.example/v1/send", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${provider.apiKey}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ from: provider.from, to: identifier, text: `Sign in: ${url}` }),
+      })
+      if (!response.ok) throw new Error(`Acme Mail answered ${response.status}`)
+    },
+  })
+}
+
+runProviderTests({
+  provider: AcmeMail,
+  api: {
+    url: "https://api.acmemail.example/v1/send",
+    check({ request, json, to, apiKey, from, link }) {
+      expect(request.headers.get("authorization")).toBe(`Bearer ${apiKey}`)
+      expect(json).toMatchObject({ from, to })
+      expect(json.text).toContain(link.href)
+    },
+    success: () => Response.json({ id: "m1" }),
+    failure: () => Response.json({ error: "invalid_from" }, { status: 422 }),
+  },
+})
