@@ -244,9 +244,9 @@ const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/
 /**
  * The route of `<basePath>/<action>[/<providerId>]` and the method check:
  * unknown paths are 404, a method the route does not answer 405 (with `Allow`),
- * a malformed provider id 400. A provider id that is well formed but unknown
- * is left to the handler (404 there, once the configuration is at hand).
- * `flowMethods` gives the methods a provider's callback answers, for `Allow`.
+ * a malformed provider id 400. `flowMethods` gives the methods a provider's
+ * callback answers (for `Allow`), or nothing for an unknown provider (404,
+ * whatever the method); without it an unknown provider is left to the handler.
  */
 export function matchRoute(
   pathname: string,
@@ -277,11 +277,22 @@ export function matchRoute(
   if (!noProvider && route.provider === "none") {
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }
+  let providerId: string | undefined
+  if (!noProvider) {
+    providerId = decodeProviderId(provider)
+    if (providerId === undefined || !PROVIDER_ID.test(providerId)) {
+      throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
+    }
+    // An unknown provider is no resource: 404 whatever the method (once the configuration is known).
+    if (flowMethods && !flowMethods(providerId)) {
+      throw new RequestError(new UnknownAction("Unknown provider"), 404)
+    }
+  }
   // `Allow` names what this resource answers: for a callback, its provider's flow decides
   // (a credentials callback answers POST only, so `Allow: GET, POST` would send a client to a 405).
   const allow = () => {
-    const id = route.methodsFromFlow && provider ? decodeProviderId(provider) : undefined
-    return ((id !== undefined && flowMethods?.(id)) || methodsOf(route)).join(", ")
+    const fromFlow = route.methodsFromFlow && providerId ? flowMethods?.(providerId) : undefined
+    return (fromFlow ?? methodsOf(route)).join(", ")
   }
   if (method !== "GET" && method !== "POST") {
     throw new RequestError(new UnknownAction(`${method} is not supported`), 405, {
@@ -295,17 +306,7 @@ export function matchRoute(
       { Allow: allow() },
     )
   }
-  if (noProvider) return { action, route }
-  let providerId: string
-  try {
-    providerId = decodeURIComponent(provider)
-  } catch {
-    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
-  }
-  if (!PROVIDER_ID.test(providerId)) {
-    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
-  }
-  return { action, route, providerId }
+  return providerId === undefined ? { action, route } : { action, route, providerId }
 }
 
 /** A provider path segment decoded, or `undefined` when it does not decode. */
