@@ -14,7 +14,7 @@ import { promisify } from "node:util"
 import { createRequire } from "node:module"
 import ts from "typescript"
 import { describe, expect, test } from "vitest"
-import { Auth, skipCSRFCheck, type AuthConfig } from "@tessera/core"
+import { Auth, customFetch, skipCSRFCheck, type AuthConfig } from "@tessera/core"
 import * as errors from "@tessera/core/errors"
 import { decode, encode, getToken } from "@tessera/core/jwt"
 import Passkey from "@tessera/core/providers/passkey"
@@ -180,6 +180,9 @@ describe("unknown actions and providers", () => {
       ["GET", "/auth/sessions/revoke/extra"],
       ["PUT", "/auth/callback"],
       ["GET", "/auth/backchannel-logout"],
+      ["PUT", "/auth/callback/nobody"],
+      ["DELETE", "/auth/signin/nobody"],
+      ["GET", "/auth/backchannel-logout/nobody"],
     ] as const) {
       const response = await Auth(request(method, path), cfg)
       expect(response.status, `${method} ${path}`).toBe(404)
@@ -288,6 +291,21 @@ describe("CSRF exactly where documented", () => {
     expect(response.status).toBeGreaterThanOrEqual(400)
     expect(response.status).toBeLessThan(500)
     expect(JSON.stringify(await response.json())).not.toMatch(/recoveryCodes|otpauth/)
+  })
+
+  test("an OAuth callback the provider POSTs (form_post), cross-site and with no token, is not a CSRF refusal", async () => {
+    const cfg = config()
+    const response = await Auth(
+      post(
+        "/auth/callback/github",
+        { code: "abc", state: "xyz" },
+        { headers: { origin: "https://gh.example", "sec-fetch-site": "cross-site" } },
+      ),
+      cfg,
+    )
+    // It fails on the flow's own checks (no PKCE cookie here), not on CSRF (`error=Signin`).
+    const location = new URL(response.headers.get("location")!)
+    expect(location.searchParams.get("error")).toBe("OAuthCallbackError")
   })
 
   test("skipCSRFCheck: the csrf action answers 404 and POSTs need no token", async () => {
@@ -450,6 +468,60 @@ describe("state with an owner: configurations with different secrets do not shar
     const { token, jar } = await csrfToken(a)
     const crossed = await Auth(post("/auth/signin/github", { csrfToken: token }, { jar }), b)
     expect(new URL(crossed.headers.get("location")!).searchParams.get("error")).toBe("Signin")
+  })
+})
+
+describe("state with an owner: provider metadata is cached with its configuration", () => {
+  test("discovery is fetched once per configuration object, again for a new one, and retried after a failure", async () => {
+    const fetched: string[] = []
+    let failNext = true
+    const metadata = {
+      issuer: "https://idp.example",
+      authorization_endpoint: "https://idp.example/authorize",
+      token_endpoint: "https://idp.example/token",
+      jwks_uri: "https://idp.example/jwks",
+    }
+    const discovery = async (input: RequestInfo | URL) => {
+      const url = input instanceof Request ? input.url : String(input)
+      fetched.push(url)
+      if (failNext) {
+        failNext = false
+        return new Response("unavailable", { status: 503 })
+      }
+      return Response.json(metadata)
+    }
+    const make = () =>
+      config({
+        providers: [
+          {
+            id: "idp",
+            name: "IdP",
+            type: "oidc",
+            issuer: "https://idp.example",
+            clientId: "id",
+            clientSecret: "secret",
+            [customFetch]: discovery,
+          },
+        ],
+      })
+    const start = async (cfg: AuthConfig) => {
+      const { token, jar } = await csrfToken(cfg)
+      const response = await Auth(post("/auth/signin/idp", { csrfToken: token }, { jar }), cfg)
+      return response.headers.get("location") ?? ""
+    }
+    const first = make()
+    // The first fetch fails: the sign-in fails, and nothing is cached.
+    expect(await start(first)).not.toMatch(/^https:\/\/idp\.example\/authorize/)
+    expect(await start(first)).toMatch(/^https:\/\/idp\.example\/authorize\?/)
+    expect(await start(first)).toMatch(/^https:\/\/idp\.example\/authorize\?/)
+    expect(fetched).toHaveLength(2)
+    expect(await start(make())).toMatch(/^https:\/\/idp\.example\/authorize\?/)
+    expect(fetched).toHaveLength(3)
+    expect(new Set(fetched)).toEqual(
+      new Set(["https://idp.example/.well-known/openid-configuration"]),
+    )
+    // The failed discovery was a server fault, logged as such.
+    expect(log.errors.splice(0).length).toBeGreaterThanOrEqual(1)
   })
 })
 
