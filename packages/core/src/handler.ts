@@ -85,7 +85,12 @@ export async function Auth(
   let ctx: RequestContext | undefined
   try {
     const url = effectiveUrl(request, resolved)
-    match = matchRoute(url.pathname, resolved.basePath, request.method.toUpperCase())
+    match = matchRoute(
+      url.pathname,
+      resolved.basePath,
+      request.method.toUpperCase(),
+      (providerId) => resolved.flows.get(providerId)?.callback.methods,
+    )
     const internal = toInternalRequest(request, url, match)
     ctx = createContext(resolved, internal instanceof Promise ? await internal : internal, request)
     const result = withoutReferrer(ctx, await run(ctx, match))

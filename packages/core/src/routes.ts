@@ -244,10 +244,16 @@ const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/
 /**
  * The route of `<basePath>/<action>[/<providerId>]` and the method check:
  * unknown paths are 404, a method the route does not answer 405 (with `Allow`),
- * a malformed provider id 400. A provider id that is well formed but unknown
- * is left to the handler (404 there, once the configuration is at hand).
+ * a malformed provider id 400. `flowMethods` gives the methods a provider's
+ * callback answers (for `Allow`), or nothing for an unknown provider (404,
+ * whatever the method); without it an unknown provider is left to the handler.
  */
-export function matchRoute(pathname: string, basePath: string, method: string): RouteMatch {
+export function matchRoute(
+  pathname: string,
+  basePath: string,
+  method: string,
+  flowMethods?: (providerId: string) => readonly Method[] | undefined,
+): RouteMatch {
   if (!pathname.startsWith(`${basePath}/`)) {
     throw new RequestError(
       new UnknownAction(`Not an auth route: paths start with ${basePath}/`),
@@ -262,33 +268,52 @@ export function matchRoute(pathname: string, basePath: string, method: string): 
     throw new RequestError(new UnknownAction("Unknown action"), 404)
   }
   const route = routes[action]
+  // The path's shape before the method: a path that is no route is a 404 whatever the method,
+  // never a 405 whose `Allow` names methods the same path would answer 404 to.
+  const noProvider = provider === undefined || provider === ""
+  if (noProvider && route.provider === "required") {
+    throw new RequestError(new UnknownAction("A provider id is required"), 404)
+  }
+  if (!noProvider && route.provider === "none") {
+    throw new RequestError(new UnknownAction("Unknown action"), 404)
+  }
+  let providerId: string | undefined
+  if (!noProvider) {
+    providerId = decodeProviderId(provider)
+    if (providerId === undefined || !PROVIDER_ID.test(providerId)) {
+      throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
+    }
+    // An unknown provider is no resource: 404 whatever the method (once the configuration is known).
+    if (flowMethods && !flowMethods(providerId)) {
+      throw new RequestError(new UnknownAction("Unknown provider"), 404)
+    }
+  }
+  // `Allow` names what this resource answers: for a callback, its provider's flow decides
+  // (a credentials callback answers POST only, so `Allow: GET, POST` would send a client to a 405).
+  const allow = () => {
+    const fromFlow = route.methodsFromFlow && providerId ? flowMethods?.(providerId) : undefined
+    return (fromFlow ?? methodsOf(route)).join(", ")
+  }
   if (method !== "GET" && method !== "POST") {
     throw new RequestError(new UnknownAction(`${method} is not supported`), 405, {
-      Allow: methodsOf(route).join(", "),
+      Allow: allow(),
     })
   }
   if (!route[method]) {
     throw new RequestError(
       new UnknownAction(`The ${action} action does not answer ${method}`),
       405,
-      { Allow: methodsOf(route).join(", ") },
+      { Allow: allow() },
     )
   }
-  if (provider === undefined || provider === "") {
-    if (route.provider === "required") {
-      throw new RequestError(new UnknownAction("A provider id is required"), 404)
-    }
-    return { action, route }
-  }
-  if (route.provider === "none") throw new RequestError(new UnknownAction("Unknown action"), 404)
-  let providerId: string
+  return providerId === undefined ? { action, route } : { action, route, providerId }
+}
+
+/** A provider path segment decoded, or `undefined` when it does not decode. */
+function decodeProviderId(segment: string): string | undefined {
   try {
-    providerId = decodeURIComponent(provider)
+    return decodeURIComponent(segment)
   } catch {
-    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
+    return undefined
   }
-  if (!PROVIDER_ID.test(providerId)) {
-    throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
-  }
-  return { action, route, providerId }
 }

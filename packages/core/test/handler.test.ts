@@ -180,7 +180,9 @@ describe("requests that name nothing valid get a clear 4xx", () => {
     ["POST", "/auth/providers", "GET"],
     ["POST", "/auth/error", "GET"],
     ["POST", "/auth/verify-request", "GET"],
-    ["POST", "/auth/webauthn-options/passkey", "GET"],
+    // A configured provider: an unknown one is 404 whatever the method.
+    ["POST", "/auth/webauthn-options/credentials", "GET"],
+    ["PUT", "/auth/callback/credentials", "POST"],
     ["PUT", "/auth/session", "GET, POST"],
     ["DELETE", "/auth/signout", "GET, POST"],
     ["PATCH", "/auth/signin", "GET, POST"],
