@@ -534,6 +534,34 @@ describe("High: the client never chooses the origin of the URLs Tessera builds",
   })
 })
 
+/** The attacker registers a passkey for `email` (an address they do not own): a claim. */
+async function claimByPasskey(config: AuthConfig, email: string) {
+  const attacker = new Browser(config)
+  const authenticator = new SoftAuthenticator()
+  const { body } = await webauthnOptions(
+    attacker,
+    `action=register&email=${encodeURIComponent(email)}`,
+  )
+  const registered = await passkeyAnswer(
+    attacker,
+    "register",
+    authenticator.register(body.options, { origin: ORIGIN }),
+  )
+  return { attacker, authenticator, registered }
+}
+
+/** A fresh browser signed in (or refused) with `authenticator`'s passkey. */
+async function passkeySignIn(config: AuthConfig, authenticator: SoftAuthenticator) {
+  const browser = new Browser(config)
+  const { body } = await webauthnOptions(browser, "action=authenticate")
+  await passkeyAnswer(
+    browser,
+    "authenticate",
+    authenticator.authenticate(body.options, { origin: ORIGIN }),
+  )
+  return browser
+}
+
 // ---------------------------------------------------------------------------------------------
 describe("High: pre-account takeover (an address nobody proved never identifies an account)", () => {
   test("passkey sign-up for the victim's address: the victim's link sign-in never lands in the attacker's account", async () => {
@@ -546,17 +574,7 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
     const victimEmail = fresh("victim")
 
     // The attacker registers a passkey for the victim's address.
-    const attacker = new Browser(config)
-    const authenticator = new SoftAuthenticator()
-    const { body } = await webauthnOptions(
-      attacker,
-      `action=register&email=${encodeURIComponent(victimEmail)}`,
-    )
-    const registered = await passkeyAnswer(
-      attacker,
-      "register",
-      authenticator.register(body.options, { origin: ORIGIN }),
-    )
+    const { attacker, authenticator, registered } = await claimByPasskey(config, victimEmail)
     expect(registered.status).toBe(302)
     const attackerSession = await attacker.session()
     const attackerId = attackerSession?.user?.id as string | undefined
@@ -578,14 +596,7 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
     // The attacker's old session ended with the claim (SECURITY.md: "the claiming account's
     // sessions end"); a fresh passkey sign-in: never the victim's account.
     expect(await attacker.session()).toBeNull()
-    const again = new Browser(config)
-    const auth = await webauthnOptions(again, "action=authenticate")
-    await passkeyAnswer(
-      again,
-      "authenticate",
-      authenticator.authenticate(auth.body.options, { origin: ORIGIN }),
-    )
-    const later = await again.session()
+    const later = await (await passkeySignIn(config, authenticator)).session()
     if (later) {
       expect(later.user.id).not.toBe(victimId)
       expect(later.user.email ?? null).not.toBe(victimEmail)
@@ -630,17 +641,7 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
       providers: [Passkey(), localOidcProvider(idp)],
       callbacks: exposeId,
     })
-    const attacker = new Browser(config)
-    const authenticator = new SoftAuthenticator()
-    const { body } = await webauthnOptions(
-      attacker,
-      `action=register&email=${encodeURIComponent("victim-linked@example.org")}`,
-    )
-    await passkeyAnswer(
-      attacker,
-      "register",
-      authenticator.register(body.options, { origin: ORIGIN }),
-    )
+    const { attacker, authenticator } = await claimByPasskey(config, "victim-linked@example.org")
     expect((await attacker.session())?.user).toBeTruthy()
 
     const victim = new Browser(config)
@@ -648,14 +649,7 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
     expect(errorOf(done)).toBeNull()
     const victimId = (await victim.session()).user.id
     expect(await attacker.session()).toBeNull()
-    const again = new Browser(config)
-    const auth = await webauthnOptions(again, "action=authenticate")
-    await passkeyAnswer(
-      again,
-      "authenticate",
-      authenticator.authenticate(auth.body.options, { origin: ORIGIN }),
-    )
-    const later = await again.session()
+    const later = await (await passkeySignIn(config, authenticator)).session()
     if (later) expect(later.user.id).not.toBe(victimId)
   })
 
@@ -667,17 +661,7 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
       callbacks: exposeId,
     })
     const victimEmail = fresh("victim")
-    const attacker = new Browser(config)
-    const authenticator = new SoftAuthenticator()
-    const { body } = await webauthnOptions(
-      attacker,
-      `action=register&email=${encodeURIComponent(victimEmail)}`,
-    )
-    await passkeyAnswer(
-      attacker,
-      "register",
-      authenticator.register(body.options, { origin: ORIGIN }),
-    )
+    const { attacker } = await claimByPasskey(config, victimEmail)
     const attackerId = (await attacker.session()).user.id
     // The attacker links an identity-provider account of theirs to the claim.
     const idpJar = new Map<string, string>()
@@ -763,18 +747,19 @@ describe("High: pre-account takeover (an address nobody proved never identifies 
   })
 })
 
+/** The local OpenID provider with e-mail linking allowed, beside e-mailed links, on a SQLite file. */
+async function linkingConfig() {
+  const adapter = await sqlite()
+  const config = authConfig({
+    adapter,
+    providers: [{ ...localOidcProvider(idp), allowDangerousEmailAccountLinking: true }, mailer()],
+    callbacks: exposeId,
+  })
+  return { adapter, config }
+}
+
 // ---------------------------------------------------------------------------------------------
 describe("Medium: verified e-mail and account linking", () => {
-  async function linkingConfig() {
-    const adapter = await sqlite()
-    const config = authConfig({
-      adapter,
-      providers: [{ ...localOidcProvider(idp), allowDangerousEmailAccountLinking: true }, mailer()],
-      callbacks: exposeId,
-    })
-    return { adapter, config }
-  }
-
   test("allowDangerousEmailAccountLinking: an unverified OIDC address is never linked to the victim", async () => {
     const { adapter, config } = await linkingConfig()
     const victim = new Browser(config)
@@ -1031,15 +1016,19 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
     }
   }
 
+  /** A configuration with debug logging into `recorder`, the test secret and a trusted host. */
+  function debugConfig(
+    recorder: ReturnType<typeof everythingLogger>,
+    extra: Partial<AuthConfig>,
+  ): AuthConfig {
+    return { secret: SECRET, trustHost: true, debug: true, logger: recorder.logger, ...extra }
+  }
+
   test("an expired or tampered JWT session cookie: no e-mail, no stored OAuth token in any log", async () => {
     const recorder = everythingLogger()
     const secretEmail = "claims-owner@example.org"
     const accessToken = "at-sekrit-0123456789abcdef"
-    const config: AuthConfig = {
-      secret: SECRET,
-      trustHost: true,
-      debug: true,
-      logger: recorder.logger,
+    const config = debugConfig(recorder, {
       session: { strategy: "jwt", maxAge: 3600 },
       providers: [
         credentialsProvider({
@@ -1051,7 +1040,7 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
           return { ...token, accessToken }
         },
       },
-    }
+    })
     const browser = new Browser(config)
     vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2031-05-01T10:00:00Z") })
     await browser.request("/auth/callback/credentials", {
@@ -1099,13 +1088,10 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
       readFileSync(new URL("../fixtures/authjs-session-tokens.json", import.meta.url), "utf8"),
     ) as { secret: string; plain: string; expired: string; claims: Record<string, string> }
     const recorder = everythingLogger()
-    const config: AuthConfig = {
+    const config = debugConfig(recorder, {
       secret: fixtures.secret,
-      trustHost: true,
-      debug: true,
-      logger: recorder.logger,
       providers: [credentialsProvider()],
-    }
+    })
     const parts = fixtures.plain.split(".")
     const tampered = [...parts]
     tampered[3] = (tampered[3]![0] === "A" ? "B" : "A") + tampered[3]!.slice(1)
@@ -1129,14 +1115,10 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
   test("debug logging of a whole e-mail sign-in: no token, no session cookie, no address", async () => {
     const recorder = everythingLogger()
     const adapter = await sqlite()
-    const config: AuthConfig = {
-      secret: SECRET,
-      trustHost: true,
-      debug: true,
-      logger: recorder.logger,
+    const config = debugConfig(recorder, {
       adapter,
       providers: [mailer()],
-    }
+    })
     const browser = new Browser(config)
     const email = fresh("quiet")
     const { seen } = await askLink(browser, email)
@@ -1157,14 +1139,10 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
   test("debug logging of a whole OIDC sign-in: no code, no access, refresh or ID token", async () => {
     const recorder = everythingLogger()
     const adapter = await sqlite()
-    const config: AuthConfig = {
-      secret: SECRET,
-      trustHost: true,
-      debug: true,
-      logger: recorder.logger,
+    const config = debugConfig(recorder, {
       adapter,
       providers: [localOidcProvider(idp)],
-    }
+    })
     const browser = new Browser(config)
     const start = await browser.startSignIn("local")
     const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "loggy" })
@@ -1189,13 +1167,9 @@ describe("Medium: logs never carry decrypted claims, tokens or secrets", () => {
 
   test("client refusals (missing CSRF, bad input, wrong password, unknown action) are never errors; a config error is logged once", async () => {
     const recorder = everythingLogger()
-    const config: AuthConfig = {
-      secret: SECRET,
-      trustHost: true,
-      debug: true,
-      logger: recorder.logger,
+    const config = debugConfig(recorder, {
       providers: [credentialsProvider()],
-    }
+    })
     const browser = new Browser(config)
     // Missing CSRF token.
     const noCsrf = await browser.request("/auth/callback/credentials", {
@@ -1449,18 +1423,8 @@ describe("Low: built-in page headers", () => {
 
 // ---------------------------------------------------------------------------------------------
 describe("Low: e-mail identity across providers", () => {
-  async function linking() {
-    const adapter = await sqlite()
-    const config = authConfig({
-      adapter,
-      providers: [{ ...localOidcProvider(idp), allowDangerousEmailAccountLinking: true }, mailer()],
-      callbacks: exposeId,
-    })
-    return { adapter, config }
-  }
-
   test("an OIDC address is trimmed and lower-cased like an e-mail sign-in address", async () => {
-    const { adapter, config } = await linking()
+    const { adapter, config } = await linkingConfig()
     const owner = new Browser(config)
     await signInByLink(owner, "ada.case@example.com")
     const ownerId = (await owner.session()).user.id
@@ -1473,7 +1437,7 @@ describe("Low: e-mail identity across providers", () => {
   })
 
   test("the Kelvin sign (U+212A) never folds into another user's 'k'", async () => {
-    const { adapter, config } = await linking()
+    const { adapter, config } = await linkingConfig()
     const kate = new Browser(config)
     await signInByLink(kate, "kate@example.org")
     const kateId = (await kate.session()).user.id
@@ -1497,28 +1461,28 @@ describe("Low: e-mail identity across providers", () => {
 
 // ---------------------------------------------------------------------------------------------
 describe("Low: JWT absolute lifetime", () => {
-  const signInAt = async (config: AuthConfig) => {
+  const day = 86_400_000
+  /** The clock fixed at `start`, a credentials sign-in with JWT sessions of `session`'s options. */
+  const signInAt = async (start: string, session: NonNullable<AuthConfig["session"]>) => {
+    const T0 = Date.parse(start)
+    vi.useFakeTimers({ toFake: ["Date"], now: T0 })
+    const config = authConfig({
+      providers: [credentialsProvider()],
+      session: { strategy: "jwt", ...session },
+    })
     const browser = new Browser(config)
     await browser.request("/auth/callback/credentials", {
       body: { username: "ada", password: "correct horse", csrfToken: await browser.csrfToken() },
     })
-    return browser
+    return { T0, config, browser }
   }
 
   test("a copied cookie older than updateAge is never re-issued past session.absoluteMaxAge", async () => {
-    const T0 = Date.parse("2031-06-01T00:00:00Z")
-    vi.useFakeTimers({ toFake: ["Date"], now: T0 })
-    const day = 86_400_000
-    const config = authConfig({
-      providers: [credentialsProvider()],
-      session: {
-        strategy: "jwt",
-        maxAge: (2 * day) / 1000,
-        updateAge: 3600,
-        absoluteMaxAge: (3 * day) / 1000,
-      },
+    const { T0, config, browser } = await signInAt("2031-06-01T00:00:00Z", {
+      maxAge: (2 * day) / 1000,
+      updateAge: 3600,
+      absoluteMaxAge: (3 * day) / 1000,
     })
-    const browser = await signInAt(config)
     const name = [...browser.jar.keys()].find((k) => k.includes("session-token"))!
     const copied = browser.jar.get(name)!
     // The thief replays the copy every 36 h, keeping whatever cookie comes back.
@@ -1535,14 +1499,10 @@ describe("Low: JWT absolute lifetime", () => {
   })
 
   test("a session update (POST /auth/session) never moves expires past session.absoluteMaxAge", async () => {
-    const T0 = Date.parse("2031-06-10T00:00:00Z")
-    vi.useFakeTimers({ toFake: ["Date"], now: T0 })
-    const day = 86_400_000
-    const config = authConfig({
-      providers: [credentialsProvider()],
-      session: { strategy: "jwt", maxAge: (2 * day) / 1000, absoluteMaxAge: (3 * day) / 1000 },
+    const { T0, browser } = await signInAt("2031-06-10T00:00:00Z", {
+      maxAge: (2 * day) / 1000,
+      absoluteMaxAge: (3 * day) / 1000,
     })
-    const browser = await signInAt(config)
     vi.setSystemTime(T0 + 36 * 3600_000)
     expect(await browser.session()).not.toBeNull() // slides the 2-day expiry
     vi.setSystemTime(T0 + 60 * 3600_000)
@@ -1559,14 +1519,9 @@ describe("Low: JWT absolute lifetime", () => {
   })
 
   test("a maxAge longer than 30 days is its own absolute lifetime (SECURITY.md: 30 days, or maxAge if longer)", async () => {
-    const T0 = Date.parse("2031-08-01T00:00:00Z")
-    vi.useFakeTimers({ toFake: ["Date"], now: T0 })
-    const day = 86_400_000
-    const config = authConfig({
-      providers: [credentialsProvider()],
-      session: { strategy: "jwt", maxAge: (60 * day) / 1000 },
+    const { T0, browser } = await signInAt("2031-08-01T00:00:00Z", {
+      maxAge: (60 * day) / 1000,
     })
-    const browser = await signInAt(config)
     vi.setSystemTime(T0 + 35 * day)
     const session = await browser.session()
     expect(session).not.toBeNull()
@@ -1576,14 +1531,9 @@ describe("Low: JWT absolute lifetime", () => {
   })
 
   test("default absoluteMaxAge: 30 days from sign-in", async () => {
-    const T0 = Date.parse("2031-07-01T00:00:00Z")
-    vi.useFakeTimers({ toFake: ["Date"], now: T0 })
-    const day = 86_400_000
-    const config = authConfig({
-      providers: [credentialsProvider()],
-      session: { strategy: "jwt", maxAge: (7 * day) / 1000 },
+    const { T0, browser } = await signInAt("2031-07-01T00:00:00Z", {
+      maxAge: (7 * day) / 1000,
     })
-    const browser = await signInAt(config)
     for (let d = 5; d < 30; d += 5) {
       vi.setSystemTime(T0 + d * day)
       const session = await browser.session()
