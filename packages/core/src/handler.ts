@@ -89,7 +89,7 @@ export async function Auth(
       url.pathname,
       resolved.basePath,
       request.method.toUpperCase(),
-      (providerId) => resolved.flows.get(providerId)?.callback.methods,
+      resolved.flows,
     )
     const internal = toInternalRequest(request, url, match)
     ctx = createContext(resolved, internal instanceof Promise ? await internal : internal, request)

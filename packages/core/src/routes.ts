@@ -16,7 +16,7 @@ import type { RequestContext } from "./context.js"
 import type { RateLimitRuleName } from "./rate-limit/config.js"
 import { InvalidRequest, UnknownAction } from "./errors.js"
 import { RequestError } from "./http/request.js"
-import type { Method } from "./flows/types.js"
+import type { Method, ProviderFlow } from "./flows/types.js"
 import type { AuthAction, ResponseInternal } from "./types.js"
 
 export type { Method }
@@ -244,15 +244,15 @@ const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/
 /**
  * The route of `<basePath>/<action>[/<providerId>]` and the method check:
  * unknown paths are 404, a method the route does not answer 405 (with `Allow`),
- * a malformed provider id 400. `flowMethods` gives the methods a provider's
- * callback answers (for `Allow`), or nothing for an unknown provider (404,
- * whatever the method); without it an unknown provider is left to the handler.
+ * a malformed provider id 400. `flows` (the configuration's) name the configured
+ * providers (any other is a 404, whatever the method) and the methods each
+ * callback answers (for `Allow`); without them an unknown provider is left to the handler.
  */
 export function matchRoute(
   pathname: string,
   basePath: string,
   method: string,
-  flowMethods?: (providerId: string) => readonly Method[] | undefined,
+  flows?: ReadonlyMap<string, ProviderFlow>,
 ): RouteMatch {
   if (!pathname.startsWith(`${basePath}/`)) {
     throw new RequestError(
@@ -284,14 +284,15 @@ export function matchRoute(
       throw new RequestError(new InvalidRequest("Malformed provider id"), 400)
     }
     // An unknown provider is no resource: 404 whatever the method (once the configuration is known).
-    if (flowMethods && !flowMethods(providerId)) {
+    if (flows && !flows.has(providerId)) {
       throw new RequestError(new UnknownAction("Unknown provider"), 404)
     }
   }
   // `Allow` names what this resource answers: for a callback, its provider's flow decides
   // (a credentials callback answers POST only, so `Allow: GET, POST` would send a client to a 405).
   const allow = () => {
-    const fromFlow = route.methodsFromFlow && providerId ? flowMethods?.(providerId) : undefined
+    const fromFlow =
+      route.methodsFromFlow && providerId ? flows?.get(providerId)?.callback.methods : undefined
     return (fromFlow ?? methodsOf(route)).join(", ")
   }
   if (method !== "GET" && method !== "POST") {
