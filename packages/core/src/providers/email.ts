@@ -209,6 +209,7 @@ export function mailParts(
  *
  * @param send A provider's own `sendVerificationRequest`.
  * @param options The provider options it cannot send without.
+ * @see {@link mailApiProvider}
  */
 export function withRequiredOptions<
   F extends (params: EmailSendVerificationRequestParams) => Promise<void>,
