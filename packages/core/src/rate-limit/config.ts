@@ -12,6 +12,7 @@
 import { InvalidConfiguration } from "../errors.js"
 import { lazy } from "../flows/lazy.js"
 import type { RateLimiter } from "./limiter.js"
+import { isStoreTimeout } from "./bounded-store.js"
 import { checkRule, type RateLimitRule } from "./rules.js"
 import type { RateLimitStore } from "./store.js"
 
@@ -98,6 +99,14 @@ export type RateLimitConfig = {
    */
   store?: RateLimitStore
   /**
+   * Milliseconds each call to `store` may take; default 1000 (as
+   * `RedisRateLimitStore`'s own `timeout`). Past it the call fails, and so
+   * does the request it served (`error=Configuration`, logged at error level),
+   * as with any store that fails: an app's own store on a service that went
+   * away must not hold every sign-in open. Not applied to the memory store.
+   */
+  storeTimeout?: number
+  /**
    * The request header holding the client's IP address, set by a proxy you
    * run (`x-forwarded-for`, `x-real-ip`, `cf-connecting-ip`, `fly-client-ip`).
    * Without it no limit is keyed by IP address: any client can write any
@@ -131,7 +140,14 @@ export interface ResolvedRateLimits {
 }
 
 const RULE_NAMES = Object.keys(defaultRateLimitRules) as RateLimitRuleName[]
-const OPTIONS = new Set(["store", "ipHeader", "credentialsIdentifier", "now", ...RULE_NAMES])
+const OPTIONS = new Set([
+  "store",
+  "storeTimeout",
+  "ipHeader",
+  "credentialsIdentifier",
+  "now",
+  ...RULE_NAMES,
+])
 
 /**
  * The codes a configuration accepts, whose strength is the limit on guessing
@@ -177,9 +193,14 @@ export function resolveRateLimits(
     if (rule === false) continue
     rules[name] = rule === undefined ? defaultRateLimitRules[name] : rule
   }
-  const { store, ipHeader, credentialsIdentifier, now } = given
+  const { store, storeTimeout, ipHeader, credentialsIdentifier, now } = given
   if (store !== undefined && !isStore(store)) {
     throw new InvalidConfiguration("rateLimit.store must have increment, get and delete methods")
+  }
+  if (storeTimeout !== undefined && !isStoreTimeout(storeTimeout)) {
+    throw new InvalidConfiguration(
+      "rateLimit.storeTimeout must be a positive number of milliseconds (at most 2^31 - 1)",
+    )
   }
   if (
     ipHeader !== undefined &&
@@ -217,6 +238,7 @@ export function resolveRateLimits(
         rules: rules as Record<RateLimitRuleName, RateLimitRule>,
         // Default: the process-wide memory store (the limiter's default).
         store,
+        storeTimeout,
         // Read per call, so fake timers installed after start are seen.
         now: now ?? (() => Date.now()),
       })

@@ -24,7 +24,8 @@
  * @module
  */
 import { hmacHex, importHmacKey } from "../lib/crypto.js"
-import { defaultRateLimitStore } from "./memory-store.js"
+import { boundedStore, DEFAULT_STORE_TIMEOUT_MS, isStoreTimeout } from "./bounded-store.js"
+import { defaultRateLimitStore, MemoryRateLimitStore } from "./memory-store.js"
 import { checkRule, type RateLimitRule } from "./rules.js"
 import type { RateLimitStore } from "./store.js"
 
@@ -67,6 +68,13 @@ export interface RateLimiterOptions<Rule extends string> {
   rules: Record<Rule, RateLimitRule>
   /** Where counts live; default {@link defaultRateLimitStore}, this process's memory. */
   store?: RateLimitStore
+  /**
+   * Milliseconds each call to `store` may take (default 1000). Past it the
+   * call fails with a `TimeoutError`, as a store that fails: a store on a
+   * service that went away must not hold sign-ins open. Not applied to a
+   * `MemoryRateLimitStore`, which answers at once.
+   */
+  storeTimeout?: number
   /** The clock, in milliseconds since the epoch; default `Date.now`. */
   now?: () => number
 }
@@ -159,7 +167,8 @@ function wait(
  * @param options the secret, the rules, and optionally the store and clock.
  * @returns `check`, `hit` and `reset`, each taking a rule's name and a subject.
  * @throws `TypeError` for a rule that is not `{ max, window }` with positive
- *   integers, or an unknown rule name passed to a method.
+ *   integers, a `storeTimeout` that is not a positive number of milliseconds,
+ *   or an unknown rule name passed to a method.
  *
  * @example
  * ```ts
@@ -190,7 +199,11 @@ export function createRateLimiter<Rule extends string>(
     checkRule(name, rule)
     rules.set(name, { max: rule.max, window: rule.window })
   }
-  const store = options.store ?? defaultRateLimitStore()
+  const timeout = options.storeTimeout ?? DEFAULT_STORE_TIMEOUT_MS
+  if (!isStoreTimeout(timeout))
+    throw new TypeError("createRateLimiter: storeTimeout must be a positive number of milliseconds")
+  const given = options.store ?? defaultRateLimitStore()
+  const store = given instanceof MemoryRateLimitStore ? given : boundedStore(given, timeout)
   const now = options.now ?? Date.now
   // Imported on first use and kept by this limiter.
   let key: Promise<CryptoKey> | undefined

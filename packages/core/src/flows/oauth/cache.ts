@@ -22,8 +22,11 @@ export interface OAuthClient {
 }
 
 export interface OAuthProviderCache {
-  /** The merged metadata (discovered and configured); dropped again when it failed. */
-  metadata?: Promise<o.AuthorizationServer>
+  /**
+   * The merged metadata (discovered and configured), and when it failed:
+   * a failure is kept for a while only (`DISCOVERY_RETRY_AFTER_MS`, discovery.ts).
+   */
+  metadata?: { promise: Promise<o.AuthorizationServer>; failedAt?: number }
   client?: OAuthClient
   /** jose's remote key set for back-channel logout tokens, for the `jwks_uri` it was made for. */
   logoutKeys?: { url: string; keys: ReturnType<typeof createRemoteJWKSet> }

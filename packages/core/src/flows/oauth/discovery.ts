@@ -6,8 +6,13 @@
  * The merged metadata is kept on the resolved configuration, per provider
  * (`cache.ts`): discovered once per configuration, through the provider's own
  * fetch, never shared with another configuration that names the same issuer.
- * A failed discovery is not kept, so the next sign-in retries. Keeping the
- * object also keeps oauth4webapi's JWKS cache (keyed by it) warm.
+ * Keeping the object also keeps oauth4webapi's JWKS cache (keyed by it) warm.
+ *
+ * Sign-ins that come while discovery runs wait on that one request. A failed
+ * discovery is kept for {@link DISCOVERY_RETRY_AFTER_MS}: during an outage
+ * the sign-ins in that window get the first one's failure at once, instead of
+ * each sending a request and waiting on it (up to the 10 s request bound when
+ * the issuer hangs); the first sign-in after the window tries again.
  * @module
  */
 import * as o from "oauth4webapi"
@@ -24,21 +29,31 @@ type Provider = ResolvedOAuthProvider
  */
 export const UNKNOWN_ISSUER = "urn:tessera:unknown-issuer"
 
-/** The metadata for `provider`, cached on `config`. */
+/**
+ * How long a failed discovery is remembered (ms): 30 s. Short enough that a
+ * recovered issuer is seen again within half a minute; long enough that an
+ * outage costs one request (and one wait) per provider every 30 s rather than
+ * one per sign-in.
+ */
+export const DISCOVERY_RETRY_AFTER_MS = 30_000
+
+/** The metadata for `provider`, cached on `config` (a failure for a while: see the module). */
 export function authorizationServer(
   config: Pick<ResolvedConfig, "oauth">,
   provider: Provider,
 ): Promise<o.AuthorizationServer> {
   const cache = oauthCacheOf(config, provider)
-  let entry = cache.metadata
-  if (!entry) {
-    const pending = resolve(provider)
-    entry = cache.metadata = pending
-    pending.catch(() => {
-      if (cache.metadata === pending) cache.metadata = undefined
-    })
-  }
-  return entry
+  const kept = cache.metadata
+  // Date.now() read per call: a test moves the clock (a fake Date) instead of waiting.
+  const expired =
+    kept?.failedAt !== undefined && Date.now() - kept.failedAt >= DISCOVERY_RETRY_AFTER_MS
+  if (kept && !expired) return kept.promise
+  const entry: NonNullable<typeof cache.metadata> = { promise: resolve(provider) }
+  cache.metadata = entry
+  entry.promise.catch(() => {
+    entry.failedAt = Date.now()
+  })
+  return entry.promise
 }
 
 /** True when the configured endpoints leave something only the metadata can tell. */
