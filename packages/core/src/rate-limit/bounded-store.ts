@@ -9,8 +9,12 @@
  */
 import type { RateLimitStore } from "./store.js"
 
-/** 1 s, as `RedisRateLimitStore`'s own `timeout`: a healthy store answers in milliseconds. */
-export const DEFAULT_STORE_TIMEOUT_MS = 1000
+/**
+ * 5 s: a healthy store answers in milliseconds, and the bound is there for one that never
+ * answers, not to fail a busy one (a SQL store waiting for a pooled connection under load).
+ * Longer than `RedisRateLimitStore`'s own `timeout` (1 s), so its more precise error comes first.
+ */
+export const DEFAULT_STORE_TIMEOUT_MS = 5000
 
 /** The most `setTimeout` takes (2^31 − 1 ms): a larger bound would fire at once. */
 export const MAX_STORE_TIMEOUT_MS = 2 ** 31 - 1

@@ -99,8 +99,8 @@ export type RateLimitConfig = {
    */
   store?: RateLimitStore
   /**
-   * Milliseconds each call to `store` may take; default 1000 (as
-   * `RedisRateLimitStore`'s own `timeout`). Past it the call fails, and so
+   * Milliseconds each call to `store` may take; default 5000 (longer
+   * than `RedisRateLimitStore`'s own `timeout`, 1000). Past it the call fails, and so
    * does the request it served (`error=Configuration`, logged at error level),
    * as with any store that fails: an app's own store on a service that went
    * away must not hold every sign-in open. Not applied to the memory store.

@@ -69,7 +69,7 @@ export interface RateLimiterOptions<Rule extends string> {
   /** Where counts live; default {@link defaultRateLimitStore}, this process's memory. */
   store?: RateLimitStore
   /**
-   * Milliseconds each call to `store` may take (default 1000). Past it the
+   * Milliseconds each call to `store` may take (default 5000). Past it the
    * call fails with a `TimeoutError`, as a store that fails: a store on a
    * service that went away must not hold sign-ins open. Not applied to a
    * `MemoryRateLimitStore`, which answers at once.

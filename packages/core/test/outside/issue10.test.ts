@@ -472,7 +472,7 @@ describe("state with an owner: configurations with different secrets do not shar
 })
 
 describe("state with an owner: provider metadata is cached with its configuration", () => {
-  test("discovery is fetched once per configuration object, again for a new one, and retried after a failure (once the 30 s it is remembered are over)", async () => {
+  test("discovery is fetched once per configuration object, again for a new one, and retried after a failure (once the 10 s it is remembered are over)", async () => {
     const fetched: string[] = []
     let failNext = true
     const metadata = {
@@ -510,13 +510,13 @@ describe("state with an owner: provider metadata is cached with its configuratio
       return response.headers.get("location") ?? ""
     }
     const first = make()
-    // The first fetch fails: the sign-in fails, and so do the next 30 s of them, without a fetch.
+    // The first fetch fails: the sign-in fails, and so do the next 10 s of them, without a fetch.
     expect(await start(first)).not.toMatch(/^https:\/\/idp\.example\/authorize/)
     vi.useFakeTimers({ toFake: ["Date"] })
     try {
       expect(await start(first)).not.toMatch(/^https:\/\/idp\.example\/authorize/)
       expect(fetched).toHaveLength(1)
-      vi.setSystemTime(Date.now() + 30_000)
+      vi.setSystemTime(Date.now() + 10_000)
       expect(await start(first)).toMatch(/^https:\/\/idp\.example\/authorize\?/)
     } finally {
       vi.useRealTimers()

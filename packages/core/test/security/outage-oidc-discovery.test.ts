@@ -3,7 +3,7 @@
  * or is garbage. A failed discovery used to be forgotten at once, so every
  * sign-in during the outage fetched it again and waited on it (up to the 10 s
  * request bound for one that hangs). It is now remembered for
- * `DISCOVERY_RETRY_AFTER_MS` (30 s): sign-ins in that window fail at once with
+ * `DISCOVERY_RETRY_AFTER_MS` (10 s): sign-ins in that window fail at once with
  * the same answer the first got (`error=OAuthSignin`, logged at error level),
  * concurrent ones share the first request, and the first sign-in after the
  * window tries again. A success is kept as before.

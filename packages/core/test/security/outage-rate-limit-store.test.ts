@@ -3,7 +3,7 @@
  * whose calls never settle (a store on a network service that accepts the
  * connection and never answers). Without a bound, every sign-in the limits
  * guard waits on it forever. Tessera bounds each store call (`storeTimeout`,
- * default 1000 ms, as `RedisRateLimitStore`'s own `timeout`) and treats a call
+ * default 5000 ms) and treats a call
  * past it as a store that failed: limits fail closed, so the sign-in answers
  * `error=Configuration`, is logged once at error level without the
  * identifier, and nothing is sent or stored.
@@ -21,7 +21,7 @@ import { credentialsProvider, get, makeConfig, ORIGIN, signIn } from "../harness
 import { loggedText, requestLink, uniqueAddress } from "../flows/email/fixtures.js"
 
 /** A test that would hang fails here. */
-const TEST_TIMEOUT_MS = 6_000
+const TEST_TIMEOUT_MS = 12_000
 /** The small bound the configured tests use. */
 const SMALL_BOUND_MS = 50
 

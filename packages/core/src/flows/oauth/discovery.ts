@@ -30,12 +30,12 @@ type Provider = ResolvedOAuthProvider
 export const UNKNOWN_ISSUER = "urn:tessera:unknown-issuer"
 
 /**
- * How long a failed discovery is remembered (ms): 30 s. Short enough that a
- * recovered issuer is seen again within half a minute; long enough that an
- * outage costs one request (and one wait) per provider every 30 s rather than
- * one per sign-in.
+ * How long a failed discovery is remembered (ms): 10 s, the bound of one request. Short
+ * enough that a passing failure (one dropped connection) fails sign-ins for seconds, not
+ * minutes; long enough that an outage costs one request (and one wait, shared by the
+ * sign-ins that arrive during it) per provider every 10 s rather than one per sign-in.
  */
-export const DISCOVERY_RETRY_AFTER_MS = 30_000
+export const DISCOVERY_RETRY_AFTER_MS = 10_000
 
 /** The metadata for `provider`, cached on `config` (a failure for a while: see the module). */
 export function authorizationServer(
