@@ -199,6 +199,7 @@ describe.skipIf(!hasChromium)("the demo attacked from another origin in Chromium
         "/signin/two-factor",
         "/",
         "/admin/users",
+        "/about",
         "/auth/signin",
         "/auth/signout",
         "/auth/error?error=Configuration",
@@ -527,6 +528,60 @@ describe.skipIf(!hasChromium)("the demo attacked from another origin in Chromium
         expect(await page.locator("img[src=x]").count(), path).toBe(0)
       }
       expect(dialogs).toEqual([])
+    })
+  }, 60_000)
+  test("the attacker's own sign-in link opened by a signed-in victim never puts the attacker's address on the victim's account", async () => {
+    await withContext(async (mallory, malloryContext) => {
+      /** Asks for a link to `email` in Mallory's browser; the newest link the mailbox has for it. */
+      const linkFor = async (email: string) => {
+        await mallory.goto("/signin")
+        await mallory.fill("#email-address", email)
+        await mallory.getByRole("button", { name: "Send me a sign-in link" }).click()
+        await mallory.waitForURL(/\/signin\/check-email/)
+        await mallory.goto("/dev/mailbox")
+        return (await mallory
+          .getByTestId("mail")
+          .filter({ hasText: email })
+          .first()
+          .getByRole("link", { name: "Open the sign-in link" })
+          .getAttribute("href"))!
+      }
+      const link = await linkFor("mallory@example.test")
+      await withContext(async (page) => {
+        await signInWithPassword(page, "alice@example.test", "wonderland-42")
+        // A top-level navigation from the attacker's page to Mallory's own link.
+        const lure = attacker.page(
+          "/lure",
+          `<!doctype html><script>location.href = ${JSON.stringify(link)}</script>`,
+        )
+        await page.goto(lure)
+        await page.waitForURL(
+          (url) => url.origin === demo.server.url && !url.pathname.startsWith("/auth/"),
+        )
+        // The link may sign the browser in as Mallory (as Auth.js does: a sign-in link signs in
+        // whoever opens it). Alice's account must not have gained Mallory's address.
+        await signInWithPassword(page, "alice@example.test", "wonderland-42")
+        await expect(page.getByTestId("profile-email").textContent()).resolves.toBe(
+          "alice@example.test",
+        )
+        await expect(page.getByTestId("linked-accounts").count()).resolves.toBe(0)
+      })
+      // Mallory signs in with a fresh link to her address: her own account, not Alice's.
+      await malloryContext.clearCookies()
+      const again = await linkFor("mallory@example.test")
+      await mallory.goto(again)
+      await mallory.waitForURL(
+        (url) => url.origin === demo.server.url && !url.pathname.startsWith("/auth/"),
+      )
+      const hers = await sessionOf(malloryContext)
+      expect(hers?.user?.email).toBe("mallory@example.test")
+      await mallory.goto("/account")
+      await expect(mallory.getByTestId("profile-email").textContent()).resolves.toBe(
+        "mallory@example.test",
+      )
+      await expect(mallory.getByTestId("profile-name").textContent()).resolves.not.toContain(
+        "Alice",
+      )
     })
   }, 60_000)
 })
