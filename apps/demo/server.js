@@ -50,6 +50,10 @@ const server = createServer((req, res) => {
   delete req.headers["x-forwarded-proto"]
   if (!env.ORIGIN) req.headers["x-forwarded-proto"] = "http"
   if (isBackchannelLogout(req)) req.headers.origin = env.ORIGIN ?? `http://${req.headers.host}`
+  // Never framed (see `noFraming` in src/hooks.server.ts), here for what that hook never sees:
+  // prerendered pages and static files. A response's own headers replace these.
+  res.setHeader("X-Frame-Options", "DENY")
+  res.setHeader("Content-Security-Policy", "frame-ancestors 'none'")
   if (app) return app(req, res)
   res.writeHead(503, { "content-type": "text/plain", "retry-after": "1" }).end("Starting\n")
 })

@@ -50,6 +50,27 @@ function pathOnThisSite(url: string | null, origin: string): string | undefined 
   }
 }
 
+/**
+ * No page of the demo is shown inside another site's frame. Its pages act on the session
+ * (sign out, end other devices' sessions, set up a second factor, sign in), and a frame from a
+ * site the browser counts as the same one (a sibling subdomain, another port on this host)
+ * carries the session cookie: framed under a decoy, one click of the user's would be theirs.
+ * Tessera's built-in pages send their own, stricter, policy; it stays.
+ */
+const noFraming: Handle = async ({ event, resolve }) => {
+  const response = await resolve(event)
+  const headers = new Headers(response.headers)
+  if (!headers.has("x-frame-options")) headers.set("X-Frame-Options", "DENY")
+  if (!headers.has("content-security-policy"))
+    headers.set("Content-Security-Policy", "frame-ancestors 'none'")
+  // A new response: one SvelteKit or a hook made may have immutable headers.
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  })
+}
+
 /** Path prefixes only signed-in users may open. */
 const PROTECTED = ["/admin"]
 
@@ -98,6 +119,7 @@ const withoutAuthentication: Handle = ({ event, resolve }) => {
 }
 
 export const handle = sequence(
+  noFraming,
   failuresToOwnPage,
   env.DEMO_AUTH_HOOK === "off" ? withoutAuthentication : authentication,
   authorization,
