@@ -1,9 +1,12 @@
 /**
  * How an e-mail sign-in is stored: the link proved the address, so the user
  * who signs in holds it verified. See `sign-in/email-identity.ts` for what
- * happens to an account that claimed the address without proof.
+ * happens to an account that claimed the address without proof. Two first sign-ins of one
+ * address at once (two links, a link and a code) end as one user: the unique e-mail column
+ * refuses the second `createUser`, which then signs in as the first one's user.
  * @module
  */
+import type { AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sessionStrategy } from "../../session/index.js"
@@ -26,10 +29,31 @@ export async function persistEmail(
     }
     await releaseClaim(ctx, holder.user)
   }
-  const user = await callAdapter(
-    ctx.config,
-    "createUser",
-    newUser({ ...identity, user: { ...identity.user, email } }, new Date()),
-  )
+  let user: AdapterUser
+  try {
+    user = await callAdapter(
+      ctx.config,
+      "createUser",
+      newUser({ ...identity, user: { ...identity.user, email } }, new Date()),
+    )
+  } catch (error) {
+    return { user: await concurrentHolder(ctx, email, error), isNewUser: false }
+  }
   return registered(ctx, user)
+}
+
+/**
+ * After `createUser` failed: the user a concurrent first sign-in of the same address (a second
+ * link, a code) created meanwhile, which the unique e-mail column refused this one for. That
+ * user holds the address verified, as the proof in hand would have found it a moment later, so
+ * this sign-in is theirs. Anything else is the original failure, thrown as it was.
+ */
+async function concurrentHolder(
+  ctx: RequestContext,
+  email: string,
+  failure: unknown,
+): Promise<AdapterUser> {
+  const holder = await holderOf(ctx, email).catch(() => null)
+  if (holder?.verified) return holder.user
+  throw failure
 }

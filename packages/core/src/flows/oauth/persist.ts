@@ -17,12 +17,14 @@
  *   verified, refuse (`OAuthAccountNotLinked`: sign in the way you did
  *   before); when someone claims it unverified, the new user gets no address.
  * - otherwise a new user is created with the account, in one transaction when
- *   the adapter offers `createUserAndAccount`.
+ *   the adapter offers `createUserAndAccount`. If a concurrent sign-in gave the
+ *   address to a user meanwhile (the unique e-mail column refuses this one), the
+ *   rule for a verified holder above decides instead.
  *
  * Without an adapter the provider's user is the user.
  * @module
  */
-import type { AdapterAccountTokens } from "../../adapters.js"
+import type { AdapterAccountTokens, AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { OAuthAccountNotLinked } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
@@ -84,15 +86,7 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
   }
   const email = identity.user.email ?? null
   const holder = email ? await holderOf(ctx, email) : null
-  if (holder?.verified) {
-    const settings = config.flows.get(provider)?.provider as ResolvedOAuthProvider | undefined
-    if (!identity.emailVerified || !settings?.allowDangerousEmailAccountLinking) {
-      throw new OAuthAccountNotLinked(
-        "Another user already has this e-mail address; sign in as them to link this account",
-      )
-    }
-    return linkTo(ctx, holder.user, identity)
-  }
+  if (holder?.verified) return toVerifiedHolder(ctx, identity, holder.user)
   // An unverified address held by no one is stored as a claim; one held by a claim is left out.
   let stored = email
   if (holder && identity.emailVerified) await releaseClaim(ctx, holder.user)
@@ -101,7 +95,35 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
     { ...identity, user: { ...identity.user, email: stored } },
     stored && identity.emailVerified ? new Date() : null,
   )
-  return createUserWithAccount(ctx, user, identity)
+  try {
+    return await createUserWithAccount(ctx, user, identity)
+  } catch (failure) {
+    // A concurrent sign-in (an e-mail link, another provider) may have given the address to a
+    // user since the look-up, and the unique e-mail column refused this one: decide as if that
+    // sign-in had come first. Anything else is the original failure.
+    const now = stored ? await holderOf(ctx, stored).catch(() => null) : null
+    if (now?.verified) return toVerifiedHolder(ctx, identity, now.user)
+    throw failure
+  }
+}
+
+/**
+ * A user holds the address verified: refused (`OAuthAccountNotLinked`), unless the provider
+ * vouches for it and allows dangerous linking, which links the account to them.
+ */
+async function toVerifiedHolder(
+  ctx: RequestContext,
+  identity: OAuthIdentity,
+  holder: AdapterUser,
+): Promise<SignInUser> {
+  const settings = ctx.config.flows.get(identity.account.provider)?.provider as
+    ResolvedOAuthProvider | undefined
+  if (!identity.emailVerified || !settings?.allowDangerousEmailAccountLinking) {
+    throw new OAuthAccountNotLinked(
+      "Another user already has this e-mail address; sign in as them to link this account",
+    )
+  }
+  return linkTo(ctx, holder, identity)
 }
 
 /**
