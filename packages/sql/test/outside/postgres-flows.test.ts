@@ -47,6 +47,8 @@ beforeAll(async () => {
       "bob-idp": { email: "bob@example.com", email_verified: true },
       // Someone who typed Ada's address at the provider, which never checked it.
       "mallory-idp": { email: "ada@example.com", email_verified: false },
+      // A display name with a zero byte, which PostgreSQL text cannot hold.
+      "nul-idp": { name: "Ada\u0000Lovelace", email: "nul@example.com", email_verified: true },
     },
   })
 })
@@ -291,6 +293,17 @@ describe("account linking against a real OpenID provider", () => {
     expect(await userIdOf(a, ada)).toBe(owner.id)
     // Mallory's sessions ended with the claim.
     expect(await mallory.session()).toBeNull()
+  })
+
+  test("a provider's display name with a zero byte: signed in, stored without it", async () => {
+    const a = await app("nul-name")
+    const browser = new Browser(a.config)
+    expect(errorOf(await oidcSignIn(browser, "nul-idp"))).toBeNull()
+    expect((await browser.session())?.user).toMatchObject({
+      name: "AdaLovelace",
+      email: "nul@example.com",
+    })
+    expect((await rows(a.adapter, "users")).map((u) => u.name)).toEqual(["AdaLovelace"])
   })
 
   test("signed in, an OAuth sign-in started by the user links to them", async () => {
