@@ -15,6 +15,7 @@ import { sql } from "kysely"
 import pg from "pg"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
+import Credentials from "@tessera/core/providers/credentials"
 import Email from "@tessera/core/providers/email"
 import type { EmailSendVerificationRequestParams } from "@tessera/core/providers"
 import { SqlAdapter, type SqlAdapterInstance } from "@tessera/sql"
@@ -52,11 +53,10 @@ beforeAll(async () => {
     },
   })
 })
-afterAll(async () => {
-  for (const adapter of adapters) await adapter.close()
-  await idp?.stop()
-})
-afterEach(() => {
+afterAll(() => idp?.stop())
+afterEach(async () => {
+  // Each test's pool closed after it: the cluster's 100 connections are for one test at a time.
+  for (const adapter of adapters.splice(0)) await adapter.close()
   // Client mistakes are never logged as errors: anything here is a server fault.
   const errors = log.errors.splice(0).map((e) => `${e.name}: ${e.message}`)
   expect(errors).toEqual([])
@@ -454,6 +454,42 @@ describe("rate limits in the rate_limits table", () => {
       expect(key).not.toContain("example")
     }
   })
+
+  test("concurrent wrong passwords over the limit: authorize runs at most max times, the right one is refused", async () => {
+    let checked = 0
+    const passwords = Credentials({
+      credentials: { email: {}, password: { type: "password" } },
+      authorize: async ({ password }) => {
+        checked++
+        return password === "right" ? { id: "grace", email: "grace@example.com" } : null
+      },
+    })
+    const a = await app("credentials")
+    a.config.providers = [passwords]
+    a.config.session = { strategy: "jwt" }
+    a.config.rateLimit = {
+      store: a.adapter.rateLimitStore(),
+      credentials: { max: 4, window: 900 },
+    }
+    const attempt = async (password: string) => {
+      const browser = new Browser(a.config)
+      const csrfToken = await browser.csrfToken()
+      return browser.request("/auth/callback/credentials", {
+        body: { email: "grace@example.com", password, csrfToken },
+      })
+    }
+    const responses = await Promise.all(Array.from({ length: 10 }, () => attempt("wrong")))
+    const errors = responses.map(errorOf)
+    expect(errors.filter((e) => e === "CredentialsSignin")).toHaveLength(4)
+    expect(errors.filter((e) => e === "RateLimited")).toHaveLength(6)
+    expect(checked).toBe(4)
+    expect(errorOf(await attempt("right"))).toBe("RateLimited")
+    expect(checked).toBe(4)
+    for (const { key } of await a.adapter.db.selectFrom("rate_limits").select("key").execute()) {
+      expect(key).not.toContain("grace")
+      expect(key).not.toContain("example")
+    }
+  })
 })
 
 describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
@@ -493,13 +529,13 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
       expect((await browser.session())?.user?.email).toBe("ada@example.com")
   })
 
-  /** A link for Ada, and an OpenID sign-in as `ada-idp` (vouched) up to its callback. */
-  async function linkAndProvider(a: App) {
+  /** A link for Ada, and an OpenID sign-in as `accountId` up to its callback. */
+  async function linkAndProvider(a: App, accountId = "ada-idp") {
     const mailer = new Browser(a.config)
     const mail = await askForLink(a, mailer, "ada@example.com")
     const oauth = new Browser(a.config)
     const start = await oauth.startSignIn("local")
-    const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "ada-idp" })
+    const back = await completeOidcLogin(start.headers.get("location")!, { accountId })
     return {
       mailer,
       oauth,
@@ -533,6 +569,27 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
     expect(
       await a.adapter.getUserByAccount!({ provider: "local", providerAccountId: "ada-idp" }),
     ).toMatchObject({ id: users[0]!.id })
+  })
+
+  test("a provider's unverified claim, then a link, first sign-ins of one address at once: the link's proof releases the claim", async () => {
+    const a = await app("claim-first")
+    const { mailer, oauth, byLink, byProvider } = await linkAndProvider(a, "mallory-idp")
+    const [provider, link] = await bothBeforeEitherWrites(a, byProvider, byLink)
+    expect([errorOf(provider), errorOf(link)]).toEqual([null, null])
+    const users = await rows(a.adapter, "users")
+    expect(users).toHaveLength(2)
+    const adaId = await userIdOf(a, mailer)
+    // Ada's is the new user with the address verified; the claimer's keeps its account, without
+    // the address (whether its new session outlived the release depends on who wrote first).
+    const ada = users.find((u) => u.id === adaId)!
+    expect(ada).toMatchObject({ email: "ada@example.com" })
+    expect(ada.email_verified).toBeInstanceOf(Date)
+    const claimer = users.find((u) => u.id !== ada.id)!
+    expect(claimer).toMatchObject({ email: null, email_verified: null })
+    expect(
+      await a.adapter.getUserByAccount!({ provider: "local", providerAccountId: "mallory-idp" }),
+    ).toMatchObject({ id: claimer.id })
+    expect([undefined, claimer.id]).toContain(await userIdOf(a, oauth))
   })
 })
 

@@ -2,8 +2,9 @@
  * How an e-mail sign-in is stored: the link proved the address, so the user
  * who signs in holds it verified. See `sign-in/email-identity.ts` for what
  * happens to an account that claimed the address without proof. Two first sign-ins of one
- * address at once (two links, a link and a code) end as one user: the unique e-mail column
- * refuses the second `createUser`, which then signs in as the first one's user.
+ * address at once (two links, a link and a code, a link and a provider) end as one user: the
+ * unique e-mail column refuses the second `createUser`, which is then decided again as if it
+ * had come second (the first one's user, or its unverified claim released).
  * @module
  */
 import type { AdapterUser } from "../../adapters.js"
@@ -11,12 +12,17 @@ import type { RequestContext } from "../../context.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sessionStrategy } from "../../session/index.js"
 import { holderOf, releaseClaim, verifyInPlace } from "../sign-in/email-identity.js"
-import { newUser, registered } from "../sign-in/users.js"
+import { decideAgain, newUser, registered } from "../sign-in/users.js"
 import type { ProviderIdentity, SignInUser } from "../types.js"
 
-export async function persistEmail(
+export function persistEmail(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInUser> {
+  return decide(ctx, identity, true)
+}
+
+async function decide(
   ctx: RequestContext,
   identity: ProviderIdentity,
+  mayRetry: boolean,
 ): Promise<SignInUser> {
   const email = identity.account.providerAccountId
   const holder = await holderOf(ctx, email)
@@ -36,24 +42,13 @@ export async function persistEmail(
       "createUser",
       newUser({ ...identity, user: { ...identity.user, email } }, new Date()),
     )
-  } catch (error) {
-    return { user: await concurrentHolder(ctx, email, error), isNewUser: false }
+  } catch (failure) {
+    if (!mayRetry) throw failure
+    return decideAgain(
+      failure,
+      async () => (await holderOf(ctx, email)) !== null,
+      () => decide(ctx, identity, false),
+    )
   }
   return registered(ctx, user)
-}
-
-/**
- * After `createUser` failed: the user a concurrent first sign-in of the same address (a second
- * link, a code) created meanwhile, which the unique e-mail column refused this one for. That
- * user holds the address verified, as the proof in hand would have found it a moment later, so
- * this sign-in is theirs. Anything else is the original failure, thrown as it was.
- */
-async function concurrentHolder(
-  ctx: RequestContext,
-  email: string,
-  failure: unknown,
-): Promise<AdapterUser> {
-  const holder = await holderOf(ctx, email).catch(() => null)
-  if (holder?.verified) return holder.user
-  throw failure
 }

@@ -19,7 +19,7 @@
  * - otherwise a new user is created with the account, in one transaction when
  *   the adapter offers `createUserAndAccount`. If a concurrent sign-in gave the
  *   address to a user meanwhile (the unique e-mail column refuses this one), the
- *   rule for a verified holder above decides instead.
+ *   sign-in is decided again, once, by the rules above.
  *
  * Without an adapter the provider's user is the user.
  * @module
@@ -31,7 +31,7 @@ import { callAdapter } from "../../lib/adapter.js"
 import { sessionStrategy } from "../../session/index.js"
 import { staleSignIn } from "../../session/recent-sign-in.js"
 import { holderOf, releaseClaim } from "../sign-in/email-identity.js"
-import { createUserWithAccount, linkTo, newUser } from "../sign-in/users.js"
+import { createUserWithAccount, decideAgain, linkTo, newUser } from "../sign-in/users.js"
 import type { Account } from "../../types.js"
 import type { ProviderIdentity, ResolvedOAuthProvider, SignInUser } from "../types.js"
 import { bindingOf } from "./binding.js"
@@ -63,7 +63,11 @@ async function linkingUserId(ctx: RequestContext, identity: OAuthIdentity): Prom
   return identity.startedBy === (await bindingOf(ctx, currentUserId)) ? currentUserId : null
 }
 
-async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promise<SignInUser> {
+async function providerUser(
+  ctx: RequestContext,
+  identity: OAuthIdentity,
+  mayRetry = true,
+): Promise<SignInUser> {
   const { config } = ctx
   const { provider, providerAccountId } = identity.account
   const linkingId = await linkingUserId(ctx, identity)
@@ -98,12 +102,14 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
   try {
     return await createUserWithAccount(ctx, user, identity)
   } catch (failure) {
-    // A concurrent sign-in (an e-mail link, another provider) may have given the address to a
-    // user since the look-up, and the unique e-mail column refused this one: decide as if that
-    // sign-in had come first. Anything else is the original failure.
-    const now = stored ? await holderOf(ctx, stored).catch(() => null) : null
-    if (now?.verified) return toVerifiedHolder(ctx, identity, now.user)
-    throw failure
+    if (!mayRetry) throw failure
+    return decideAgain(
+      failure,
+      async () =>
+        (stored !== null && (await holderOf(ctx, stored)) !== null) ||
+        (await callAdapter(config, "getUserByAccount", { provider, providerAccountId })) !== null,
+      () => providerUser(ctx, identity, false),
+    )
   }
 }
 
