@@ -9,6 +9,11 @@
  *
  * One private cluster for the file (the harness's `startPostgres`, a random port and a temp
  * dir), one fresh schema per test, so fixed addresses never meet another test's rows.
+ *
+ * Five tests failed before their fixes: the four "first sign-ins of one address at once" (the
+ * second sign-in hit the unique e-mail column and ended on error=Configuration, its link used
+ * up; now decided again as if it came second), and "a provider's display name with a zero
+ * byte" (PostgreSQL text cannot hold one: that user could never sign in). The rest held already.
  */
 import { createHash } from "node:crypto"
 import { sql } from "kysely"
