@@ -620,7 +620,8 @@ async function bothBeforeEitherWrites(
     const waiting = async (n: number) => {
       for (let i = 0; i < 1000; i++) {
         const { rows } = await holder.query<{ n: number }>(
-          "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
+           and classid = 0 and objid = 4242 and objsubid = 1`,
         )
         if (rows[0]!.n >= n) return
         await new Promise((resolve) => setTimeout(resolve, 10))
