@@ -228,6 +228,10 @@ export function createAdapterMethods(
   const date = (d: Date): Timestamp => (sqlite ? d.valueOf() : d)
   const optionalDate = (d: Date | null | undefined) => (d == null ? null : date(d))
   const bool = (b: boolean) => (sqlite ? (b ? 1 : 0) : b)
+  // PostgreSQL text cannot hold a zero byte (the insert fails): a display name or picture URL
+  // from a provider, which its user may have typed, keeps the rest, so that user can sign in.
+  const profileText = <T extends string | null | undefined>(value: T): T =>
+    (sqlite || typeof value !== "string" ? value : value.replaceAll("\0", "")) as T
   const purgeTokensSometimes = occasionally(() => purgeVerificationTokens(db, dialect))
 
   /** `getSessionAndUser`'s one indexed join. */
@@ -263,10 +267,10 @@ export function createAdapterMethods(
 
   const userRow = (user: AdapterUser) => ({
     id: user.id ?? crypto.randomUUID(),
-    name: user.name ?? null,
+    name: profileText(user.name ?? null),
     email: user.email ?? null,
     email_verified: optionalDate(user.emailVerified),
-    image: user.image ?? null,
+    image: profileText(user.image ?? null),
   })
 
   const accountRow = (account: AdapterAccount) => ({
@@ -361,10 +365,10 @@ export function createAdapterMethods(
 
     async updateUser(user) {
       const set: Updateable<UsersTable> = {}
-      if (user.name !== undefined) set.name = user.name
+      if (user.name !== undefined) set.name = profileText(user.name)
       if (user.email !== undefined) set.email = user.email
       if (user.emailVerified !== undefined) set.email_verified = optionalDate(user.emailVerified)
-      if (user.image !== undefined) set.image = user.image
+      if (user.image !== undefined) set.image = profileText(user.image)
       const row = Object.keys(set).length
         ? await db
             .updateTable("users")

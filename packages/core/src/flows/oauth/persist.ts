@@ -17,19 +17,21 @@
  *   verified, refuse (`OAuthAccountNotLinked`: sign in the way you did
  *   before); when someone claims it unverified, the new user gets no address.
  * - otherwise a new user is created with the account, in one transaction when
- *   the adapter offers `createUserAndAccount`.
+ *   the adapter offers `createUserAndAccount`. If a concurrent sign-in gave the
+ *   address to a user meanwhile (the unique e-mail column refuses this one), the
+ *   sign-in is decided again, once, by the rules above.
  *
  * Without an adapter the provider's user is the user.
  * @module
  */
-import type { AdapterAccountTokens } from "../../adapters.js"
+import type { AdapterAccountTokens, AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { OAuthAccountNotLinked } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sessionStrategy } from "../../session/index.js"
 import { staleSignIn } from "../../session/recent-sign-in.js"
 import { holderOf, releaseClaim } from "../sign-in/email-identity.js"
-import { createUserWithAccount, linkTo, newUser } from "../sign-in/users.js"
+import { createUserWithAccount, decideAgain, linkTo, newUser } from "../sign-in/users.js"
 import type { Account } from "../../types.js"
 import type { ProviderIdentity, ResolvedOAuthProvider, SignInUser } from "../types.js"
 import { bindingOf } from "./binding.js"
@@ -61,7 +63,11 @@ async function linkingUserId(ctx: RequestContext, identity: OAuthIdentity): Prom
   return identity.startedBy === (await bindingOf(ctx, currentUserId)) ? currentUserId : null
 }
 
-async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promise<SignInUser> {
+async function providerUser(
+  ctx: RequestContext,
+  identity: OAuthIdentity,
+  mayRetry = true,
+): Promise<SignInUser> {
   const { config } = ctx
   const { provider, providerAccountId } = identity.account
   const linkingId = await linkingUserId(ctx, identity)
@@ -84,15 +90,7 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
   }
   const email = identity.user.email ?? null
   const holder = email ? await holderOf(ctx, email) : null
-  if (holder?.verified) {
-    const settings = config.flows.get(provider)?.provider as ResolvedOAuthProvider | undefined
-    if (!identity.emailVerified || !settings?.allowDangerousEmailAccountLinking) {
-      throw new OAuthAccountNotLinked(
-        "Another user already has this e-mail address; sign in as them to link this account",
-      )
-    }
-    return linkTo(ctx, holder.user, identity)
-  }
+  if (holder?.verified) return toVerifiedHolder(ctx, identity, holder.user)
   // An unverified address held by no one is stored as a claim; one held by a claim is left out.
   let stored = email
   if (holder && identity.emailVerified) await releaseClaim(ctx, holder.user)
@@ -101,7 +99,37 @@ async function providerUser(ctx: RequestContext, identity: OAuthIdentity): Promi
     { ...identity, user: { ...identity.user, email: stored } },
     stored && identity.emailVerified ? new Date() : null,
   )
-  return createUserWithAccount(ctx, user, identity)
+  try {
+    return await createUserWithAccount(ctx, user, identity)
+  } catch (failure) {
+    if (!mayRetry) throw failure
+    return decideAgain(
+      failure,
+      async () =>
+        (stored !== null && (await holderOf(ctx, stored)) !== null) ||
+        (await callAdapter(config, "getUserByAccount", { provider, providerAccountId })) !== null,
+      () => providerUser(ctx, identity, false),
+    )
+  }
+}
+
+/**
+ * A user holds the address verified: refused (`OAuthAccountNotLinked`), unless the provider
+ * vouches for it and allows dangerous linking, which links the account to them.
+ */
+async function toVerifiedHolder(
+  ctx: RequestContext,
+  identity: OAuthIdentity,
+  holder: AdapterUser,
+): Promise<SignInUser> {
+  const settings = ctx.config.flows.get(identity.account.provider)?.provider as
+    ResolvedOAuthProvider | undefined
+  if (!identity.emailVerified || !settings?.allowDangerousEmailAccountLinking) {
+    throw new OAuthAccountNotLinked(
+      "Another user already has this e-mail address; sign in as them to link this account",
+    )
+  }
+  return linkTo(ctx, holder, identity)
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { AdapterAccount, AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
+import { AdapterError } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { fireEvent } from "../../lib/events.js"
 import type { ProviderIdentity, SignInUser } from "../types.js"
@@ -95,4 +96,26 @@ async function createThenLink(
   await fireEvent(ctx, "createUser", { user: created })
   await fireEvent(ctx, "linkAccount", { user: created, account: linked, profile: identity.user })
   return { user: created, isNewUser: true }
+}
+
+/**
+ * After creating a user failed in the database: if a concurrent first sign-in of the same
+ * identity wrote its rows meanwhile (`wroteMeanwhile`: the look-up now finds them; the unique
+ * e-mail column refused this one), `decide` the sign-in again, once, as if it had come second.
+ * Otherwise (a connection lost, a timeout, the database down) the failure stands as it was, and
+ * nothing is tried twice. A retry that fails in the database reports the first failure; a
+ * refusal it decides (`OAuthAccountNotLinked`) is the answer.
+ */
+export async function decideAgain<T>(
+  failure: unknown,
+  wroteMeanwhile: () => Promise<boolean>,
+  decide: () => Promise<T>,
+): Promise<T> {
+  if (!(failure instanceof AdapterError)) throw failure
+  if (!(await wroteMeanwhile().catch(() => false))) throw failure
+  try {
+    return await decide()
+  } catch (error) {
+    throw error instanceof AdapterError ? failure : error
+  }
 }
