@@ -1,6 +1,12 @@
 import { fileURLToPath } from "node:url"
 import { render } from "svelte/server"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { isRedirect } from "@sveltejs/kit"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { CredentialsSignin, SvelteKitAuth } from "../src/index.js"
+import { setKitRuntime } from "../src/env.js"
+import { setPageUrl } from "./helpers/app-stores.js"
+import { ORIGIN, testConfig, useKitRuntime } from "./helpers/config.js"
+import { createEvent, formRequest } from "./helpers/kit.js"
 import { disposeCompiled, loadComponent } from "./helpers/svelte.js"
 
 const file = (path: string) => fileURLToPath(new URL(path, import.meta.url))
@@ -139,6 +145,65 @@ describe("SignIn", () => {
     expect(email).toContain('class="custom-email"')
     expect(email).not.toContain("tessera-email")
     expect(signOut).toContain('<button type="submit"><em>Log out (snippet)</em></button>')
+  })
+})
+
+describe("SignIn on a page with a query", () => {
+  afterEach(() => {
+    setPageUrl(`${ORIGIN}/`)
+    setKitRuntime()
+  })
+
+  /** The form's `action` as rendered on the page at `url`. */
+  function actionOn(url: string, props: Record<string, unknown> = { provider: "credentials" }) {
+    setPageUrl(url)
+    const markup = html(render(SignIn, { props }).body)
+    return /<form method="POST" action="([^"]*)"/.exec(markup)![1]!.replaceAll("&amp;", "&")
+  }
+
+  /** Submits the form rendered on `page` as a browser does: to its action, with the page as Referer. */
+  async function submit(signIn: (event: never) => unknown, page: string, fields: object) {
+    const action = new URL(actionOn(page), page).href
+    const event = createEvent(
+      formRequest(action, { providerId: "credentials", ...fields }, { referer: page }),
+    )
+    try {
+      await signIn(event as never)
+    } catch (thrown) {
+      return { action, thrown }
+    }
+    return { action, thrown: undefined }
+  }
+
+  it("a failed try keeps redirectTo (and the page's other parameters): the next try lands there", async () => {
+    useKitRuntime({ NODE_ENV: "production" })
+    const { signIn } = SvelteKitAuth(testConfig())
+    const page = `${ORIGIN}/signin?redirectTo=%2Fdashboard%3Ftab%3D1&plan=pro`
+    const failed = await submit(signIn, page, { username: "ada", password: "wrong" })
+    expect(failed.thrown).toBeInstanceOf(CredentialsSignin)
+    // The app answers with fail(...): the browser now shows the action's URL, re-rendered.
+    const shown = failed.action
+    const second = await submit(signIn, shown, { username: "ada", password: "lovelace" })
+    expect(isRedirect(second.thrown)).toBe(true)
+    expect(second.thrown).toMatchObject({ status: 303, location: `${ORIGIN}/dashboard?tab=1` })
+    expect(new URL(shown).searchParams.get("plan")).toBe("pro")
+  })
+
+  it("keeps callbackUrl; leaves out the error of an earlier try", () => {
+    const action = actionOn(
+      `${ORIGIN}/signin?callbackUrl=%2Fa&error=CredentialsSignin&code=credentials`,
+    )
+    expect(action).toBe("/signin?callbackUrl=%2Fa")
+  })
+
+  it("an action with a query of its own, another origin's, or a page without one: as given", () => {
+    const page = `${ORIGIN}/signin?redirectTo=%2Fx`
+    expect(actionOn(page, { signInPage: "/login?next=1" })).toBe("/login?next=1")
+    expect(actionOn(page, { signInPage: "https://id.example/signin" })).toBe(
+      "https://id.example/signin",
+    )
+    expect(actionOn(`${ORIGIN}/signin`)).toBe("/signin")
+    expect(actionOn(`${ORIGIN}/signin?error=OAuthSignin`)).toBe("/signin")
   })
 })
 

@@ -63,7 +63,12 @@ export interface MailSink {
     predicate?: (mail: ReceivedMail) => boolean,
     timeoutMs?: number,
   ): Promise<ReceivedMail>
-  /** Closes the server (waits for open connections to finish). Safe to call twice. */
+  /**
+   * With `holdMessages`: answers every message held so far (`250`), as a stalled server
+   * that comes back would. Messages arriving later are held again.
+   */
+  release(): void
+  /** Closes the server (answers held messages, waits for open connections to finish). Safe to call twice. */
   stop(): Promise<void>
 }
 
@@ -75,6 +80,13 @@ export interface MailSink {
 export interface MailSinkOptions {
   /** Refuse these recipients with `550` (to test delivery failures). */
   rejectRecipient?: (address: string) => boolean
+  /**
+   * Never answer the end of a message (to test a mail server that takes the
+   * connection and then never answers): each message is received (and in
+   * `messages`, as a late delivery would be), but the client waits for its
+   * `250` until `release()`.
+   */
+  holdMessages?: boolean
 }
 
 /**
@@ -88,6 +100,10 @@ export interface MailSinkOptions {
 export async function startMailSink(options: MailSinkOptions = {}): Promise<MailSink> {
   const messages: ReceivedMail[] = []
   const waiters = new Set<() => void>()
+  const held: (() => void)[] = []
+  const release = () => {
+    for (const answer of held.splice(0)) answer()
+  }
 
   // Loaded here, not at import: smtp-server does work at its import (it hashes its built-in
   // certificate), and no entry of @tessera/testing runs anything until it is called.
@@ -116,7 +132,8 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
         const to = session.envelope.rcptTo.map((r) => r.address)
         messages.push(parseMail(raw, from, to))
         for (const wake of [...waiters]) wake()
-        callback()
+        if (options.holdMessages) held.push(() => callback())
+        else callback()
       })
     },
   })
@@ -158,7 +175,9 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
         if (!check()) waiters.add(check)
       })
     },
+    release,
     stop() {
+      release()
       stopped ??= new Promise<void>((resolve) => server.close(() => resolve()))
       return stopped
     },

@@ -35,6 +35,7 @@ export type ResolvedOAuthProvider = OAuthConfigInternal<any>
 /** An e-mail provider with its defaults filled in. */
 export type ResolvedEmailProvider = EmailConfig & {
   maxAge: number
+  sendTimeout: number
   method: "link" | "code" | "both"
   confirmLink: boolean
   normalizeIdentifier: (identifier: string) => string

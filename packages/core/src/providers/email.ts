@@ -96,6 +96,13 @@ export interface EmailConfig extends CommonProviderOptions {
   confirmLink?: boolean
   /** Sends the link. Throwing ends the sign-in with `error=EmailSignin`. */
   sendVerificationRequest: (params: EmailSendVerificationRequestParams) => Awaitable<void>
+  /**
+   * Milliseconds `sendVerificationRequest` may take (mail server or API
+   * included). Past them the sign-in ends with `error=EmailSignin`, as if it had
+   * thrown, and the link or code is taken out again: a mail that still goes out
+   * later carries a dead one. Default 30 000 (30 s). (Tessera addition.)
+   */
+  sendTimeout?: number
   /** Default: 32 random bytes (256 bits) from the CSPRNG, hex. Return at least 128 random bits. */
   generateVerificationToken?: () => Awaitable<string>
   /** Default: trims, lower-cases and strictly validates the address. Throw to refuse. */

@@ -11,11 +11,12 @@
  * no usable verification token for a mail that never went out.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { customFetch, type AuthConfig } from "@tessera/core"
+import { Auth, customFetch, type AuthConfig } from "@tessera/core"
+import Email, { type EmailSendVerificationRequestParams } from "@tessera/core/providers/email"
 import Nodemailer from "@tessera/core/providers/nodemailer"
 import Resend from "@tessera/core/providers/resend"
 import { MemoryAdapter, startMailSink, type MailSink } from "@tessera/testing"
-import { makeConfig, ORIGIN } from "../harness/index.js"
+import { csrfToken, get, makeConfig, ORIGIN, post } from "../harness/index.js"
 import {
   boundHonouringFetch,
   closedPort,
@@ -24,18 +25,27 @@ import {
   timed,
   type HungPeer,
 } from "../harness/unresponsive.js"
-import { loggedText, requestLink, uniqueAddress } from "../flows/email/fixtures.js"
+import { follow, linkIn, loggedText, requestLink, uniqueAddress } from "../flows/email/fixtures.js"
 
 const ANSWER_WITHIN_MS = 3_000
 const TEST_TIMEOUT_MS = 8_000
 
+/** The small `sendTimeout` the tests of the bound configure (the default is 30 s). */
+const SMALL_BOUND_MS = 300
+
 let hung: HungPeer
 let sink: MailSink
+/** A real SMTP server that takes each message and never answers it (until `release()`). */
+let stalled: MailSink
 beforeAll(async () => {
-  ;[hung, sink] = await Promise.all([startHungPeer(), startMailSink()])
+  ;[hung, sink, stalled] = await Promise.all([
+    startHungPeer(),
+    startMailSink(),
+    startMailSink({ holdMessages: true }),
+  ])
 })
 afterAll(async () => {
-  await Promise.all([hung?.stop(), sink?.stop()])
+  await Promise.all([hung?.stop(), sink?.stop(), stalled?.stop()])
 })
 
 function setup(provider: AuthConfig["providers"][number]) {
@@ -184,4 +194,156 @@ describe("an HTTP mail API (Resend) while it hangs", () => {
     },
     TEST_TIMEOUT_MS,
   )
+})
+
+/**
+ * A sending that never settles: a mail server that takes the message and never
+ * answers it (nodemailer's own bounds measure silence, so one the app set long,
+ * or a server that trickles, never ends it), or an app's own
+ * `sendVerificationRequest` awaiting something that never comes. Tessera bounds
+ * the whole call (`sendTimeout`, default 30 s) and ends it as a send that threw.
+ * Without the bound these tests run into their own timeout.
+ */
+describe("a sendVerificationRequest that never settles", () => {
+  /** A `sendVerificationRequest` that settles only when the test says so (or never). */
+  function pendingSend() {
+    const settle: { resolve?: () => void; reject?: (error: Error) => void } = {}
+    let calls = 0
+    let sent: EmailSendVerificationRequestParams | undefined
+    const send = (params: EmailSendVerificationRequestParams) =>
+      new Promise<void>((resolve, reject) => {
+        calls++
+        sent = params
+        Object.assign(settle, { resolve, reject })
+      })
+    return {
+      send,
+      settle,
+      /** What the sender was given (the code the user never got). */
+      get sent() {
+        return sent
+      },
+      get calls() {
+        return calls
+      },
+    }
+  }
+
+  function expectLoggedOnce(s: ReturnType<typeof setup>, provider: string) {
+    expect(s.log.logged).toEqual([
+      expect.objectContaining({
+        type: "EmailDeliveryError",
+        cause: `E-mail provider "${provider}" did not send the sign-in e-mail within ${SMALL_BOUND_MS} ms`,
+      }),
+    ])
+    expect(s.log.errors[0]).toMatchObject({ cause: { provider } })
+  }
+
+  test(
+    "Nodemailer, the SMTP server takes the message and never answers: the error page within the bound; the mail that arrives late carries a dead link",
+    async () => {
+      const address = uniqueAddress()
+      const s = setup(
+        Nodemailer({
+          server: stalled.url,
+          from: "auth@example.com",
+          sendTimeout: SMALL_BOUND_MS,
+        }),
+      )
+      const { value, ms } = await timed(() => requestLink(s.config, address))
+      expect(ms).toBeLessThan(ANSWER_WITHIN_MS)
+      await expectCleanFailure(value.response, s, address)
+      expectLoggedOnce(s, "nodemailer")
+
+      // The server did get the message, and answers it at last: the user may still
+      // receive it, but was told the sign-in failed, so its link must not sign in.
+      const late = await stalled.waitForMessage((m) => m.to.includes(address))
+      stalled.release()
+      const { response } = await follow(s.config, linkIn(late))
+      expect(response.status).toBe(302)
+      expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
+      expect(response.headers.getSetCookie().join()).not.toMatch(/session-token=[^;]/)
+      // The late answer is listened to by no one: nothing more is logged.
+      expect(s.log.errors).toHaveLength(1)
+    },
+    TEST_TIMEOUT_MS,
+  )
+
+  test(
+    "an app's own sender, link: the error page, no token left, a late rejection swallowed",
+    async () => {
+      const pending = pendingSend()
+      const address = uniqueAddress()
+      const s = setup(Email({ sendVerificationRequest: pending.send, sendTimeout: SMALL_BOUND_MS }))
+      const { value, ms } = await timed(() =>
+        requestLink(s.config, address, { providerId: "email" }),
+      )
+      expect(ms).toBeLessThan(ANSWER_WITHIN_MS)
+      expect(pending.calls).toBe(1)
+      await expectCleanFailure(value.response, s, address)
+      expectLoggedOnce(s, "email")
+      // The sender fails at last: the rejection is already listened to (never unhandled).
+      pending.settle.reject!(new Error(`could not reach the mail API for ${address}`))
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(s.log.errors).toHaveLength(1)
+    },
+    TEST_TIMEOUT_MS,
+  )
+
+  test(
+    "an app's own sender, one-time code: the error page, no code left, a late success ignored",
+    async () => {
+      const pending = pendingSend()
+      const address = uniqueAddress()
+      const s = setup(
+        Email({
+          sendVerificationRequest: pending.send,
+          sendTimeout: SMALL_BOUND_MS,
+          method: "code",
+        }),
+      )
+      const { response, jar } = await requestLink(s.config, address, { providerId: "email" })
+      expect(errorOf(response)).toBe("EmailSignin")
+      expectLoggedOnce(s, "email")
+      expect(loggedText(s.log.errors)).not.toContain(address)
+      pending.settle.resolve!()
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(s.log.errors).toHaveLength(1)
+      // The code the user was told never came does not sign in (it was taken out).
+      const code = pending.sent!.code!
+      expect(code).toMatch(/^\d{8}$/)
+      expect(loggedText(s.log.errors)).not.toContain(code)
+      const { token } = await csrfToken(s.config, jar)
+      const entered = await Auth(
+        post("/auth/callback/email", { email: address, code, csrfToken: token }, { jar }),
+        s.config,
+      )
+      expect(entered.status).toBe(302)
+      expect(entered.headers.get("location")).toMatch(/[?&]error=/)
+      expect(entered.headers.getSetCookie().join()).not.toMatch(/session-token=[^;]/)
+    },
+    TEST_TIMEOUT_MS,
+  )
+
+  test("a sender within the bound signs in as before", async () => {
+    const address = uniqueAddress()
+    const s = setup(Nodemailer({ server: sink.url, from: "auth@example.com", sendTimeout: 10_000 }))
+    const { response } = await requestLink(s.config, address)
+    expect(new URL(response.headers.get("location")!).pathname).toBe("/auth/verify-request")
+    const mail = await sink.waitForMessage((m) => m.to.includes(address))
+    const { response: signedIn } = await follow(s.config, linkIn(mail))
+    expect(signedIn.headers.getSetCookie().join()).toMatch(/session-token=[^;]/)
+    expect(s.log.errors).toEqual([])
+  })
+
+  test("sendTimeout must be a positive number of milliseconds, checked at configuration", async () => {
+    for (const sendTimeout of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, "30s", 2 ** 31]) {
+      const s = setup(
+        Email({ sendVerificationRequest: () => undefined, sendTimeout: sendTimeout as never }),
+      )
+      const response = await Auth(get("/auth/session"), s.config)
+      expect(response.status).toBe(500)
+      expect(s.log.errors[0]?.message).toMatch(/E-mail provider "email": sendTimeout/)
+    }
+  })
 })

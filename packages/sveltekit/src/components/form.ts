@@ -45,6 +45,28 @@ export function formAction(page: string | undefined, fallback: string): string {
 }
 
 /**
+ * Parameters of the page's query that describe an earlier try, not the sign-in:
+ * a failed try's answer replaces them (Auth.js redirects to `?error=<type>&code=<code>`).
+ */
+const EARLIER_TRY = new Set(["error", "code"])
+
+/**
+ * `action` with the query of the page the form is on (`redirectTo`, `callbackUrl`
+ * and the app's own parameters; not `error`/`code`). A failed try's answer shows
+ * the page at the form's `action`: without its query, the next try forgets where
+ * to go afterwards (and the page's `load` the parameters it was rendered with).
+ * An action with a query of its own, or on another origin, is left as given.
+ */
+export function withPageQuery(action: string, page: URL | undefined): string {
+  if (!page || !action.startsWith("/") || action.startsWith("//") || action.includes("?"))
+    return action
+  const query = new URLSearchParams(page.search)
+  for (const name of EARLIER_TRY) query.delete(name)
+  const search = query.toString()
+  return search ? `${action}?${search}` : action
+}
+
+/**
  * Hidden fields for `options`: `redirectTo` (also from Auth.js' `callbackUrl`)
  * and any other text field. `redirect` has no meaning for a form and is dropped.
  */

@@ -8,11 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { basename, dirname, join, resolve } from "node:path"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import type { Component } from "svelte"
 import { compile } from "svelte/compiler"
 
 const require = createRequire(import.meta.url)
+const helpers = dirname(fileURLToPath(import.meta.url))
 const outDir = mkdtempSync(join(tmpdir(), "tessera-svelte-"))
 const compiled = new Map<string, string>()
 let counter = 0
@@ -45,6 +46,9 @@ function rewrite(specifier: string, from: string): string {
     const ts = target.replace(/\.js$/, ".ts")
     return pathToFileURL(existsSync(target) ? target : ts).href
   }
+  // SvelteKit's `$app/<name>` modules exist only inside an app: the tests' own stand-ins.
+  const app = /^\$app\/(\w+)$/.exec(specifier)
+  if (app) return pathToFileURL(resolve(helpers, `app-${app[1]}.ts`)).href
   return pathToFileURL(require.resolve(specifier)).href
 }
 

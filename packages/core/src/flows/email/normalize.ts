@@ -13,6 +13,7 @@ import {
 import type { EmailConfig } from "../../providers/email.js"
 import { KeyRing } from "../../jwt/keys.js"
 import { normalizeEmailAddress } from "./address.js"
+import { DEFAULT_SEND_TIMEOUT_MS, isSendTimeout } from "./bounded-send.js"
 import { defaultVerificationToken } from "./token.js"
 
 const DAY = 24 * 60 * 60
@@ -104,6 +105,12 @@ export function normalizeEmailProvider(
       `E-mail provider "${provider.id}": secret must be 32 or more characters`,
     )
   }
+  const sendTimeout = provider.sendTimeout ?? DEFAULT_SEND_TIMEOUT_MS
+  if (!isSendTimeout(sendTimeout)) {
+    throw new InvalidConfiguration(
+      `E-mail provider "${provider.id}": sendTimeout must be a positive number of milliseconds (at most 2^31 - 1)`,
+    )
+  }
   const method = provider.method ?? "link"
   if (method !== "link" && method !== "code" && method !== "both") {
     throw new InvalidConfiguration(
@@ -118,6 +125,7 @@ export function normalizeEmailProvider(
   return {
     ...provider,
     maxAge,
+    sendTimeout,
     method,
     confirmLink: provider.confirmLink ?? false,
     normalizeIdentifier: provider.normalizeIdentifier ?? normalizeEmailAddress,

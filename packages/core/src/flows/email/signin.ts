@@ -19,6 +19,7 @@ import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import type { ResponseInternal } from "../../types.js"
 import { emailSignInUser } from "../sign-in/email-identity.js"
 import { askSignIn } from "../sign-in/verdict.js"
+import { boundedSend } from "./bounded-send.js"
 import { CODE_MAX_AGE, generateCode, storeCode } from "./code.js"
 import { hashVerificationToken, isWellFormedToken, tokenKeys } from "./token.js"
 
@@ -109,18 +110,22 @@ export async function startEmailSignIn(
     messages: { ...config.theme.messages, [t.locale]: t.messages },
   }
   try {
-    await provider.sendVerificationRequest({
-      identifier,
-      token: mail.token,
-      ...(mail.code !== undefined ? { code: mail.code } : {}),
-      expires: mail.expires,
-      url: mail.url,
-      provider: provider,
-      theme,
-      request,
-    })
+    await boundedSend(provider.id, provider.sendTimeout, () =>
+      provider.sendVerificationRequest({
+        identifier,
+        token: mail.token,
+        ...(mail.code !== undefined ? { code: mail.code } : {}),
+        expires: mail.expires,
+        url: mail.url,
+        provider: provider,
+        theme,
+        request,
+      }),
+    )
   } catch (error) {
     // The link or code will never arrive: take it out again (best effort; it expires anyway).
+    // Past the bound the mail may still go out late; its link is dead then, as the user
+    // was told the sign-in failed (following it ends at error=Verification, not signed in).
     await mail.undo()
     throw new EmailDeliveryError("The sign-in e-mail could not be sent", {
       cause: { err: error, provider: provider.id },
