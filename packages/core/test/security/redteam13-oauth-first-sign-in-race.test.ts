@@ -10,12 +10,17 @@
  * The interleaving is made deterministic by holding the real adapter's `createUserAndAccount`
  * until both sign-ins reach it (so both have looked the address up before either writes), then
  * letting the first listed write first; the writes themselves are the real SQLite adapter's.
- * The first two tests failed with `error=Configuration` when core's `decideAgain` retry
- * (flows/sign-in/users.ts) was taken out; with it, all held.
+ * Also two sign-ins of one provider account that both link it (to the holder of the address
+ * with dangerous linking, or to a user signed in on two devices).
+ *
+ * The first two tests fail with `error=Configuration` when core's `decideAgain` retry
+ * (flows/sign-in/users.ts) is taken out; with it, those five held. The two linking tests failed
+ * (`error=Configuration`, an `AdapterError` logged: the unique (provider, account id) refused
+ * the second link) before the link too was decided again (`linkOnce`, flows/oauth/persist.ts).
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
-import type { Adapter } from "@tessera/core/adapters"
+import type { Adapter, AdapterAccount } from "@tessera/core/adapters"
 import {
   completeOidcLogin,
   localOidcProvider,
@@ -43,29 +48,33 @@ afterAll(() => Promise.all(idps.map((idp) => idp.stop())))
 let backend: Backend | undefined
 afterEach(() => backend?.close())
 
+type HeldWrite = "createUserAndAccount" | "linkAccount"
+
 /**
- * The real adapter, whose `createUserAndAccount` waits until `count` sign-ins have reached it
- * (both have looked the address up); then the write of provider `first` goes, and the others
- * once it has ended.
+ * The real adapter, whose `write` (creating a user with the account, or linking an account)
+ * waits until `count` sign-ins have reached it (all have looked up the address and the provider
+ * account); then the write for provider `first` goes, and the others once it has ended.
  */
-function holdingFirstWrites(adapter: Adapter, first: string, count = 2): Adapter {
+function holdingFirstWrites(adapter: Adapter, first: string, write: HeldWrite, count = 2): Adapter {
   let arrived = 0
   let release!: () => void
   const gate = new Promise<void>((resolve) => (release = resolve))
   let firstEnded!: () => void
   const afterFirst = new Promise<void>((resolve) => (firstEnded = resolve))
   let firstTaken = false
+  const real = adapter[write] as (...args: unknown[]) => Promise<unknown>
   return {
     ...adapter,
-    createUserAndAccount(user, account) {
+    [write](...args: unknown[]) {
       if (++arrived === count) release()
-      const isFirst = !firstTaken && account.provider === first
+      const { provider } = args.at(-1) as AdapterAccount
+      const isFirst = !firstTaken && provider === first
       if (isFirst) firstTaken = true
-      const write = (isFirst ? gate : gate.then(() => afterFirst)).then(() =>
-        adapter.createUserAndAccount!(user, account),
+      const done = (isFirst ? gate : gate.then(() => afterFirst)).then(() =>
+        real.apply(adapter, args),
       )
-      if (isFirst) void write.then(firstEnded, firstEnded)
-      return write
+      if (isFirst) void done.then(firstEnded, firstEnded)
+      return done
     },
   }
 }
@@ -77,15 +86,26 @@ async function race(
     ["idp-a", "ada"],
     ["idp-b", "ada"],
   ],
+  options: {
+    hold?: HeldWrite
+    before?: (backend: Backend) => Promise<unknown>
+    /** Each browser is signed in through this provider first (one after the other). */
+    signedInVia?: string
+  } = {},
 ) {
   backend = await sqliteBackend()
+  await options.before?.(backend)
   const log = recordingLogger()
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
     logger: log.logger,
     // The first sign-in listed writes first.
-    adapter: holdingFirstWrites(backend.adapter, signIns[0]![0]),
+    adapter: holdingFirstWrites(
+      backend.adapter,
+      signIns[0]![0],
+      options.hold ?? "createUserAndAccount",
+    ),
     session: { strategy: "database" },
     providers: ["idp-a", "idp-b"].map((id, i) => ({
       ...localOidcProvider(idps[i]!, id),
@@ -93,6 +113,12 @@ async function race(
     })),
   }
   const browsers = signIns.map(() => new Browser(config))
+  for (const browser of options.signedInVia ? browsers : []) {
+    const start = await browser.startSignIn(options.signedInVia!)
+    const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "ada" })
+    await browser.request(back.url.pathname + back.url.search)
+    expect((await browser.session())?.user?.email).toBe("ada@example.com")
+  }
   // Both up to the callback first: the provider's login is not part of the race.
   const callbacks = await Promise.all(
     signIns.map(async ([id, accountId], i) => {
@@ -183,5 +209,50 @@ test("... the unvouched claim written first: the vouched sign-in releases it and
   expect(stored.find((a) => a.provider === "idp-a")?.userId).toBe(ada.id)
   expect(stored.find((a) => a.provider === "idp-b")?.userId).toBe(claimer.id)
   expect(sessions[1]?.user?.email).toBe("ada@example.com")
+  expect(log.errors).toEqual([])
+})
+
+test("dangerous linking to Ada, one provider account in two browsers at once: linked once, both signed in as Ada", async () => {
+  const ada = {
+    id: crypto.randomUUID(),
+    name: "Ada",
+    email: "ada@example.com",
+    emailVerified: new Date(),
+    image: null,
+  }
+  const { backend, log, errors, sessions } = await race(
+    true,
+    [
+      ["idp-a", "ada"],
+      ["idp-a", "ada"],
+    ],
+    { hold: "linkAccount", before: (b) => b.adapter.createUser!(ada) },
+  )
+  // The second link finds the account linked meanwhile, to Ada: she signs in, never Configuration.
+  expect(errors).toEqual([null, null])
+  expect(await backend.users()).toHaveLength(1)
+  expect(await backend.accounts()).toEqual([
+    expect.objectContaining({ provider: "idp-a", userId: ada.id }),
+  ])
+  for (const session of sessions) expect(session?.user?.email).toBe("ada@example.com")
+  expect(log.errors).toEqual([])
+})
+
+test("Ada, signed in on two devices, links one provider account from both at once: linked once, to her", async () => {
+  const { backend, log, errors, sessions } = await race(
+    false,
+    [
+      ["idp-a", "ada"],
+      ["idp-a", "ada"],
+    ],
+    { hold: "linkAccount", signedInVia: "idp-b" },
+  )
+  expect(errors).toEqual([null, null])
+  const users = await backend.users()
+  expect(users).toHaveLength(1)
+  const stored = await backend.accounts()
+  expect(stored.map((a) => a.provider).sort()).toEqual(["idp-a", "idp-b"])
+  expect(stored.every((a) => a.userId === users[0]!.id)).toBe(true)
+  for (const session of sessions) expect(session?.user?.email).toBe("ada@example.com")
   expect(log.errors).toEqual([])
 })
