@@ -26,7 +26,7 @@ const oauth = runProviderTests({
   authorization: {
     url: "https://github.com/login/oauth/authorize",
     scope: "read:user user:email",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://github.com/login/oauth/access_token",

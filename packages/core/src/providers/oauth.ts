@@ -16,7 +16,8 @@ export type { TokenSet }
 type UrlParams = Record<string, unknown>
 
 /**
- * The checks performed on the callback. `pkce` by default; `nonce` is OIDC only.
+ * The checks performed on the callback. By default `pkce` and `state` (OAuth 2), `pkce` and
+ * `nonce` (OIDC); `nonce` is OIDC only.
  *
  * @see [RFC 7636, PKCE](https://www.rfc-editor.org/rfc/rfc7636.html)
  * @see [RFC 6749 §10.12, Cross-Site Request Forgery](https://www.rfc-editor.org/rfc/rfc6749.html#section-10.12) (`state`)

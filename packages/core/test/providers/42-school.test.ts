@@ -28,7 +28,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://api.intra.42.fr/oauth/authorize",
     scope: "public",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://api.intra.42.fr/oauth/token",

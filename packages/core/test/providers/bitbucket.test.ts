@@ -23,7 +23,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://bitbucket.org/site/oauth2/authorize",
     scope: "account",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://bitbucket.org/site/oauth2/access_token",

@@ -27,7 +27,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://account.box.com/api/oauth2/authorize",
     scope: null,
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://api.box.com/oauth2/token", clientAuth: "client_secret_post" },
   resources: [profileAt("https://api.box.com/2.0/users/me")],

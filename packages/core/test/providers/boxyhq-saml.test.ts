@@ -27,7 +27,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: `${issuer}/api/oauth/authorize`,
     scope: null,
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
     params: { provider: "saml" },
   },
   token: {

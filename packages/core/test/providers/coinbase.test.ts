@@ -24,7 +24,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://login.coinbase.com/oauth2/auth",
     scope: "wallet:user:email wallet:user:read",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://login.coinbase.com/oauth2/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://api.coinbase.com/v2/user")],

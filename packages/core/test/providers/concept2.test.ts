@@ -29,7 +29,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://log.concept2.com/oauth/authorize",
     scope: "user:read,results:write",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://log.concept2.com/oauth/access_token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://log.concept2.com/api/users/me")],

@@ -19,7 +19,7 @@ const suite = runProviderTests<{ sub: string; user: object; expect: any }>({
   authorization: {
     url: "https://discord.com/oauth2/authorize",
     scope: "identify email",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://discord.com/api/oauth2/token",

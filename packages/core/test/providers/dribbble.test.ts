@@ -28,7 +28,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://dribbble.com/oauth/authorize",
     scope: "public upload",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://dribbble.com/oauth/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://api.dribbble.com/v2/user")],

@@ -28,7 +28,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://www.dropbox.com/oauth2/authorize",
     scope: "account_info.read",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
     params: { token_access_type: "offline" },
   },
   token: {

@@ -25,7 +25,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://www.eventbrite.com/oauth/authorize",
     scope: "user.profile",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://www.eventbrite.com/oauth/token",

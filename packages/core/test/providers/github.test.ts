@@ -35,7 +35,7 @@ const suite = runProviderTests<Identity>({
   authorization: {
     url: "https://github.com/login/oauth/authorize",
     scope: "read:user user:email",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://github.com/login/oauth/access_token",

@@ -22,7 +22,7 @@ const suite = runProviderTests<{ sub: string; user: object; expect: any }>({
   authorization: {
     url: "https://gitlab.com/oauth/authorize",
     scope: "read_user",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://gitlab.com/oauth/token",

@@ -20,7 +20,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://app.hubspot.com/oauth/authorize",
     scope: "oauth",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://api.hubapi.com/oauth/v1/token",

@@ -10,7 +10,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://api.instagram.com/oauth/authorize",
     scope: "user_profile",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://api.instagram.com/oauth/access_token",

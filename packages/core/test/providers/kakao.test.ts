@@ -23,7 +23,11 @@ const user = (id: number, nickname: string, email: string, valid: boolean, verif
 
 runProviderTests<ProfileIdentity>({
   provider: Kakao,
-  authorization: { url: "https://kauth.kakao.com/oauth/authorize", scope: null, checks: ["pkce"] },
+  authorization: {
+    url: "https://kauth.kakao.com/oauth/authorize",
+    scope: null,
+    checks: ["pkce", "state"],
+  },
   token: {
     url: "https://kauth.kakao.com/oauth/token",
     clientAuth: "client_secret_post",

@@ -5,7 +5,11 @@ import { profileAt, type ProfileIdentity } from "./helpers.js"
 
 runProviderTests<ProfileIdentity>({
   provider: Mailru,
-  authorization: { url: "https://oauth.mail.ru/login", scope: "userinfo", checks: ["pkce"] },
+  authorization: {
+    url: "https://oauth.mail.ru/login",
+    scope: "userinfo",
+    checks: ["pkce", "state"],
+  },
   token: { url: "https://oauth.mail.ru/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://oauth.mail.ru/userinfo")],
   identities: {

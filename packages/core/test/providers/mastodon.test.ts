@@ -27,7 +27,7 @@ const account = (id: string, username: string, display: string) => ({
 runProviderTests<ProfileIdentity>({
   provider: Mastodon,
   options: { issuer: instance },
-  authorization: { url: `${instance}/oauth/authorize`, scope: "read", checks: ["pkce"] },
+  authorization: { url: `${instance}/oauth/authorize`, scope: "read", checks: ["pkce", "state"] },
   token: { url: `${instance}/oauth/token`, clientAuth: "client_secret_basic" },
   resources: [profileAt(`${instance}/api/v1/accounts/verify_credentials`)],
   identities: {

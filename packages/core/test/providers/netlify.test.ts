@@ -5,7 +5,11 @@ import { profileAt, type ProfileIdentity } from "./helpers.js"
 
 runProviderTests<ProfileIdentity>({
   provider: Netlify,
-  authorization: { url: "https://app.netlify.com/authorize", scope: null, checks: ["pkce"] },
+  authorization: {
+    url: "https://app.netlify.com/authorize",
+    scope: null,
+    checks: ["pkce", "state"],
+  },
   token: { url: "https://api.netlify.com/oauth/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://api.netlify.com/api/v1/user")],
   identities: {

@@ -19,7 +19,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://api.notion.com/v1/oauth/authorize",
     scope: null,
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
     params: { owner: "user" },
   },
   token: {

@@ -21,7 +21,11 @@ const user = (id: number, username: string) => ({
 
 runProviderTests<ProfileIdentity>({
   provider: Osu,
-  authorization: { url: "https://osu.ppy.sh/oauth/authorize", scope: "identify", checks: ["pkce"] },
+  authorization: {
+    url: "https://osu.ppy.sh/oauth/authorize",
+    scope: "identify",
+    checks: ["pkce", "state"],
+  },
   token: { url: "https://osu.ppy.sh/oauth/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://osu.ppy.sh/api/v2/me")],
   identities: {

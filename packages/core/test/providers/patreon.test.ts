@@ -24,7 +24,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://www.patreon.com/oauth2/authorize",
     scope: "identity identity[email]",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://www.patreon.com/api/oauth2/token", clientAuth: "client_secret_post" },
   resources: [profileAt("https://www.patreon.com/api/oauth2/api/current_user")],

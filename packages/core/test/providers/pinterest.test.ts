@@ -15,7 +15,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://www.pinterest.com/oauth",
     scope: "user_accounts:read",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://api.pinterest.com/v5/oauth/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://api.pinterest.com/v5/user_account")],

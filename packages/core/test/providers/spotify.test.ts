@@ -19,7 +19,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://accounts.spotify.com/authorize",
     scope: "user-read-email",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://accounts.spotify.com/api/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://api.spotify.com/v1/me")],

@@ -26,7 +26,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://www.strava.com/api/v3/oauth/authorize",
     scope: "read",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
     params: { approval_prompt: "auto" },
   },
   token: {

@@ -23,7 +23,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://www.tiktok.com/v2/auth/authorize",
     scope: "user.info.basic",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
     params: { client_key: "tessera-test-client" },
   },
   token: {

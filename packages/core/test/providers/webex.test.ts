@@ -20,7 +20,7 @@ const suite = runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://webexapis.com/v1/authorize",
     scope: "spark:kms spark:people_read",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: {
     url: "https://webexapis.com/v1/access_token",

@@ -20,7 +20,7 @@ const user = (sub: string, username: string, email: string, confirmed: boolean) 
 
 runProviderTests<ProfileIdentity>({
   provider: Wikimedia,
-  authorization: { url: `${base}/authorize`, scope: null, checks: ["pkce"] },
+  authorization: { url: `${base}/authorize`, scope: null, checks: ["pkce", "state"] },
   token: { url: `${base}/access_token`, clientAuth: "client_secret_basic" },
   resources: [profileAt(`${base}/resource/profile`)],
   identities: {

@@ -19,7 +19,11 @@ const profile = (id: string, first: string | null, last: string | null, picture?
 
 const suite = runProviderTests<ProfileIdentity>({
   provider: WorkOS,
-  authorization: { url: "https://api.workos.com/sso/authorize", scope: null, checks: ["pkce"] },
+  authorization: {
+    url: "https://api.workos.com/sso/authorize",
+    scope: null,
+    checks: ["pkce", "state"],
+  },
   token: {
     url: "https://api.workos.com/sso/token",
     clientAuth: "client_secret_post",

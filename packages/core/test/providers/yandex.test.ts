@@ -9,7 +9,7 @@ runProviderTests<ProfileIdentity>({
   authorization: {
     url: "https://oauth.yandex.ru/authorize",
     scope: "login:info login:email login:avatar",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://oauth.yandex.ru/token", clientAuth: "client_secret_basic" },
   resources: [

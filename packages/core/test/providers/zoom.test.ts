@@ -32,7 +32,7 @@ const user = (id: string, first: string, last: string, email: string, verified: 
 
 runProviderTests<ProfileIdentity>({
   provider: Zoom,
-  authorization: { url: "https://zoom.us/oauth/authorize", scope: null, checks: ["pkce"] },
+  authorization: { url: "https://zoom.us/oauth/authorize", scope: null, checks: ["pkce", "state"] },
   token: { url: "https://zoom.us/oauth/token", clientAuth: "client_secret_basic" },
   resources: [profileAt("https://api.zoom.us/v2/users/me")],
   identities: {

@@ -50,7 +50,7 @@ const acme = runProviderTests({
   authorization: {
     url: "https://acme.example/oauth/authorize",
     scope: "profile email",
-    checks: ["pkce"],
+    checks: ["pkce", "state"],
   },
   token: { url: "https://acme.example/oauth/token", clientAuth: "client_secret_basic" },
   resources: [

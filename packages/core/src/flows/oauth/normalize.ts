@@ -88,8 +88,18 @@ function checkUrl(
   throw new InvalidEndpoints(`Provider "${providerId}": \`${label}\` must be an https URL`)
 }
 
+/**
+ * The checks of a provider that names none. OpenID: PKCE and `nonce` (the ID Token names the
+ * sign-in it was made for). OAuth 2: PKCE and `state`. PKCE alone ties a code to the browser
+ * only where the server enforces it, refusing a verifier for a code issued without a challenge
+ * (RFC 9700 §4.8.2); many OAuth 2 servers do not, and then an attacker's own code, sent to a
+ * victim's browser mid-sign-in, signs the victim in as the attacker or links the attacker's
+ * provider account to the victim (RFC 9700 §4.7.1). `state` ties it whatever the server does.
+ */
+const DEFAULT_CHECKS = { oidc: ["pkce", "nonce"], oauth: ["pkce", "state"] } as const
+
 function resolveChecks(provider: OAuthConfig<any>, proxied: boolean): OAuthChecks {
-  const given = provider.checks ?? (provider.type === "oidc" ? ["pkce", "nonce"] : ["pkce"])
+  const given = provider.checks ?? DEFAULT_CHECKS[provider.type === "oidc" ? "oidc" : "oauth"]
   if (!Array.isArray(given))
     throw new InvalidConfiguration(`Provider "${provider.id}": \`checks\` must be an array`)
   for (const check of given) {

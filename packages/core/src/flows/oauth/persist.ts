@@ -19,7 +19,8 @@
  * - otherwise a new user is created with the account, in one transaction when
  *   the adapter offers `createUserAndAccount`. If a concurrent sign-in gave the
  *   address to a user meanwhile (the unique e-mail column refuses this one), the
- *   sign-in is decided again, once, by the rules above.
+ *   sign-in is decided again, once, by the rules above; so is a link that a
+ *   concurrent sign-in of the same provider account made first.
  *
  * Without an adapter the provider's user is the user.
  * @module
@@ -85,12 +86,12 @@ async function providerUser(
       // A new sign-in method for this user: not from a copied, long-lived session.
       const refusal = await staleSignIn(ctx)
       if (refusal) throw refusal
-      return linkTo(ctx, current, identity)
+      return linkOnce(ctx, current, identity, mayRetry)
     }
   }
   const email = identity.user.email ?? null
   const holder = email ? await holderOf(ctx, email) : null
-  if (holder?.verified) return toVerifiedHolder(ctx, identity, holder.user)
+  if (holder?.verified) return toVerifiedHolder(ctx, identity, holder.user, mayRetry)
   // An unverified address held by no one is stored as a claim; one held by a claim is left out.
   let stored = email
   if (holder && identity.emailVerified) await releaseClaim(ctx, holder.user)
@@ -121,6 +122,7 @@ async function toVerifiedHolder(
   ctx: RequestContext,
   identity: OAuthIdentity,
   holder: AdapterUser,
+  mayRetry: boolean,
 ): Promise<SignInUser> {
   const settings = ctx.config.flows.get(identity.account.provider)?.provider as
     ResolvedOAuthProvider | undefined
@@ -129,7 +131,34 @@ async function toVerifiedHolder(
       "Another user already has this e-mail address; sign in as them to link this account",
     )
   }
-  return linkTo(ctx, holder, identity)
+  return linkOnce(ctx, holder, identity, mayRetry)
+}
+
+/**
+ * Links the identity's account to `user`. If a concurrent sign-in of the same provider account
+ * (another browser, another device) linked it meanwhile (the unique (provider, account id)
+ * refuses this one), the sign-in is decided again, once, as if it had come second: the linked
+ * user signs in, or the linking user is refused when it is someone else's.
+ */
+async function linkOnce(
+  ctx: RequestContext,
+  user: AdapterUser,
+  identity: OAuthIdentity,
+  mayRetry: boolean,
+): Promise<SignInUser> {
+  try {
+    return await linkTo(ctx, user, identity)
+  } catch (failure) {
+    if (!mayRetry) throw failure
+    const { provider, providerAccountId } = identity.account
+    return decideAgain(
+      failure,
+      async () =>
+        (await callAdapter(ctx.config, "getUserByAccount", { provider, providerAccountId })) !==
+        null,
+      () => providerUser(ctx, identity, false),
+    )
+  }
 }
 
 /**

@@ -113,11 +113,11 @@ async function signIn(config: AuthConfig, issuer: FakeIssuer, sub = "ada", provi
 }
 
 describe("OAuth 2 providers", () => {
-  test("endpoints as URLs: PKCE by default, client_secret_basic, userinfo profile, Account fields", async () => {
+  test("endpoints as URLs: PKCE and state by default, client_secret_basic, userinfo profile, Account fields", async () => {
     const { config, seen } = configOf(oauth2(basic))
     const { browser, location, done } = await signIn(config, basic)
     expect(location.searchParams.get("code_challenge_method")).toBe("S256")
-    expect(location.searchParams.has("state")).toBe(false)
+    expect(location.searchParams.get("state")).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(location.searchParams.has("nonce")).toBe(false)
     expect(location.searchParams.has("scope")).toBe(false)
     expect(done.status).toBe(302)
@@ -362,9 +362,11 @@ describe("OAuth 2 providers", () => {
   test("a provider error on the callback is OAuthCallbackError, with the code logged", async () => {
     const { config, refusals } = configOf(oauth2(basic))
     const browser = new Browser(config)
-    await browser.startSignIn("acme")
+    const start = await browser.startSignIn("acme")
+    // The provider sends the state back with its error (RFC 6749 §4.1.2.1).
+    const state = new URL(start.headers.get("location")!).searchParams.get("state")!
     const done = await browser.request(
-      `/auth/callback/acme?error=access_denied&error_description=${encodeURIComponent("The user said no\n[forged log line]")}`,
+      `/auth/callback/acme?error=access_denied&error_description=${encodeURIComponent("The user said no\n[forged log line]")}&state=${state}`,
     )
     expect(done.headers.get("location")).toBe(
       `${ORIGIN}/auth/signin?error=OAuthCallbackError&code=access_denied`,
