@@ -169,15 +169,26 @@ export const credentialsIpPolicy: RateLimitPolicy = {
   subject: (ctx, limits) => (isType(ctx, "credentials") ? clientIp(ctx, limits) : undefined),
 }
 
+/** Domains that deliver to one Gmail inbox. */
+const GMAIL = new Set(["gmail.com", "googlemail.com"])
+
 /**
  * The mailbox an address delivers to, for counting mails: case-folded (an
- * app's `normalizeIdentifier` may keep case) and without a `+tag` (one mailbox
- * wherever sub-addressing is on), so spellings of one inbox share one count.
- * Only the count: the mail still goes to the address as the provider has it.
+ * app's `normalizeIdentifier` may keep case), without a `+tag` (one mailbox
+ * wherever sub-addressing is on) and without dots in the local part (Gmail and
+ * every Google Workspace domain ignore them: a name of n letters has 2^(n-1)
+ * dotted spellings), `googlemail.com` as `gmail.com`; so spellings of one inbox
+ * share one count. Two mailboxes elsewhere that differ only by dots share it
+ * too: a count, not an identity. Only the count: the mail still goes to the
+ * address as the provider has it.
  */
 function mailbox(address: string | undefined): string | undefined {
   const folded = normalized(address)
-  return folded?.replace(/^([^@+]+)\+[^@]*@/, "$1@")
+  const at = folded?.lastIndexOf("@") ?? -1
+  if (!folded || at < 1) return folded
+  const local = folded.slice(0, at).replace(/\+.*$/, "").replaceAll(".", "")
+  const domain = folded.slice(at + 1)
+  return `${local === "" ? folded.slice(0, at) : local}@${GMAIL.has(domain) ? "gmail.com" : domain}`
 }
 
 /** Sign-in e-mails, per mailbox (see {@link mailbox}). */
