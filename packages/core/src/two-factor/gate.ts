@@ -13,6 +13,7 @@
 import type { RequestContext } from "../context.js"
 import { callAdapter } from "../lib/adapter.js"
 import { sessionStrategy, type NewSessionParams } from "../session/index.js"
+import { staleSignIn } from "../session/recent-sign-in.js"
 import type { ResponseInternal } from "../types.js"
 import { twoFactorPageUrl } from "./page-url.js"
 import { startPending } from "./pending.js"
@@ -40,8 +41,11 @@ export async function secondFactorGate(
     return undefined
   const factor = await callAdapter(ctx.config, "getTwoFactor", userId)
   if (!factor?.enabledAt) return undefined
-  // Already signed in as this user (linking another account): that session passed the gate.
-  if ((await sessionStrategy(ctx).currentUserId(ctx)) === userId) return undefined
+  // Already signed in as this user (linking another account): that session passed the gate,
+  // recently. A stale one (a copied cookie, say) must not become a fresh sign-in, which may add
+  // a passkey and restarts the session's lifetime, on the first factor alone.
+  if ((await sessionStrategy(ctx).currentUserId(ctx)) === userId && !(await staleSignIn(ctx)))
+    return undefined
   await startPending(ctx, { ...signIn, user: { ...signIn.user, id: userId }, callbackUrl })
   return { redirect: twoFactorPageUrl(ctx) }
 }
