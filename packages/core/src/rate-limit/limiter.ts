@@ -13,7 +13,8 @@
  *   each window is a new key, so stores need no clock.
  * - The clock is injected (`now`), so the logic is tested without waiting.
  * - `succeeded` keeps two more counters per window, the only keys a success
- *   creates: `<rule>:ok:<HMAC>:<index>` (successes, taken off the hits) and
+ *   creates: `<rule>:ok:<HMAC>:<index>` (successes, taken off the hits; `undo`
+ *   counts there too) and
  *   `<rule>:reset:<HMAC>:<index>` (whether a success cleared the window yet).
  * - `failed` counts failures per exact spelling of a loosely compared subject,
  *   `<rule>:as:<HMAC of subject and spelling>:<index>`, so a success clears
@@ -125,6 +126,17 @@ export interface RateLimiter<Rule extends string = string> {
    */
   succeeded(rule: Rule, subject: string, spelling: string): Promise<void>
   /**
+   * Takes back one hit that `hit` counted (an attempt that turned out fine),
+   * and nothing else: for subjects several people share (an IP address), where
+   * one person's success must not clear another's failures. Counting every
+   * attempt with `hit` before it runs and taking successes back after is what
+   * keeps a burst of concurrent attempts within `max`.
+   *
+   * @param rule a rule's name
+   * @param subject what is limited, as given to `hit`
+   */
+  undo(rule: Rule, subject: string): Promise<void>
+  /**
    * Records that an attempt `hit` counted failed, under the exact `spelling`
    * it was made with (see `succeeded`). It does not count again: `hit` did.
    *
@@ -181,11 +193,12 @@ function wait(
  *
  * const email = input.email.trim().toLowerCase()
  * if ((await limiter.check("signin-email", email)).limited) return tooManyAttempts()
+ * // Counted before the (slow) check: concurrent guesses cannot all pass `check` first.
+ * if ((await limiter.hit("signin-email", email)).limited) return tooManyAttempts()
  * if (await passwordMatches(email, input.password)) {
  *   await limiter.reset("signin-email", email)
  *   return signedIn()
  * }
- * const { retryAfter } = await limiter.hit("signin-email", email)
  * ```
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#account-lockout
  */
@@ -314,6 +327,10 @@ export function createRateLimiter<Rule extends string>(
     async reset(name, subject) {
       const { current, previous } = await locate(name, subject)
       await Promise.all([store.delete(current), store.delete(previous)])
+    },
+    async undo(name, subject) {
+      const at = await locate(name, subject)
+      await store.increment(at.currentOk, 2 * at.rule.window + 1)
     },
     async failed(name, subject, spelling) {
       const as = await spelled(name, subject, spelling)

@@ -30,11 +30,12 @@ import type { RateLimitRuleName, ResolvedRateLimits } from "./config.js"
  *   cannot all slip in before the count), and cleared when the attempt
  *   succeeds: for subjects only their owner can succeed for (an identifier,
  *   a user), so a correct password resets its own lockout and nothing else;
- * - `failed-requests`: failed attempts, counted after they fail, never
- *   cleared: for shared subjects (an IP address), where one person's success
- *   must not wipe out another's failures.
+ * - `attempts`: every attempt, counted before it runs (a burst of concurrent
+ *   attempts gets `max`, not one each), a success taking back only its own
+ *   count: for shared subjects (an IP address), where one person's success
+ *   must not wipe out another's failures. Failures alone are what stays counted.
  */
-export type RateLimitCount = "requests" | "failures" | "failed-requests"
+export type RateLimitCount = "requests" | "failures" | "attempts"
 
 /** One rate limit on an endpoint. */
 export interface RateLimitPolicy {
@@ -165,7 +166,7 @@ export const credentialsPolicy: RateLimitPolicy = {
 /** Failed credentials sign-ins, per IP address. */
 export const credentialsIpPolicy: RateLimitPolicy = {
   rule: "credentialsIp",
-  counts: "failed-requests",
+  counts: "attempts",
   subject: (ctx, limits) => (isType(ctx, "credentials") ? clientIp(ctx, limits) : undefined),
 }
 
@@ -293,7 +294,7 @@ const policies: Readonly<Record<RateLimitRuleName, RateLimitPolicy>> = {
 
 /** What the handler does once the endpoint has answered. */
 export interface RateLimitTicket {
-  /** Records the outcome: clears `failures` subjects after a success, counts `failed-requests` after a failure. */
+  /** Records the outcome: after a success, clears `failures` subjects and takes back `attempts`. */
   settle(outcome: ResponseInternal | "failed"): Promise<void>
 }
 
@@ -340,11 +341,15 @@ export async function enforceRateLimits(
     const wait = Math.max(...checks.filter((r) => r.limited).map((r) => r.retryAfter))
     refuse(applied[refused]!.rule, wait)
   }
-  const before = applied.filter((a) => a.counts !== "failed-requests")
-  const hits = await Promise.all(before.map((a) => limiter.hit(a.rule, a.subject)))
+  const hits = await Promise.all(applied.map((a) => limiter.hit(a.rule, a.subject)))
   const over = hits.findIndex((r) => r.limited)
-  // Lost a race to concurrent attempts: the count says this one is past the limit.
-  if (over !== -1) refuse(before[over]!.rule, hits[over]!.retryAfter)
+  // Lost a race to concurrent attempts: the count says this one is past the limit. Nothing was
+  // attempted, so a shared subject's count (an IP address) does not keep it.
+  if (over !== -1) {
+    const attempts = applied.filter((a) => a.counts === "attempts")
+    await Promise.all(attempts.map((a) => limiter.undo(a.rule, a.subject)))
+    refuse(applied[over]!.rule, hits[over]!.retryAfter)
+  }
   return {
     async settle(outcome) {
       const failed = outcome === "failed" || (outcome.status ?? 200) >= 400
@@ -357,7 +362,7 @@ export async function enforceRateLimits(
               : limiter.succeeded(a.rule, a.subject, a.spelling),
           )
         else if (!failed && a.counts === "failures") updates.push(limiter.reset(a.rule, a.subject))
-        if (failed && a.counts === "failed-requests") updates.push(limiter.hit(a.rule, a.subject))
+        if (!failed && a.counts === "attempts") updates.push(limiter.undo(a.rule, a.subject))
       }
       await Promise.all(updates)
     },
