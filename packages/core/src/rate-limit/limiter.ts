@@ -134,8 +134,11 @@ export interface RateLimiter<Rule extends string = string> {
    *
    * @param rule a rule's name
    * @param subject what is limited, as given to `hit`
+   * @param hitAt when the hit was counted (ms, on the limiter's clock; default now):
+   *   an attempt that started in the previous window is taken back from that window,
+   *   so a success finishing after a window boundary frees no failure of the new one
    */
-  undo(rule: Rule, subject: string): Promise<void>
+  undo(rule: Rule, subject: string, hitAt?: number): Promise<void>
   /**
    * Records that an attempt `hit` counted failed, under the exact `spelling`
    * it was made with (see `succeeded`). It does not count again: `hit` did.
@@ -222,11 +225,10 @@ export function createRateLimiter<Rule extends string>(
   let key: Promise<CryptoKey> | undefined
 
   /** The rule, the window's index and position, and the two keys to read. */
-  async function locate(name: string, subject: string) {
+  async function locate(name: string, subject: string, time = now()) {
     const rule = rules.get(name)
     if (!rule) throw new TypeError(`Rate limit rule "${name}" is not defined`)
     const length = rule.window * 1000
-    const time = now()
     const index = Math.floor(time / length)
     // A label in the MAC's input keeps these values apart from the other MACs
     // made with the same secret (CSRF tokens, verification tokens).
@@ -328,8 +330,11 @@ export function createRateLimiter<Rule extends string>(
       const { current, previous } = await locate(name, subject)
       await Promise.all([store.delete(current), store.delete(previous)])
     },
-    async undo(name, subject) {
-      const at = await locate(name, subject)
+    async undo(name, subject, hitAt) {
+      const at = await locate(name, subject, hitAt)
+      // The hit's own window: `currentOk` of the time it was counted. One older than the
+      // previous window no longer counts at all.
+      if (at.index < Math.floor(now() / at.length) - 1) return
       await store.increment(at.currentOk, 2 * at.rule.window + 1)
     },
     async failed(name, subject, spelling) {

@@ -341,13 +341,15 @@ export async function enforceRateLimits(
     const wait = Math.max(...checks.filter((r) => r.limited).map((r) => r.retryAfter))
     refuse(applied[refused]!.rule, wait)
   }
+  // When the attempts were counted: a success after a window boundary is taken back from theirs.
+  const hitAt = limits.now()
   const hits = await Promise.all(applied.map((a) => limiter.hit(a.rule, a.subject)))
   const over = hits.findIndex((r) => r.limited)
   // Lost a race to concurrent attempts: the count says this one is past the limit. Nothing was
   // attempted, so a shared subject's count (an IP address) does not keep it.
   if (over !== -1) {
     const attempts = applied.filter((a) => a.counts === "attempts")
-    await Promise.all(attempts.map((a) => limiter.undo(a.rule, a.subject)))
+    await Promise.all(attempts.map((a) => limiter.undo(a.rule, a.subject, hitAt)))
     refuse(applied[over]!.rule, hits[over]!.retryAfter)
   }
   return {
@@ -362,7 +364,7 @@ export async function enforceRateLimits(
               : limiter.succeeded(a.rule, a.subject, a.spelling),
           )
         else if (!failed && a.counts === "failures") updates.push(limiter.reset(a.rule, a.subject))
-        if (!failed && a.counts === "attempts") updates.push(limiter.undo(a.rule, a.subject))
+        if (!failed && a.counts === "attempts") updates.push(limiter.undo(a.rule, a.subject, hitAt))
       }
       await Promise.all(updates)
     },

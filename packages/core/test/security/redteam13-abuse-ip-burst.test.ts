@@ -20,7 +20,7 @@ const BURST = 12
 const MAX = 3
 
 /** `burst`: hold `authorize` until that many requests are each in it or answered. */
-function sprayTarget(burst?: number) {
+function sprayTarget(burst?: number, clock?: { now: number }, hold?: Promise<void>) {
   let started = 0
   let settled = 0
   let release!: () => void
@@ -33,6 +33,7 @@ function sprayTarget(burst?: number) {
       store: new MemoryRateLimitStore(),
       ipHeader: "x-forwarded-for",
       credentialsIp: { max: MAX, window: 900 },
+      ...(clock ? { now: () => clock.now } : {}),
     },
     providers: [
       Credentials({
@@ -41,6 +42,7 @@ function sprayTarget(burst?: number) {
           started++
           progress()
           await gate
+          await hold
           return username === "ada" && password === "correct horse" ? { id: "ada" } : null
         },
       }),
@@ -82,4 +84,24 @@ test("successes from the address take back only their own count: failures still 
   expect(answers.every((a) => a === ORIGIN)).toBe(true)
   for (let i = 0; i < MAX; i++) expect(await attempt(`user${i}@example.com`)).not.toBe(limited)
   expect(await attempt("ada", "correct horse")).toBe(limited)
+})
+
+test("successes that started before a window boundary free no failures after it", async () => {
+  const window = 900_000
+  const start = Date.parse("2030-01-01T00:00:00Z")
+  const clock = { now: start + window - 1000 }
+  let release!: () => void
+  const hold = new Promise<void>((resolve) => (release = resolve))
+  const { attempt, authorized } = sprayTarget(undefined, clock, hold)
+  // Two sign-ins with the right password, counted in the last second of one window...
+  const held = [attempt("ada", "correct horse"), attempt("ada", "correct horse")]
+  while (authorized() < 2) await new Promise((resolve) => setImmediate(resolve))
+  // ... answered in the last second of the next, where that window's weight is all but gone.
+  clock.now = start + 2 * window - 1000
+  release()
+  expect(await Promise.all(held)).toEqual([ORIGIN, ORIGIN])
+  const limited = `${ORIGIN}/auth/signin?error=RateLimited`
+  const answers: (string | null)[] = []
+  for (let i = 0; i < MAX + 2; i++) answers.push(await attempt(`user${i}@example.com`))
+  expect(answers.filter((a) => a !== limited)).toHaveLength(MAX)
 })
