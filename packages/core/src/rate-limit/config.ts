@@ -137,6 +137,8 @@ export interface ResolvedRateLimits {
   readonly rules: ReadonlySet<RateLimitRuleName>
   readonly ipHeader: string | undefined
   readonly credentialsIdentifier: CredentialsIdentifier | undefined
+  /** The limiter's clock (ms): when an attempt was counted, for `RateLimiter.undo`. */
+  readonly now: () => number
 }
 
 const RULE_NAMES = Object.keys(defaultRateLimitRules) as RateLimitRuleName[]
@@ -230,6 +232,8 @@ export function resolveRateLimits(
       throw new InvalidConfiguration(`rateLimit: ${(error as Error).message}`)
     }
   }
+  // Read per call, so fake timers installed after start are seen.
+  const clock = now ?? (() => Date.now())
   return {
     limiter: lazy(async () => {
       const { createRateLimiter } = await import("./limiter.js")
@@ -239,13 +243,13 @@ export function resolveRateLimits(
         // Default: the process-wide memory store (the limiter's default).
         store,
         storeTimeout,
-        // Read per call, so fake timers installed after start are seen.
-        now: now ?? (() => Date.now()),
+        now: clock,
       })
     }),
     rules: new Set(Object.keys(rules) as RateLimitRuleName[]),
     ipHeader: ipHeader?.toLowerCase(),
     credentialsIdentifier,
+    now: clock,
   }
 }
 

@@ -13,7 +13,8 @@
  *   each window is a new key, so stores need no clock.
  * - The clock is injected (`now`), so the logic is tested without waiting.
  * - `succeeded` keeps two more counters per window, the only keys a success
- *   creates: `<rule>:ok:<HMAC>:<index>` (successes, taken off the hits) and
+ *   creates: `<rule>:ok:<HMAC>:<index>` (successes, taken off the hits; `undo`
+ *   counts there too) and
  *   `<rule>:reset:<HMAC>:<index>` (whether a success cleared the window yet).
  * - `failed` counts failures per exact spelling of a loosely compared subject,
  *   `<rule>:as:<HMAC of subject and spelling>:<index>`, so a success clears
@@ -125,6 +126,20 @@ export interface RateLimiter<Rule extends string = string> {
    */
   succeeded(rule: Rule, subject: string, spelling: string): Promise<void>
   /**
+   * Takes back one hit that `hit` counted (an attempt that turned out fine),
+   * and nothing else: for subjects several people share (an IP address), where
+   * one person's success must not clear another's failures. Counting every
+   * attempt with `hit` before it runs and taking successes back after is what
+   * keeps a burst of concurrent attempts within `max`.
+   *
+   * @param rule a rule's name
+   * @param subject what is limited, as given to `hit`
+   * @param hitAt when the hit was counted (ms, on the limiter's clock; default now):
+   *   an attempt that started in the previous window is taken back from that window,
+   *   so a success finishing after a window boundary frees no failure of the new one
+   */
+  undo(rule: Rule, subject: string, hitAt?: number): Promise<void>
+  /**
    * Records that an attempt `hit` counted failed, under the exact `spelling`
    * it was made with (see `succeeded`). It does not count again: `hit` did.
    *
@@ -181,11 +196,12 @@ function wait(
  *
  * const email = input.email.trim().toLowerCase()
  * if ((await limiter.check("signin-email", email)).limited) return tooManyAttempts()
+ * // Counted before the (slow) check: concurrent guesses cannot all pass `check` first.
+ * if ((await limiter.hit("signin-email", email)).limited) return tooManyAttempts()
  * if (await passwordMatches(email, input.password)) {
  *   await limiter.reset("signin-email", email)
  *   return signedIn()
  * }
- * const { retryAfter } = await limiter.hit("signin-email", email)
  * ```
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#account-lockout
  */
@@ -209,11 +225,10 @@ export function createRateLimiter<Rule extends string>(
   let key: Promise<CryptoKey> | undefined
 
   /** The rule, the window's index and position, and the two keys to read. */
-  async function locate(name: string, subject: string) {
+  async function locate(name: string, subject: string, time = now()) {
     const rule = rules.get(name)
     if (!rule) throw new TypeError(`Rate limit rule "${name}" is not defined`)
     const length = rule.window * 1000
-    const time = now()
     const index = Math.floor(time / length)
     // A label in the MAC's input keeps these values apart from the other MACs
     // made with the same secret (CSRF tokens, verification tokens).
@@ -314,6 +329,13 @@ export function createRateLimiter<Rule extends string>(
     async reset(name, subject) {
       const { current, previous } = await locate(name, subject)
       await Promise.all([store.delete(current), store.delete(previous)])
+    },
+    async undo(name, subject, hitAt) {
+      const at = await locate(name, subject, hitAt)
+      // The hit's own window: `currentOk` of the time it was counted. One older than the
+      // previous window no longer counts at all.
+      if (at.index < Math.floor(now() / at.length) - 1) return
+      await store.increment(at.currentOk, 2 * at.rule.window + 1)
     },
     async failed(name, subject, spelling) {
       const as = await spelled(name, subject, spelling)

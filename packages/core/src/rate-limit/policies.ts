@@ -30,11 +30,12 @@ import type { RateLimitRuleName, ResolvedRateLimits } from "./config.js"
  *   cannot all slip in before the count), and cleared when the attempt
  *   succeeds: for subjects only their owner can succeed for (an identifier,
  *   a user), so a correct password resets its own lockout and nothing else;
- * - `failed-requests`: failed attempts, counted after they fail, never
- *   cleared: for shared subjects (an IP address), where one person's success
- *   must not wipe out another's failures.
+ * - `attempts`: every attempt, counted before it runs (a burst of concurrent
+ *   attempts gets `max`, not one each), a success taking back only its own
+ *   count: for shared subjects (an IP address), where one person's success
+ *   must not wipe out another's failures. Failures alone are what stays counted.
  */
-export type RateLimitCount = "requests" | "failures" | "failed-requests"
+export type RateLimitCount = "requests" | "failures" | "attempts"
 
 /** One rate limit on an endpoint. */
 export interface RateLimitPolicy {
@@ -165,19 +166,30 @@ export const credentialsPolicy: RateLimitPolicy = {
 /** Failed credentials sign-ins, per IP address. */
 export const credentialsIpPolicy: RateLimitPolicy = {
   rule: "credentialsIp",
-  counts: "failed-requests",
+  counts: "attempts",
   subject: (ctx, limits) => (isType(ctx, "credentials") ? clientIp(ctx, limits) : undefined),
 }
 
+/** Domains that deliver to one Gmail inbox. */
+const GMAIL = new Set(["gmail.com", "googlemail.com"])
+
 /**
  * The mailbox an address delivers to, for counting mails: case-folded (an
- * app's `normalizeIdentifier` may keep case) and without a `+tag` (one mailbox
- * wherever sub-addressing is on), so spellings of one inbox share one count.
- * Only the count: the mail still goes to the address as the provider has it.
+ * app's `normalizeIdentifier` may keep case), without a `+tag` (one mailbox
+ * wherever sub-addressing is on) and without dots in the local part (Gmail and
+ * every Google Workspace domain ignore them: a name of n letters has 2^(n-1)
+ * dotted spellings), `googlemail.com` as `gmail.com`; so spellings of one inbox
+ * share one count. Two mailboxes elsewhere that differ only by dots share it
+ * too: a count, not an identity. Only the count: the mail still goes to the
+ * address as the provider has it.
  */
 function mailbox(address: string | undefined): string | undefined {
   const folded = normalized(address)
-  return folded?.replace(/^([^@+]+)\+[^@]*@/, "$1@")
+  const at = folded?.lastIndexOf("@") ?? -1
+  if (!folded || at < 1) return folded
+  const local = folded.slice(0, at).replace(/\+.*$/, "").replaceAll(".", "")
+  const domain = folded.slice(at + 1)
+  return `${local === "" ? folded.slice(0, at) : local}@${GMAIL.has(domain) ? "gmail.com" : domain}`
 }
 
 /** Sign-in e-mails, per mailbox (see {@link mailbox}). */
@@ -282,7 +294,7 @@ const policies: Readonly<Record<RateLimitRuleName, RateLimitPolicy>> = {
 
 /** What the handler does once the endpoint has answered. */
 export interface RateLimitTicket {
-  /** Records the outcome: clears `failures` subjects after a success, counts `failed-requests` after a failure. */
+  /** Records the outcome: after a success, clears `failures` subjects and takes back `attempts`. */
   settle(outcome: ResponseInternal | "failed"): Promise<void>
 }
 
@@ -329,11 +341,17 @@ export async function enforceRateLimits(
     const wait = Math.max(...checks.filter((r) => r.limited).map((r) => r.retryAfter))
     refuse(applied[refused]!.rule, wait)
   }
-  const before = applied.filter((a) => a.counts !== "failed-requests")
-  const hits = await Promise.all(before.map((a) => limiter.hit(a.rule, a.subject)))
+  // When the attempts were counted: a success after a window boundary is taken back from theirs.
+  const hitAt = limits.now()
+  const hits = await Promise.all(applied.map((a) => limiter.hit(a.rule, a.subject)))
   const over = hits.findIndex((r) => r.limited)
-  // Lost a race to concurrent attempts: the count says this one is past the limit.
-  if (over !== -1) refuse(before[over]!.rule, hits[over]!.retryAfter)
+  // Lost a race to concurrent attempts: the count says this one is past the limit. Nothing was
+  // attempted, so a shared subject's count (an IP address) does not keep it.
+  if (over !== -1) {
+    const attempts = applied.filter((a) => a.counts === "attempts")
+    await Promise.all(attempts.map((a) => limiter.undo(a.rule, a.subject, hitAt)))
+    refuse(applied[over]!.rule, hits[over]!.retryAfter)
+  }
   return {
     async settle(outcome) {
       const failed = outcome === "failed" || (outcome.status ?? 200) >= 400
@@ -346,7 +364,7 @@ export async function enforceRateLimits(
               : limiter.succeeded(a.rule, a.subject, a.spelling),
           )
         else if (!failed && a.counts === "failures") updates.push(limiter.reset(a.rule, a.subject))
-        if (failed && a.counts === "failed-requests") updates.push(limiter.hit(a.rule, a.subject))
+        if (!failed && a.counts === "attempts") updates.push(limiter.undo(a.rule, a.subject, hitAt))
       }
       await Promise.all(updates)
     },

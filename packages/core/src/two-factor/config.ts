@@ -20,6 +20,8 @@ export interface TwoFactorConfig {
   /**
    * Whether a passkey sign-in counts as both factors (something you have,
    * unlocked by something you know or are), so no code is asked after it.
+   * Only an assertion whose authenticator verified the user (UV) counts: with
+   * user presence alone (`userVerification` relaxed) the code is still asked.
    * Default false: every first factor is followed by the code.
    */
   passkeysSatisfyTwoFactor?: boolean

@@ -25,6 +25,13 @@ export interface CompleteSignInOptions {
    * user of an OAuth account linked already (`persist` still decides who signs in).
    */
   signInUser?: User | AdapterUser
+  /**
+   * A passkey sign-in whose authenticator verified the user (the UV flag: PIN or
+   * biometrics), which `twoFactor.passkeysSatisfyTwoFactor` may count as both factors.
+   * A passkey used with user presence only (an app that relaxed `userVerification`)
+   * is one factor: whoever holds the key touched it.
+   */
+  userVerifiedPasskey?: boolean
 }
 
 /**
@@ -40,7 +47,7 @@ export async function completeSignIn<I extends ProviderIdentity>(
   persist: Persist<I>,
   options: CompleteSignInOptions = {},
 ): Promise<ResponseInternal> {
-  const { signInUser, ...asked } = options
+  const { signInUser, userVerifiedPasskey, ...asked } = options
   const elsewhere = await askSignIn(ctx, {
     user: signInUser ?? identity.user,
     account: identity.account,
@@ -53,7 +60,7 @@ export async function completeSignIn<I extends ProviderIdentity>(
   const signIn = { user, account: identity.account, profile: identity.profile, isNewUser }
   const callbackUrl = await resolveCallbackUrl(ctx)
   // The one second-factor gate: a user with a second factor gets no session yet.
-  const pending = await secondFactorGate(ctx, signIn, callbackUrl)
+  const pending = await secondFactorGate(ctx, signIn, callbackUrl, { userVerifiedPasskey })
   if (pending) return pending
   return startSession(ctx, signIn, callbackUrl)
 }

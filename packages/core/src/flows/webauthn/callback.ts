@@ -261,6 +261,8 @@ async function authenticate(
     ctx,
     { user, account, webauthn: { kind: "authenticate", user } },
     persistWebAuthn,
+    // Read from the signed authenticator data by the library, not from anything the client says.
+    { userVerifiedPasskey: result.authenticationInfo.userVerified === true },
   )
 }
 
