@@ -281,10 +281,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
         ? config.callbacks.jwt({ token, trigger: "update", session: update.data } as any)
         : config.callbacks.jwt({ token } as any)
       const next = isPromiseLike(jwtAnswer) ? await jwtAnswer : jwtAnswer
-      if (!next) {
+      if (next === null) {
         clear(ctx)
         return null
       }
+      if (!isTokenObject(next)) throw notAToken(next)
       const changed = before !== undefined && JSON.stringify(next) !== before
       // Only a rotation has older secrets: without one, no promise to await.
       const rotated = config.secrets.length > 1 && (await madeWithOlderSecret(ctx, value))
@@ -308,7 +309,9 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       return result
     } catch (error) {
       config.logger.error(
-        new JWTSessionError("A jwt or session callback failed", { cause: { err: error } }),
+        error instanceof JWTSessionError
+          ? error
+          : new JWTSessionError("A jwt or session callback failed", { cause: { err: error } }),
       )
       clear(ctx)
       return null
@@ -339,6 +342,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       clear(ctx)
       return
     }
+    if (!isTokenObject(returned)) throw notAToken(returned)
     const token = keepOwnClaims(returned, defaults)
     let tracking: Tracking | undefined
     if (config.sessionRecords) {
@@ -407,4 +411,21 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   async currentUserId(ctx) {
     return (await jwtSessionStrategy.current(ctx))?.userId ?? null
   },
+}
+
+/** What a `jwt` callback must answer: the token (an object), or `null` to end the session. */
+function isTokenObject(value: unknown): value is JWT {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+/**
+ * A `jwt` callback that answered something else, most often `undefined` from a branch that
+ * forgot its `return`: said plainly (Auth.js logs only `JWTSessionError`), never with the value,
+ * which may hold claims.
+ */
+function notAToken(value: unknown): JWTSessionError {
+  const what = value === undefined ? "undefined" : Array.isArray(value) ? "an array" : typeof value
+  return new JWTSessionError(
+    `The jwt callback returned ${what}: return the token (changed or not), or null to end the session`,
+  )
 }
