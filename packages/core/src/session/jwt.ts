@@ -27,7 +27,12 @@
 import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { JWTSessionError } from "../errors.js"
-import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
+import {
+  chunkedCookies,
+  clearChunkedCookies,
+  readChunkedCookie,
+  sessionCookieMaxAge,
+} from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
 import { defaultCallbacks } from "../config/callbacks.js"
 import { callAdapter } from "../lib/adapter.js"
@@ -140,7 +145,14 @@ async function writeToken(
     salt: sessionToken.name,
     maxAge,
   })
-  ctx.cookies.push(...chunkedCookies(sessionToken, encoded, ctx.request.cookies, maxAge))
+  ctx.cookies.push(
+    ...chunkedCookies(
+      sessionToken,
+      encoded,
+      ctx.request.cookies,
+      sessionCookieMaxAge(sessionToken, maxAge),
+    ),
+  )
   return exp
 }
 
@@ -294,6 +306,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       if (slides || changed || rotated || recheck) {
         // Like the sign-in time, Tessera's claims are Tessera's to keep.
         await writeToken(ctx, keepOwnClaims(next, token), authTime, exp, tracking)
+      } else if (typeof ctx.cookieOptions.sessionToken.options.maxAge === "number") {
+        // An app's own cookie `maxAge` is an idle timeout, as in Auth.js (which sets the cookie
+        // again on every read): the same token, its cookie's life started again. No encrypt.
+        const { sessionToken } = ctx.cookieOptions
+        const maxAge = sessionCookieMaxAge(sessionToken, Math.max(0, exp - now()))
+        ctx.cookies.push(...chunkedCookies(sessionToken, value, ctx.request.cookies, maxAge))
       }
       const session: Session = {
         user: { name: next.name, email: next.email, image: next.picture },
