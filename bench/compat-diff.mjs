@@ -1148,6 +1148,80 @@ scenario(
   },
 )
 
+// The error classes an app throws to refuse a credentials sign-in, from `authorize` or from the
+// `signIn` callback: which `error` (and `code`) each ends in, for a form and a fetch client.
+const THROWN = {
+  "authorize AccessDenied": (L) => new L.errors.AccessDenied("banned"),
+  "authorize AuthError": (L) => new L.errors.AuthError("custom"),
+  "signIn CredentialsSignin": (L) =>
+    new (class Blocked extends L.errors.CredentialsSignin {
+      code = "blocked"
+    })(),
+  "signIn AccessDenied": (L) => new L.errors.AccessDenied(),
+}
+scenario(
+  "credentials: error classes thrown by authorize and by the signIn callback",
+  (L) =>
+    baseConfig(L, {
+      callbacks: {
+        signIn({ user }) {
+          if (user.name.startsWith("signIn ")) throw THROWN[user.name](L)
+          return true
+        },
+      },
+      providers: [
+        L.Credentials({
+          credentials: { username: {} },
+          authorize({ username }) {
+            const name = username.replace(/ \(rr\)$/, "")
+            if (name.startsWith("authorize ")) throw THROWN[name](L)
+            return { id: "1", name, email: "ada@example.com" }
+          },
+        }),
+      ],
+    }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    for (const username of Object.keys(THROWN)) {
+      record(
+        username,
+        await b.send("POST", "/auth/callback/credentials", { form: { csrfToken, username } }),
+      )
+      record(
+        `${username} (rr)`,
+        await b.send("POST", "/auth/callback/credentials", {
+          form: { csrfToken, username: `${username} (rr)` },
+          headers: { "X-Auth-Return-Redirect": "1" },
+        }),
+      )
+    }
+  },
+)
+
+// A `jwt` callback that forgets to return after the sign-in (run with --logs to see what each
+// library logs about it).
+scenario(
+  "jwt callback that returns nothing after the sign-in",
+  (L) =>
+    baseConfig(L, {
+      callbacks: {
+        jwt({ token, user }) {
+          if (user) return token
+        },
+      },
+    }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    record(
+      "sign-in",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { csrfToken, username: "ada", password: "right" },
+      }),
+    )
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  },
+)
+
 // The `redirect` callback's answer decides every redirecting route's Location.
 const REDIRECT_ANSWERS = {
   "as given": ({ url, baseUrl }) => (url.startsWith("/") ? `${baseUrl}${url}` : url),

@@ -27,7 +27,7 @@ import {
 } from "./errors.js"
 import { assertCsrf } from "./http/csrf.js"
 import { effectiveUrl, RequestError, toInternalRequest } from "./http/request.js"
-import { noStoreHeaders, toResponse } from "./http/response.js"
+import { noStoreHeaders, toResponse, typedResult } from "./http/response.js"
 import { actionUrl, appPageUrl } from "./http/urls.js"
 import { lazy } from "./flows/lazy.js"
 import {
@@ -71,7 +71,9 @@ export async function Auth(
   // Read only when it matters (a redirect, a raw-mode failure): a session check never needs it.
   const returnRedirectAsJson = () => request.headers.get("X-Auth-Return-Redirect") === "1"
   const finish = (result: ResponseInternal) =>
-    isRaw ? result : toResponse(result, result.redirect ? returnRedirectAsJson() : false)
+    isRaw
+      ? typedResult(result)
+      : toResponse(result, result.redirect ? returnRedirectAsJson() : false)
 
   const pending = resolveConfig(config)
   const resolution = pending instanceof Promise ? await pending : pending

@@ -99,6 +99,16 @@ function existingChunkNames(cookies: Record<string, string>, name: string): stri
 }
 
 /**
+ * How long a session cookie lives: what is left of the session, or less if the app's own
+ * options set a shorter `maxAge` (Auth.js writes the app's cookie options as given, so such a
+ * cookie ends when the app said). Never longer than the session.
+ */
+export function sessionCookieMaxAge(option: CookieOption, remaining: number): number {
+  const own = option.options.maxAge
+  return typeof own === "number" && own < remaining ? Math.max(0, own) : remaining
+}
+
+/**
  * The cookies that store `value` under `option`, split into chunks when needed,
  * plus expired cookies for every chunk the request had that is no longer used.
  */

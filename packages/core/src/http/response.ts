@@ -43,6 +43,31 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
   return new Response(body, { status: result.status ?? 200, headers })
 }
 
+/**
+ * The internal result as raw mode hands it to an integration: its body's type named in
+ * `headers` (JSON for an object or `null`, HTML for text), as Auth.js's internal results do.
+ * An integration that builds its `Response` the way Auth.js's `toResponse` does serialises the
+ * body only when the headers say JSON. A redirect has no body to name; a type the route set
+ * itself is kept.
+ */
+export function typedResult(result: ResponseInternal): ResponseInternal {
+  if (result.redirect) return result
+  const [, contentType] = bodyOf(result)
+  if (!contentType) return result
+  const given = result.headers
+  if (given === undefined || Object.getPrototypeOf(given) === Object.prototype) {
+    const record = given as Record<string, string> | undefined
+    const typed =
+      record !== undefined &&
+      Object.keys(record).some((name) => name.toLowerCase() === "content-type")
+    return typed ? result : { ...result, headers: withContentType(record, contentType) }
+  }
+  const headers = new Headers(given)
+  if (headers.has("Content-Type")) return result
+  headers.set("Content-Type", contentType)
+  return { ...result, headers }
+}
+
 /** The body as text and the content type it implies (HTML for text, JSON otherwise). */
 function bodyOf(result: ResponseInternal): [string | null, string | undefined] {
   if (typeof result.body === "string") return [result.body, "text/html; charset=utf-8"]

@@ -8,7 +8,7 @@
  */
 import type { RequestContext } from "../context.js"
 import { JWTSessionError } from "../errors.js"
-import { chunkedCookies, clearChunkedCookies } from "../http/cookies.js"
+import { chunkedCookies, clearChunkedCookies, sessionCookieMaxAge } from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
 import type { CookieOption } from "../types.js"
 import { adoptedSessionClaims, skipsSecondFactor } from "./authjs-record.js"
@@ -87,6 +87,8 @@ export async function adopt(
   }
   // The session strategy reads this request's cookies: it finds the adopted one there.
   request.cookies[current.name] = value
-  ctx.cookies.push(...chunkedCookies(current, value, request.cookies, maxAge))
+  ctx.cookies.push(
+    ...chunkedCookies(current, value, request.cookies, sessionCookieMaxAge(current, maxAge)),
+  )
   config.logger.debug("session: adopted an Auth.js session cookie", { from: legacy.option.name })
 }

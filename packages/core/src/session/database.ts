@@ -10,7 +10,12 @@
 import type { Adapter } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { SessionTokenError } from "../errors.js"
-import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
+import {
+  chunkedCookies,
+  clearChunkedCookies,
+  readChunkedCookie,
+  sessionCookieMaxAge,
+} from "../http/cookies.js"
 import { callAdapter } from "../lib/adapter.js"
 import { nodePrimitives, sha256Hex } from "../lib/crypto.js"
 import { fireEvent } from "../lib/events.js"
@@ -39,7 +44,12 @@ function clear(ctx: RequestContext): void {
 function setCookie(ctx: RequestContext, token: string, expires: Date): void {
   const maxAge = Math.max(0, Math.floor((expires.valueOf() - Date.now()) / 1000))
   ctx.cookies.push(
-    ...chunkedCookies(ctx.cookieOptions.sessionToken, token, ctx.request.cookies, maxAge),
+    ...chunkedCookies(
+      ctx.cookieOptions.sessionToken,
+      token,
+      ctx.request.cookies,
+      sessionCookieMaxAge(ctx.cookieOptions.sessionToken, maxAge),
+    ),
   )
 }
 
@@ -89,6 +99,11 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
         ...(seen ? { lastSeenAt: new Date() } : {}),
       })
       if (extend) setCookie(ctx, current.token, expires)
+    }
+    // An app's own cookie `maxAge` is an idle timeout, as in Auth.js (which sets the cookie again
+    // on every read): the same token, its cookie's life started again. No write.
+    if (!extend && typeof ctx.cookieOptions.sessionToken.options.maxAge === "number") {
+      setCookie(ctx, current.token, expires)
     }
     const { user } = current
     // As Auth.js passes it: the adapter's session (its stored, hashed token; `expires` a Date)

@@ -27,7 +27,12 @@
 import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { JWTSessionError } from "../errors.js"
-import { chunkedCookies, clearChunkedCookies, readChunkedCookie } from "../http/cookies.js"
+import {
+  chunkedCookies,
+  clearChunkedCookies,
+  readChunkedCookie,
+  sessionCookieMaxAge,
+} from "../http/cookies.js"
 import type { JWT } from "../jwt.js"
 import { defaultCallbacks } from "../config/callbacks.js"
 import { callAdapter } from "../lib/adapter.js"
@@ -140,7 +145,14 @@ async function writeToken(
     salt: sessionToken.name,
     maxAge,
   })
-  ctx.cookies.push(...chunkedCookies(sessionToken, encoded, ctx.request.cookies, maxAge))
+  ctx.cookies.push(
+    ...chunkedCookies(
+      sessionToken,
+      encoded,
+      ctx.request.cookies,
+      sessionCookieMaxAge(sessionToken, maxAge),
+    ),
+  )
   return exp
 }
 
@@ -281,10 +293,11 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
         ? config.callbacks.jwt({ token, trigger: "update", session: update.data } as any)
         : config.callbacks.jwt({ token } as any)
       const next = isPromiseLike(jwtAnswer) ? await jwtAnswer : jwtAnswer
-      if (!next) {
+      if (next === null) {
         clear(ctx)
         return null
       }
+      if (!isTokenObject(next)) throw notAToken(next)
       const changed = before !== undefined && JSON.stringify(next) !== before
       // Only a rotation has older secrets: without one, no promise to await.
       const rotated = config.secrets.length > 1 && (await madeWithOlderSecret(ctx, value))
@@ -293,6 +306,12 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       if (slides || changed || rotated || recheck) {
         // Like the sign-in time, Tessera's claims are Tessera's to keep.
         await writeToken(ctx, keepOwnClaims(next, token), authTime, exp, tracking)
+      } else if (typeof ctx.cookieOptions.sessionToken.options.maxAge === "number") {
+        // An app's own cookie `maxAge` is an idle timeout, as in Auth.js (which sets the cookie
+        // again on every read): the same token, its cookie's life started again. No encrypt.
+        const { sessionToken } = ctx.cookieOptions
+        const maxAge = sessionCookieMaxAge(sessionToken, Math.max(0, exp - now()))
+        ctx.cookies.push(...chunkedCookies(sessionToken, value, ctx.request.cookies, maxAge))
       }
       const session: Session = {
         user: { name: next.name, email: next.email, image: next.picture },
@@ -308,7 +327,9 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       return result
     } catch (error) {
       config.logger.error(
-        new JWTSessionError("A jwt or session callback failed", { cause: { err: error } }),
+        error instanceof JWTSessionError
+          ? error
+          : new JWTSessionError("A jwt or session callback failed", { cause: { err: error } }),
       )
       clear(ctx)
       return null
@@ -339,6 +360,7 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
       clear(ctx)
       return
     }
+    if (!isTokenObject(returned)) throw notAToken(returned)
     const token = keepOwnClaims(returned, defaults)
     let tracking: Tracking | undefined
     if (config.sessionRecords) {
@@ -407,4 +429,21 @@ export const jwtSessionStrategy: SessionStrategyHandler = {
   async currentUserId(ctx) {
     return (await jwtSessionStrategy.current(ctx))?.userId ?? null
   },
+}
+
+/** What a `jwt` callback must answer: the token (an object), or `null` to end the session. */
+function isTokenObject(value: unknown): value is JWT {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+/**
+ * A `jwt` callback that answered something else, most often `undefined` from a branch that
+ * forgot its `return`: said plainly (Auth.js logs only `JWTSessionError`), never with the value,
+ * which may hold claims.
+ */
+function notAToken(value: unknown): JWTSessionError {
+  const what = value === undefined ? "undefined" : Array.isArray(value) ? "an array" : typeof value
+  return new JWTSessionError(
+    `The jwt callback returned ${what}: return the token (changed or not), or null to end the session`,
+  )
 }

@@ -1,12 +1,12 @@
 /**
  * Credentials sign-in: `authorize(credentials, request)` decides.
  * `null` -> `CredentialsSignin` (code `credentials`); a thrown `CredentialsSignin`
- * keeps its own `code`; any other throw is a server problem (`CallbackRouteError`,
+ * keeps its own `code`, a thrown `AccessDenied` stays `AccessDenied`; any other throw is a server problem (`CallbackRouteError`,
  * shown as `error=Configuration`) so nothing about it reaches the URL.
  * @module
  */
 import type { RequestContext } from "../../context.js"
-import { CallbackRouteError, CredentialsSignin } from "../../errors.js"
+import { AccessDenied, CallbackRouteError, CredentialsSignin } from "../../errors.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import { persistCredentials } from "./persist.js"
 import type { ResponseInternal, User } from "../../types.js"
@@ -36,7 +36,9 @@ export async function credentialsCallback(
   try {
     user = await provider.authorize(submitted, request)
   } catch (error) {
-    if (error instanceof CredentialsSignin) throw error
+    // The app's own refusals, shown as such (Auth.js lets an `AuthError` through and shows the
+    // types a client may see): a blocked user is `AccessDenied`, not a server problem.
+    if (error instanceof CredentialsSignin || error instanceof AccessDenied) throw error
     throw new CallbackRouteError("The authorize callback threw", {
       cause: { err: error, provider: provider.id },
     })

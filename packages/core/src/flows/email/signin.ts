@@ -109,6 +109,12 @@ export async function startEmailSignIn(
     locale: t.locale,
     messages: { ...config.theme.messages, [t.locale]: t.messages },
   }
+  // As Auth.js hands over its internal provider: with the URLs `/auth/providers` lists.
+  const withListedUrls = {
+    ...provider,
+    signinUrl: actionUrl(ctx, "signin", provider.id),
+    callbackUrl: callback,
+  }
   try {
     await boundedSend(provider.id, provider.sendTimeout, () =>
       provider.sendVerificationRequest({
@@ -117,7 +123,7 @@ export async function startEmailSignIn(
         ...(mail.code !== undefined ? { code: mail.code } : {}),
         expires: mail.expires,
         url: mail.url,
-        provider: provider,
+        provider: withListedUrls,
         theme,
         request,
       }),

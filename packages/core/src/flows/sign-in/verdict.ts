@@ -1,12 +1,13 @@
 /**
  * Asking the app's `signIn` callback, the same way for every flow (and for
  * the e-mail flow before it sends a link): any falsy answer refuses, a thrown
- * error refuses too (`AccessDenied`, the cause kept for the log), a string is
+ * error refuses too (`AccessDenied`, the cause kept for the log; a `CredentialsSignin` in a
+ * credentials sign-in stays itself, with its `code`), a string is
  * where to send the user instead, through the `redirect` callback.
  * @module
  */
 import type { RequestContext } from "../../context.js"
-import { AccessDenied, AuthError } from "../../errors.js"
+import { AccessDenied, AuthError, CredentialsSignin } from "../../errors.js"
 import type { CallbacksOptions, ResponseInternal } from "../../types.js"
 
 /** `undefined` to go on with the sign-in; otherwise the redirect the callback asked for. */
@@ -19,7 +20,10 @@ export async function askSignIn(
   try {
     verdict = await callbacks.signIn(params)
   } catch (error) {
-    // As in Auth.js, whatever it throws is a refusal. A plain error is also a fault in the
+    // A credentials sign-in refused the way `authorize` refuses: the sign-in page with the
+    // error's `code`, as in Auth.js (which lets an `AuthError` from the callback through).
+    if (error instanceof CredentialsSignin && params.account?.type === "credentials") throw error
+    // As in Auth.js, whatever else it throws is a refusal. A plain error is also a fault in the
     // app's code: logged as an error, so it is seen without `debug: true`.
     if (!(error instanceof AuthError) && error instanceof Error) ctx.config.logger.error(error)
     throw new AccessDenied("The signIn callback threw", { cause: { err: error } })
