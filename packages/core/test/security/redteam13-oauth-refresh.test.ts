@@ -10,15 +10,11 @@
  * margin, so every call refreshes.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { customFetch, getAccessToken, refreshTokenSet, type AuthConfig } from "@tessera/core"
-import {
-  completeOidcLogin,
-  localOidcProvider,
-  startOidcProvider,
-  type OidcProviderServer,
-} from "@tessera/testing"
+import { getAccessToken, refreshTokenSet } from "@tessera/core"
+import { startOidcProvider, type OidcProviderServer } from "@tessera/testing"
 import { sqliteBackend, type Backend } from "../harness/backends.js"
-import { Browser, ORIGIN, recordingLogger, SECRET } from "../harness/index.js"
+import { ORIGIN } from "../harness/index.js"
+import { signedInWithRefreshToken } from "../harness/offline-sign-in.js"
 
 let idp: OidcProviderServer
 beforeAll(async () => {
@@ -50,28 +46,7 @@ function withoutRefreshToken() {
 async function signedIn() {
   backend = await sqliteBackend()
   const { seen, fetchImpl } = withoutRefreshToken()
-  const config: AuthConfig = {
-    secret: SECRET,
-    trustHost: true,
-    adapter: backend.adapter,
-    logger: recordingLogger().logger,
-    providers: [
-      {
-        ...localOidcProvider(idp, "local"),
-        authorization: {
-          params: { scope: "openid profile email offline_access", prompt: "consent" },
-        },
-        [customFetch]: fetchImpl,
-      },
-    ],
-  }
-  const browser = new Browser(config)
-  const start = await browser.startSignIn("local")
-  const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "ada" })
-  expect((await browser.request(back.url.pathname + back.url.search)).status).toBe(302)
-  const userId = (await backend.users())[0]!.id
-  const account = async () => (await backend!.adapter.listAccountsByUserId!(userId))[0]!
-  return { config, userId, account, seen }
+  return { ...(await signedInWithRefreshToken(idp, backend, fetchImpl)), seen }
 }
 
 const works = async (accessToken: string) =>

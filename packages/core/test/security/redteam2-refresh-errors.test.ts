@@ -14,15 +14,10 @@
  */
 import { inspect } from "node:util"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { customFetch, getAccessToken, refreshTokenSet, type AuthConfig } from "@tessera/core"
-import {
-  completeOidcLogin,
-  localOidcProvider,
-  startOidcProvider,
-  type OidcProviderServer,
-} from "@tessera/testing"
+import { getAccessToken, refreshTokenSet } from "@tessera/core"
+import { startOidcProvider, type OidcProviderServer } from "@tessera/testing"
 import { memoryBackend } from "../harness/backends.js"
-import { Browser, recordingLogger, SECRET } from "../harness/index.js"
+import { signedInWithRefreshToken } from "../harness/offline-sign-in.js"
 
 const ORIGIN = "http://localhost:3000"
 let idp: OidcProviderServer
@@ -49,30 +44,9 @@ function misbehaving() {
 }
 
 async function signedInApp() {
-  const backend = memoryBackend()
   const { issued, fetchImpl } = misbehaving()
-  const config: AuthConfig = {
-    secret: SECRET,
-    trustHost: true,
-    adapter: backend.adapter,
-    logger: recordingLogger().logger,
-    providers: [
-      {
-        ...localOidcProvider(idp, "local"),
-        authorization: {
-          params: { scope: "openid profile email offline_access", prompt: "consent" },
-        },
-        [customFetch]: fetchImpl,
-      },
-    ],
-  }
-  const browser = new Browser(config)
-  const start = await browser.startSignIn("local")
-  const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "ada" })
-  expect((await browser.request(back.url.pathname + back.url.search)).status).toBe(302)
-  const userId = (await backend.users())[0]!.id
-  const account = (await backend.adapter.listAccountsByUserId!(userId))[0]!
-  return { config, userId, account, issued }
+  const signedIn = await signedInWithRefreshToken(idp, memoryBackend(), fetchImpl)
+  return { ...signedIn, account: await signedIn.account(), issued }
 }
 
 /** Everything a logger that prints the error, causes and all, would write. */

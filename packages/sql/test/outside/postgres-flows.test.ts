@@ -15,7 +15,6 @@
  * up; now decided again as if it came second), and "a provider's display name with a zero
  * byte" (PostgreSQL text cannot hold one: that user could never sign in). The rest held already.
  */
-import { createHash } from "node:crypto"
 import { sql } from "kysely"
 import pg from "pg"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
@@ -38,6 +37,7 @@ import {
   sessionCookieName,
 } from "../../../core/test/harness/index.js"
 import { postgresSchemas } from "../helpers.js"
+import { askForMail, errorOf, linkOf, userIdOf } from "./mail-steps.js"
 
 const pgs = postgresSchemas("tessera_flows")
 const log = recordingLogger()
@@ -107,57 +107,14 @@ async function app(name: string, overrides: Partial<AuthConfig> = {}): Promise<A
   return { adapter, config, mails }
 }
 
-const errorOf = (response: Response) => {
-  const location = response.headers.get("location")
-  return location ? new URL(location, ORIGIN).searchParams.get("error") : "no redirect"
-}
-
-/** Asks for a sign-in mail for `email` from `browser`; the mail. */
-async function askForLink(
-  { mails }: App,
-  browser: Browser,
-  email: string,
-  provider = "email",
-): Promise<EmailSendVerificationRequestParams> {
-  const sent = mails.length
-  const response = await browser.request(`/auth/signin/${provider}`, {
-    body: { email, csrfToken: await browser.csrfToken() },
-  })
-  expect(response.status).toBe(302)
-  expect(response.headers.get("location")).toMatch(
-    new RegExp(`^${ORIGIN}/auth/verify-request\\?provider=${provider}&type=email(&|$)`),
-  )
-  expect(mails).toHaveLength(sent + 1)
-  return mails.at(-1)!
-}
-
-/** The path and query of the mail's link. */
-const linkOf = (mail: EmailSendVerificationRequestParams) => {
-  const url = new URL(mail.url)
-  expect(url.origin).toBe(ORIGIN)
-  return url.pathname + url.search
-}
-
 /** A new browser signed in by e-mail link as `email`. */
 async function signedIn(app: App, email: string): Promise<Browser> {
   const browser = new Browser(app.config)
-  const mail = await askForLink(app, browser, email)
+  const mail = await askForMail(app.mails, browser, email)
   const response = await browser.request(linkOf(mail))
   expect(errorOf(response)).toBeNull()
   expect((await browser.session())?.user?.email).toBe(email.trim().toLowerCase())
   return browser
-}
-
-/** The id of the user `browser` is signed in as, from its session row (the cookie's SHA-256). */
-async function userIdOf({ adapter }: App, browser: Browser): Promise<string | undefined> {
-  const cookie = browser.jar.get(sessionCookieName())
-  if (!cookie) return undefined
-  const row = await adapter.db
-    .selectFrom("sessions")
-    .select("user_id")
-    .where("session_token", "=", createHash("sha256").update(cookie).digest("hex"))
-    .executeTakeFirst()
-  return row?.user_id
 }
 
 const rows = (adapter: SqlAdapterInstance, table: "users" | "sessions" | "verification_tokens") =>
@@ -173,7 +130,7 @@ describe("e-mail sign-in with database sessions", () => {
   test("a link creates the user and a session; the cookie works; the token is stored hashed", async () => {
     const a = await app("link")
     const browser = new Browser(a.config)
-    const mail = await askForLink(a, browser, "ada@example.com")
+    const mail = await askForMail(a.mails, browser, "ada@example.com")
     const token = new URL(mail.url).searchParams.get("token")!
     expect(token.length).toBeGreaterThanOrEqual(32)
 
@@ -206,7 +163,7 @@ describe("e-mail sign-in with database sessions", () => {
 
   test("one link, two concurrent clicks: exactly one session, the other refused", async () => {
     const a = await app("race")
-    const mail = await askForLink(a, new Browser(a.config), "ada@example.com")
+    const mail = await askForMail(a.mails, new Browser(a.config), "ada@example.com")
     const clickers = [new Browser(a.config), new Browser(a.config)]
     const responses = await Promise.all(clickers.map((b) => b.request(linkOf(mail))))
     expect(responses.map(errorOf).sort()).toEqual([null, "Verification"].sort())
@@ -221,7 +178,7 @@ describe("e-mail sign-in with database sessions", () => {
   test("a one-time code: stored hashed, signs in once, even when posted twice at once", async () => {
     const a = await app("code")
     const asker = new Browser(a.config)
-    const mail = await askForLink(a, asker, "ada@example.com", "code")
+    const mail = await askForMail(a.mails, asker, "ada@example.com", "code")
     const code = (mail as { code?: string }).code!
     expect(code).toMatch(/^\d{8}$/)
     for (const row of await rows(a.adapter, "verification_tokens"))
@@ -295,7 +252,7 @@ describe("account linking against a real OpenID provider", () => {
     expect(owner).toMatchObject({ email: "ada@example.com" })
     expect(owner.email_verified).toBeInstanceOf(Date)
     expect(users.find((u) => u.id === claimer!.id)!.email).toBeNull()
-    expect(await userIdOf(a, ada)).toBe(owner.id)
+    expect(await userIdOf(a.adapter, ada)).toBe(owner.id)
     // Mallory's sessions ended with the claim.
     expect(await mallory.session()).toBeNull()
   })
@@ -376,7 +333,7 @@ describe("session management", () => {
     expect(await again.session()).toBeNull()
     expect(await bob.session()).not.toBeNull()
     const left = await rows(a.adapter, "sessions")
-    expect(left.map((s) => s.user_id)).toEqual([await userIdOf(a, bob)])
+    expect(left.map((s) => s.user_id)).toEqual([await userIdOf(a.adapter, bob)])
   })
 })
 
@@ -385,10 +342,10 @@ describe("expiry and purge", () => {
     const a = await app("purge")
     const live = await signedIn(a, "ada@example.com")
     const stale = await signedIn(a, "bob@example.com")
-    const staleLink = await askForLink(a, new Browser(a.config), "carol@example.com")
-    const liveLink = await askForLink(a, new Browser(a.config), "dave@example.com")
+    const staleLink = await askForMail(a.mails, new Browser(a.config), "carol@example.com")
+    const liveLink = await askForMail(a.mails, new Browser(a.config), "dave@example.com")
     const past = new Date(Date.now() - 60_000)
-    const bobId = (await userIdOf(a, stale))!
+    const bobId = (await userIdOf(a.adapter, stale))!
     await a.adapter.db
       .updateTable("sessions")
       .set({ expires: past })
@@ -501,12 +458,12 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
   test("Ada@Example.com and ada@example.com are one user", async () => {
     const a = await app("case")
     const first = new Browser(a.config)
-    const mail = await askForLink(a, first, "Ada@Example.com")
+    const mail = await askForMail(a.mails, first, "Ada@Example.com")
     expect(mail.identifier).toBe("ada@example.com")
     expect(errorOf(await first.request(linkOf(mail)))).toBeNull()
     const second = await signedIn(a, "ada@example.com")
     const third = await signedIn(a, "  ADA@EXAMPLE.COM ")
-    const ids = await Promise.all([first, second, third].map((b) => userIdOf(a, b)))
+    const ids = await Promise.all([first, second, third].map((b) => userIdOf(a.adapter, b)))
     expect(new Set(ids).size).toBe(1)
     expect((await rows(a.adapter, "users")).map((u) => u.email)).toEqual(["ada@example.com"])
   })
@@ -515,8 +472,8 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
     const a = await app("first-race")
     const browsers = [new Browser(a.config), new Browser(a.config)]
     const mails = [
-      await askForLink(a, browsers[0]!, "ada@example.com"),
-      await askForLink(a, browsers[1]!, "Ada@Example.com"),
+      await askForMail(a.mails, browsers[0]!, "ada@example.com"),
+      await askForMail(a.mails, browsers[1]!, "Ada@Example.com"),
     ]
     const responses = await bothBeforeEitherWrites(
       a,
@@ -526,7 +483,7 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
     expect(responses.map(errorOf)).toEqual([null, null])
     const users = await rows(a.adapter, "users")
     expect(users).toHaveLength(1)
-    expect(await Promise.all(browsers.map((b) => userIdOf(a, b)))).toEqual([
+    expect(await Promise.all(browsers.map((b) => userIdOf(a.adapter, b)))).toEqual([
       users[0]!.id,
       users[0]!.id,
     ])
@@ -537,7 +494,7 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
   /** A link for Ada, and an OpenID sign-in as `accountId` up to its callback. */
   async function linkAndProvider(a: App, accountId = "ada-idp") {
     const mailer = new Browser(a.config)
-    const mail = await askForLink(a, mailer, "ada@example.com")
+    const mail = await askForMail(a.mails, mailer, "ada@example.com")
     const oauth = new Browser(a.config)
     const start = await oauth.startSignIn("local")
     const back = await completeOidcLogin(start.headers.get("location")!, { accountId })
@@ -557,7 +514,7 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
     expect(errorOf(provider)).toBe("OAuthAccountNotLinked")
     const users = await rows(a.adapter, "users")
     expect(users).toHaveLength(1)
-    expect(await userIdOf(a, mailer)).toBe(users[0]!.id)
+    expect(await userIdOf(a.adapter, mailer)).toBe(users[0]!.id)
     expect(await oauth.session()).toBeNull()
     expect(await a.adapter.db.selectFrom("accounts").selectAll().execute()).toEqual([])
   })
@@ -569,8 +526,8 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
     expect([errorOf(provider), errorOf(link)]).toEqual([null, null])
     const users = await rows(a.adapter, "users")
     expect(users).toHaveLength(1)
-    expect(await userIdOf(a, oauth)).toBe(users[0]!.id)
-    expect(await userIdOf(a, mailer)).toBe(users[0]!.id)
+    expect(await userIdOf(a.adapter, oauth)).toBe(users[0]!.id)
+    expect(await userIdOf(a.adapter, mailer)).toBe(users[0]!.id)
     expect(
       await a.adapter.getUserByAccount!({ provider: "local", providerAccountId: "ada-idp" }),
     ).toMatchObject({ id: users[0]!.id })
@@ -583,7 +540,7 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
     expect([errorOf(provider), errorOf(link)]).toEqual([null, null])
     const users = await rows(a.adapter, "users")
     expect(users).toHaveLength(2)
-    const adaId = await userIdOf(a, mailer)
+    const adaId = await userIdOf(a.adapter, mailer)
     // Ada's is the new user with the address verified; the claimer's keeps its account, without
     // the address (whether its new session outlived the release depends on who wrote first).
     const ada = users.find((u) => u.id === adaId)!
@@ -594,7 +551,7 @@ describe("e-mail identity on PostgreSQL's case-sensitive text", () => {
     expect(
       await a.adapter.getUserByAccount!({ provider: "local", providerAccountId: "mallory-idp" }),
     ).toMatchObject({ id: claimer.id })
-    expect([undefined, claimer.id]).toContain(await userIdOf(a, oauth))
+    expect([undefined, claimer.id]).toContain(await userIdOf(a.adapter, oauth))
   })
 })
 

@@ -14,7 +14,6 @@
  * `AdapterError` like PostgreSQL's); with the retry taken out of core, both end
  * the second sign-in on `error=Configuration` with an `AdapterError` logged.
  */
-import { createHash } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -24,13 +23,8 @@ import type { Adapter } from "@tessera/core/adapters"
 import Email from "@tessera/core/providers/email"
 import type { EmailSendVerificationRequestParams } from "@tessera/core/providers"
 import { SqlAdapter, type SqlAdapterInstance } from "@tessera/sql"
-import {
-  Browser,
-  ORIGIN,
-  SECRET,
-  recordingLogger,
-  sessionCookieName,
-} from "../../../core/test/harness/index.js"
+import { Browser, SECRET, recordingLogger } from "../../../core/test/harness/index.js"
+import { askForMail, errorOf, linkOf, userIdOf } from "./mail-steps.js"
 
 /** A sign-in whose interleaving went wrong waits at the gate: it fails here, not the run. */
 const TEST_TIMEOUT_MS = 15_000
@@ -99,53 +93,12 @@ async function app(): Promise<App> {
   return { adapter, gated, config, mails }
 }
 
-const errorOf = (response: Response) => {
-  const location = response.headers.get("location")
-  return location ? new URL(location, ORIGIN).searchParams.get("error") : "no redirect"
-}
-
-/** Asks for a sign-in mail (a link, or a code with `provider` "code") from `browser`. */
-async function askForMail(
-  { mails }: App,
-  browser: Browser,
-  email: string,
-  provider = "email",
-): Promise<EmailSendVerificationRequestParams> {
-  const sent = mails.length
-  const response = await browser.request(`/auth/signin/${provider}`, {
-    body: { email, csrfToken: await browser.csrfToken() },
-  })
-  expect(response.headers.get("location")).toMatch(
-    new RegExp(`^${ORIGIN}/auth/verify-request\\?provider=${provider}&`),
-  )
-  expect(mails).toHaveLength(sent + 1)
-  return mails.at(-1)!
-}
-
-/** Follows the mail's link. */
-function click(browser: Browser, mail: EmailSendVerificationRequestParams): Promise<Response> {
-  const url = new URL(mail.url)
-  return browser.request(url.pathname + url.search)
-}
-
 /** Enters the mail's code on the verify-request page's form. */
 async function enter(browser: Browser, mail: EmailSendVerificationRequestParams) {
   const csrfToken = await browser.csrfToken()
   return browser.request("/auth/callback/code", {
     body: { email: mail.identifier, code: mail.code!, csrfToken },
   })
-}
-
-/** The id of the user `browser` is signed in as, from its session row (the cookie's SHA-256). */
-async function userIdOf({ adapter }: App, browser: Browser): Promise<string | undefined> {
-  const cookie = browser.jar.get(sessionCookieName())
-  if (!cookie) return undefined
-  const row = await adapter.db
-    .selectFrom("sessions")
-    .select("user_id")
-    .where("session_token", "=", createHash("sha256").update(cookie).digest("hex"))
-    .executeTakeFirst()
-  return row?.user_id
 }
 
 async function expectOneUserBothSignedIn(a: App, browsers: Browser[], responses: Response[]) {
@@ -156,7 +109,7 @@ async function expectOneUserBothSignedIn(a: App, browsers: Browser[], responses:
   expect(users).toHaveLength(1)
   expect(users[0]).toMatchObject({ email: "ada@example.com" })
   expect(users[0]!.email_verified).not.toBeNull()
-  expect(await Promise.all(browsers.map((b) => userIdOf(a, b)))).toEqual([
+  expect(await Promise.all(browsers.map((b) => userIdOf(a.adapter, b)))).toEqual([
     users[0]!.id,
     users[0]!.id,
   ])
@@ -171,12 +124,12 @@ describe("two first sign-ins of one address at once on SQLite", () => {
       const a = await app()
       const browsers = [new Browser(a.config), new Browser(a.config)]
       const mails = [
-        await askForMail(a, browsers[0]!, "ada@example.com"),
-        await askForMail(a, browsers[1]!, "Ada@Example.com"),
+        await askForMail(a.mails, browsers[0]!, "ada@example.com"),
+        await askForMail(a.mails, browsers[1]!, "Ada@Example.com"),
       ]
       const responses = await Promise.all([
-        click(browsers[0]!, mails[0]!),
-        click(browsers[1]!, mails[1]!),
+        browsers[0]!.request(linkOf(mails[0]!)),
+        browsers[1]!.request(linkOf(mails[1]!)),
       ])
       await expectOneUserBothSignedIn(a, browsers, responses)
     },
@@ -188,9 +141,12 @@ describe("two first sign-ins of one address at once on SQLite", () => {
     async () => {
       const a = await app()
       const browsers = [new Browser(a.config), new Browser(a.config)]
-      const link = await askForMail(a, browsers[0]!, "ada@example.com")
-      const code = await askForMail(a, browsers[1]!, "ada@example.com", "code")
-      const responses = await Promise.all([click(browsers[0]!, link), enter(browsers[1]!, code)])
+      const link = await askForMail(a.mails, browsers[0]!, "ada@example.com")
+      const code = await askForMail(a.mails, browsers[1]!, "ada@example.com", "code")
+      const responses = await Promise.all([
+        browsers[0]!.request(linkOf(link)),
+        enter(browsers[1]!, code),
+      ])
       await expectOneUserBothSignedIn(a, browsers, responses)
     },
     TEST_TIMEOUT_MS,
