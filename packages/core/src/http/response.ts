@@ -52,7 +52,7 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
  */
 export function typedResult(result: ResponseInternal): ResponseInternal {
   if (result.redirect) return result
-  const [, contentType] = bodyOf(result)
+  const contentType = contentTypeOf(result.body)
   if (!contentType) return result
   const given = result.headers
   if (given === undefined || Object.getPrototypeOf(given) === Object.prototype) {
@@ -68,11 +68,18 @@ export function typedResult(result: ResponseInternal): ResponseInternal {
   return { ...result, headers }
 }
 
+/** The content type a body implies (HTML for text, JSON otherwise), without serialising it. */
+function contentTypeOf(body: ResponseInternal["body"]): string | undefined {
+  if (typeof body === "string") return "text/html; charset=utf-8"
+  return body === undefined ? undefined : "application/json"
+}
+
 /** The body as text and the content type it implies (HTML for text, JSON otherwise). */
 function bodyOf(result: ResponseInternal): [string | null, string | undefined] {
-  if (typeof result.body === "string") return [result.body, "text/html; charset=utf-8"]
-  if (result.body !== undefined) return [JSON.stringify(result.body), "application/json"]
-  return [null, undefined]
+  const contentType = contentTypeOf(result.body)
+  if (contentType === undefined) return [null, undefined]
+  const body = result.body as unknown
+  return [typeof body === "string" ? body : JSON.stringify(body), contentType]
 }
 
 /**
