@@ -1,8 +1,9 @@
 /**
  * Credentials sign-in: `authorize(credentials, request)` decides.
  * `null` -> `CredentialsSignin` (code `credentials`); a thrown `CredentialsSignin`
- * keeps its own `code`, a thrown `AccessDenied` stays `AccessDenied`; any other throw is a server problem (`CallbackRouteError`,
- * shown as `error=Configuration`) so nothing about it reaches the URL.
+ * keeps its own `code`, a thrown `AccessDenied` stays `AccessDenied`; any other
+ * throw is a server problem (`CallbackRouteError`, shown as `error=Configuration`)
+ * so nothing about it reaches the URL.
  * @module
  */
 import type { RequestContext } from "../../context.js"
