@@ -23,4 +23,5 @@ export {
   type JWTTokenSet,
 } from "./tokens/access-token.js"
 export { skipCSRFCheck, raw, customFetch } from "./symbols.js"
+export { withClientAddress, type ClientAddress } from "./http/client-address.js"
 export type * from "./types.js"

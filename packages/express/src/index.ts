@@ -22,7 +22,7 @@
  * @module
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express"
-import { Auth, getSession as readSession, isAuthAction } from "@tessera/core"
+import { Auth, getSession as readSession, isAuthAction, withClientAddress } from "@tessera/core"
 import type { Session } from "@tessera/core/types"
 import { BodyAborted, requestBody } from "./body.js"
 import { atMountPath, basePathOf, withEnv, type ExpressAuthConfig } from "./config.js"
@@ -100,7 +100,15 @@ async function handle(
   headers.delete("content-length")
   headers.delete("transfer-encoding")
   const request = new Request(url, { method: req.method, headers, body })
-  await sendResponse(await Auth(request, resolved), res)
+  // `req.ip`: the socket's peer, or with `trust proxy` what Express makes of X-Forwarded-For.
+  // Keys the per-IP limits only with `rateLimit: { clientAddress: true }`.
+  await sendResponse(
+    await Auth(
+      withClientAddress(request, () => req.ip),
+      resolved,
+    ),
+    res,
+  )
 }
 
 /** Methods the Fetch API refuses to build a `Request` with (TRACE would otherwise be a 500). */

@@ -16,6 +16,7 @@
 import { error, redirect, type RequestEvent } from "@sveltejs/kit"
 import { Auth, type AuthConfig } from "@tessera/core"
 import type { ResponseInternal } from "@tessera/core/types"
+import { withEventAddress } from "./address.js"
 import { actionConfig, basePathOf, findProvider } from "./config.js"
 import { applyCookies } from "./cookies.js"
 import { withoutForwardedHeaders } from "./forwarded.js"
@@ -201,7 +202,10 @@ function internalRequest(event: RequestEvent, url: URL, body: Record<string, str
   // Asking for the redirect as JSON would turn a failed sign-in into a redirect; here it must throw.
   headers.delete("x-auth-return-redirect")
   headers.set("content-type", "application/x-www-form-urlencoded")
-  return new Request(url, { method: "POST", headers, body: new URLSearchParams(body) })
+  return withEventAddress(
+    new Request(url, { method: "POST", headers, body: new URLSearchParams(body) }),
+    event,
+  )
 }
 
 /**

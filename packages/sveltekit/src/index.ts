@@ -16,6 +16,7 @@
 import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
 import { Auth, isAuthAction, type AuthConfig } from "@tessera/core"
 import { signInWithForm, signOutWithForm } from "./actions.js"
+import { withEventAddress } from "./address.js"
 import { basePathOf, withEnv } from "./config.js"
 import { kitRuntime, type Env, type KitRuntime } from "./env.js"
 import { withoutForwarded } from "./forwarded.js"
@@ -109,7 +110,7 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     // Auth.js's older name, still set by @auth/sveltekit: apps written against it keep working.
     event.locals.getSession ??= event.locals.auth
     if (isAuthRoute(event.url.pathname, basePathOf(config))) {
-      return Auth(withoutForwarded(event.request, event.url), config)
+      return Auth(withEventAddress(withoutForwarded(event.request, event.url), event), config)
     }
     const response = resolve(event)
     return response instanceof Response

@@ -19,7 +19,8 @@ import type { RateLimitStore } from "./store.js"
 /**
  * The limits `Auth()` applies, by name. Each counts per identifier (an e-mail
  * address, a credentials identifier, a user) or, for the `...Ip` rules, per
- * client IP address (only when `ipHeader` names the header your proxy sets).
+ * client IP address (only when `ipHeader` names the header your proxy sets, or
+ * `clientAddress` takes the address your framework integration reports).
  *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#protect-against-automated-attacks
  */
@@ -112,9 +113,33 @@ export type RateLimitConfig = {
    * Without it no limit is keyed by IP address: any client can write any
    * header, so an untrusted one would let an attacker pick a fresh "address"
    * per request, or exhaust someone else's. From a list (`x-forwarded-for`),
-   * the last address is used: the one your proxy added.
+   * the last address is used: the one your proxy added (see `ipHeaderDepth`
+   * behind several proxies).
    */
   ipHeader?: string
+  /**
+   * How many proxies you run append to `ipHeader` (default 1): the client's
+   * address is that many entries from the right, the one your outermost proxy
+   * added; every entry left of it is the client's own to write. Behind a CDN
+   * and then a load balancer that both append to `X-Forwarded-For`, 2: with 1
+   * the address would be the CDN's, one count for every client, which any one
+   * of them could use up. A header with fewer entries did not come through
+   * all your proxies, so none of its entries is trusted and the request is not
+   * counted per IP (`rate-limit-client-address-missing` is logged once).
+   * As SvelteKit adapter-node's `XFF_DEPTH`. Tessera addition.
+   */
+  ipHeaderDepth?: number
+  /**
+   * Key the per-IP limits by the client address the framework integration
+   * reports (`@tessera/sveltekit`: `event.getClientAddress()`;
+   * `@tessera/express`: `req.ip`), or that you hand over yourself with
+   * `withClientAddress(request, address)`. Off by default: behind a proxy that
+   * address is the proxy's own unless the framework is told to trust it
+   * (adapter-node's `ADDRESS_HEADER` and `XFF_DEPTH`, Express's `trust proxy`),
+   * and one address for every client would let any one of them use up the
+   * count for all. Not with `ipHeader` (one source of addresses). Tessera addition.
+   */
+  clientAddress?: boolean
   /**
    * Which submitted field identifies a credentials sign-in (`"email"`,
    * `"username"`), or a function returning the identifier. Default: the first
@@ -136,6 +161,10 @@ export interface ResolvedRateLimits {
   /** The rules that are on. */
   readonly rules: ReadonlySet<RateLimitRuleName>
   readonly ipHeader: string | undefined
+  /** Which entry of `ipHeader` from the right is the client's (1: the last). */
+  readonly ipHeaderDepth: number
+  /** The integration's client address keys the per-IP limits. */
+  readonly clientAddress: boolean
   readonly credentialsIdentifier: CredentialsIdentifier | undefined
   /** The limiter's clock (ms): when an attempt was counted, for `RateLimiter.undo`. */
   readonly now: () => number
@@ -146,6 +175,8 @@ const OPTIONS = new Set([
   "store",
   "storeTimeout",
   "ipHeader",
+  "ipHeaderDepth",
+  "clientAddress",
   "credentialsIdentifier",
   "now",
   ...RULE_NAMES,
@@ -195,7 +226,15 @@ export function resolveRateLimits(
     if (rule === false) continue
     rules[name] = rule === undefined ? defaultRateLimitRules[name] : rule
   }
-  const { store, storeTimeout, ipHeader, credentialsIdentifier, now } = given
+  const {
+    store,
+    storeTimeout,
+    ipHeader,
+    ipHeaderDepth,
+    clientAddress,
+    credentialsIdentifier,
+    now,
+  } = given
   if (store !== undefined && !isStore(store)) {
     throw new InvalidConfiguration("rateLimit.store must have increment, get and delete methods")
   }
@@ -210,6 +249,7 @@ export function resolveRateLimits(
   ) {
     throw new InvalidConfiguration("rateLimit.ipHeader must be a header name")
   }
+  checkClientAddressSource(ipHeader, ipHeaderDepth, clientAddress)
   if (
     credentialsIdentifier !== undefined &&
     typeof credentialsIdentifier !== "string" &&
@@ -248,9 +288,42 @@ export function resolveRateLimits(
     }),
     rules: new Set(Object.keys(rules) as RateLimitRuleName[]),
     ipHeader: ipHeader?.toLowerCase(),
+    ipHeaderDepth: ipHeaderDepth ?? 1,
+    clientAddress: clientAddress === true,
     credentialsIdentifier,
     now: clock,
   }
+}
+
+/** More proxies than any real chain: a depth past it is a mistake. */
+const MAX_IP_HEADER_DEPTH = 100
+
+/** `ipHeaderDepth` and `clientAddress`: each only where it means something. */
+function checkClientAddressSource(
+  ipHeader: string | undefined,
+  depth: unknown,
+  clientAddress: unknown,
+): void {
+  if (depth !== undefined) {
+    if (ipHeader === undefined)
+      throw new InvalidConfiguration(
+        "rateLimit.ipHeaderDepth counts entries of rateLimit.ipHeader: set ipHeader too",
+      )
+    if (
+      !Number.isInteger(depth) ||
+      (depth as number) < 1 ||
+      (depth as number) > MAX_IP_HEADER_DEPTH
+    )
+      throw new InvalidConfiguration(
+        `rateLimit.ipHeaderDepth must be a whole number of proxies from 1 to ${MAX_IP_HEADER_DEPTH}`,
+      )
+  }
+  if (clientAddress !== undefined && typeof clientAddress !== "boolean")
+    throw new InvalidConfiguration("rateLimit.clientAddress must be true or false")
+  if (clientAddress === true && ipHeader !== undefined)
+    throw new InvalidConfiguration(
+      "rateLimit.clientAddress and rateLimit.ipHeader are two sources of the client's address: set one",
+    )
 }
 
 function isStore(value: unknown): value is RateLimitStore {

@@ -20,7 +20,8 @@ import type { ResolvedCredentialsProvider, ResolvedEmailProvider } from "../flow
 import { sessionStrategy } from "../session/index.js"
 import { readPending } from "../two-factor/pending.js"
 import type { ResponseInternal } from "../types.js"
-import { clientIpSubject } from "./client-ip.js"
+import { clientAddressOf } from "../http/client-address.js"
+import { addressSubject, clientIpSubject } from "./client-ip.js"
 import type { RateLimitRuleName, ResolvedRateLimits } from "./config.js"
 
 /**
@@ -140,9 +141,30 @@ function emailAddressOf(provider: ResolvedEmailProvider, value: unknown): string
 
 const isType = (ctx: RequestContext, type: string) => ctx.flow?.type === type
 
-/** The client's address, only from the header the app trusts. */
-const clientIp = (ctx: RequestContext, limits: ResolvedRateLimits) =>
-  limits.ipHeader ? clientIpSubject(ctx.request.headers.get(limits.ipHeader)) : undefined
+/**
+ * The client's address, only from the source the app trusts: the entry of its
+ * proxy header its outermost proxy appended, or the address the integration
+ * handed over with the request. None found (a header shorter than the proxy
+ * chain, an integration that reported nothing): not counted per IP, as without
+ * a source, and the operator hears of it once. Not a shared "unknown" count
+ * either: through the chain every request has an address, so only a request
+ * that went around it lacks one, and its sender could as well write a fresh
+ * address per request.
+ */
+function clientIp(ctx: RequestContext, limits: ResolvedRateLimits): string | undefined {
+  let subject: string | undefined
+  if (limits.ipHeader)
+    subject = clientIpSubject(ctx.request.headers.get(limits.ipHeader), limits.ipHeaderDepth)
+  else if (limits.clientAddress) {
+    const address = clientAddressOf(ctx.original)
+    subject = address === undefined ? undefined : addressSubject(address)
+  } else return undefined
+  if (subject === undefined && !ctx.config.warned.has("rate-limit-client-address-missing")) {
+    ctx.config.warned.add("rate-limit-client-address-missing")
+    ctx.config.logger.warn("rate-limit-client-address-missing")
+  }
+  return subject
+}
 
 /**
  * Failed credentials sign-ins, per identifier. The identifier is folded more
