@@ -6,9 +6,20 @@
  * headers (no CSP): markup in the string (a display name, say) ran as a page
  * at `/auth/session`, a URL any site can send a victim to.
  */
-import { describe, expect, test } from "vitest"
-import { Auth, raw } from "@tessera/core"
-import { csrfToken, get, makeConfig, post, signIn } from "../harness/index.js"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import type { Browser } from "playwright-core"
+import { Auth, raw, type AuthConfig } from "@tessera/core"
+import { hasChromium, launchChromium } from "../harness/chromium.js"
+import { serveAuth, type AuthServer } from "../harness/http-server.js"
+import {
+  credentialsProvider,
+  csrfToken,
+  get,
+  type Jar,
+  makeConfig,
+  post,
+  signIn,
+} from "../harness/index.js"
 
 const MARKUP = `<script>alert(document.cookie)</script>`
 
@@ -54,4 +65,50 @@ test("an object session still answers as before", async () => {
   const response = await Auth(get("/auth/session", { jar }), config)
   expect(response.headers.get("content-type")).toMatch(/^application\/json/)
   expect((await response.json()).user.name).toBe("Ada Lovelace")
+})
+
+describe.skipIf(!hasChromium)("in Chromium", () => {
+  let server: AuthServer
+  let browser: Browser
+  let config: AuthConfig
+
+  beforeAll(async () => {
+    // A display name the user chose, returned as it is by the app's session callback.
+    config = makeConfig({
+      callbacks: { session: ({ session }: any) => session.user?.name as any },
+      providers: [],
+    }).config
+    server = await serveAuth(() => config)
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  test("a link to /auth/session runs no markup from the session", async () => {
+    config.providers = [
+      credentialsProvider({
+        authorize: () => ({ id: "u1", name: `<img src=x onerror="window.__pwned=1">` }),
+      }),
+    ]
+    const { jar } = await signIn(
+      config,
+      { username: "x", password: "y" },
+      { origin: server.origin },
+    )
+    const context = await browser.newContext()
+    await context.addCookies(
+      [...(jar as Jar).entries()].map(([name, value]) => ({ name, value, url: server.origin })),
+    )
+    const page = await context.newPage()
+    const response = await page.goto(`${server.origin}/auth/session`)
+    // Let an injected image fail and its handler run: a real round trip, no timer.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
+    expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined()
+    expect(await page.evaluate(() => document.images.length)).toBe(0)
+    expect(response?.headers()["content-type"]).toMatch(/^application\/json/)
+    await context.close()
+  })
 })
