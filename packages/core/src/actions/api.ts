@@ -31,9 +31,16 @@ export function providers(ctx: RequestContext): ResponseInternal {
   return { body: list }
 }
 
+/**
+ * The session's headers when the app's `session` callback answered text: named JSON, so the
+ * string goes out JSON-encoded (as in Auth.js), never as a page on the auth origin.
+ */
+const jsonNoStoreHeaders = Object.freeze({ ...noStoreHeaders, "Content-Type": "application/json" })
+
 /** GET session: the session or `null`. POST session (CSRF checked): runs `jwt` with `trigger: "update"`. */
 export async function session(ctx: RequestContext): Promise<ResponseInternal> {
   const update = ctx.request.method === "POST" ? { data: ctx.request.body?.data } : undefined
   const current = await sessionStrategy(ctx).read(ctx, update)
-  return { headers: noStoreHeaders, body: current }
+  const headers = typeof current === "string" ? jsonNoStoreHeaders : noStoreHeaders
+  return { headers, body: current }
 }

@@ -38,7 +38,7 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
       headers,
     })
   }
-  const [body, contentType] = bodyOf(result)
+  const [body, contentType] = bodyOf(result, headers.get("Content-Type"))
   if (contentType && !headers.has("Content-Type")) headers.set("Content-Type", contentType)
   return new Response(body, { status: result.status ?? 200, headers })
 }
@@ -74,12 +74,29 @@ function contentTypeOf(body: ResponseInternal["body"]): string | undefined {
   return body === undefined ? undefined : "application/json"
 }
 
-/** The body as text and the content type it implies (HTML for text, JSON otherwise). */
-function bodyOf(result: ResponseInternal): [string | null, string | undefined] {
+/**
+ * The body as text and the content type it implies (HTML for text, JSON otherwise). Text the
+ * result declares JSON (`declared`) is a JSON string, serialised as Auth.js's `toResponse` does:
+ * a string from an app's callback is never sent as it is, as a page.
+ */
+function bodyOf(
+  result: ResponseInternal,
+  declared?: string | null,
+): [string | null, string | undefined] {
   const contentType = contentTypeOf(result.body)
   if (contentType === undefined) return [null, undefined]
   const body = result.body as unknown
-  return [typeof body === "string" ? body : JSON.stringify(body), contentType]
+  if (typeof body !== "string") return [JSON.stringify(body), contentType]
+  return [declared && isJson(declared) ? JSON.stringify(body) : body, contentType]
+}
+
+const isJson = (contentType: string) => /^application\/json\s*(;|$)/i.test(contentType)
+
+/** The Content-Type a record of headers names, whatever its spelling. */
+function declaredType(given: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(given))
+    if (name.toLowerCase() === "content-type") return value
+  return undefined
 }
 
 /**
@@ -91,10 +108,9 @@ function bodyOf(result: ResponseInternal): [string | null, string | undefined] {
  */
 function plainResponse(result: ResponseInternal, given: Record<string, string> | undefined) {
   const status = result.status ?? 200
-  const typed =
-    given !== undefined && Object.keys(given).some((name) => name.toLowerCase() === "content-type")
-  const [body, contentType] = bodyOf(result)
-  if (typed || !contentType) return new Response(body, { status, headers: given })
+  const declared = given === undefined ? undefined : declaredType(given)
+  const [body, contentType] = bodyOf(result, declared)
+  if (declared !== undefined || !contentType) return new Response(body, { status, headers: given })
   return new Response(body, { status, headers: withContentType(given, contentType) })
 }
 
