@@ -354,7 +354,8 @@ export interface Cookie extends CookieOption {
  * What `logger.warn` receives: a risky setting (`debug-enabled`, `csrf-disabled`,
  * `insecure-issuer`, `rate-limit-codes-unguarded`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
  * a session whose record the adapter refused, which cannot be listed or revoked
- * (`session-records-unstored-user`).
+ * (`session-records-unstored-user`), or a provider's token refresh whose ID Token was
+ * refused (`refresh-id-token-refused`).
  *
  * @see {@link LoggerInstance}
  */
@@ -369,6 +370,7 @@ export type WarningCode =
   | "recent-sign-in-unenforced"
   | "session-records-unstored-user"
   | "rate-limit-codes-unguarded"
+  | "refresh-id-token-refused"
 
 /**
  * Where Tessera logs: `error` for server faults, `warn` for risky settings, `debug` (with

@@ -25,6 +25,8 @@ const warnings: Record<WarningCode, string> = {
     "The adapter refused the session record of a credentials user it does not store (a foreign key to its users; with @tessera/sql, run `tessera migrate` for migration 0005): that session has no record, so listSessions, revokeUserSessions and signing out elsewhere do not reach it.",
   "rate-limit-codes-unguarded":
     "Second-factor or e-mailed codes are on while their rate limit (twoFactor, emailCode) is off: nothing bounds guesses at a code (a 6-digit TOTP code passes for 3 of its 10^6 values). Keep the limit, or set { max, window }.",
+  "refresh-id-token-refused":
+    "A provider's token refresh answered with an ID Token that is not the account's (another sub, issuer or audience), was not issued with the answer, or whose signature does not verify: the refresh was refused and the stored tokens kept.",
   "insecure-issuer":
     "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
 }

@@ -43,7 +43,8 @@ const refreshTokens = async (
   config: ResolvedConfig,
   provider: ResolvedOAuthProvider,
   refreshToken: string,
-) => (await refresh()).refreshTokens(config, provider, refreshToken)
+  originalIdToken?: string | null,
+) => (await refresh()).refreshTokens(config, provider, refreshToken, originalIdToken)
 
 /** True unless the provider opted out of refreshing (`tokenRefresh: false`). */
 function refreshes(provider: ResolvedOAuthProvider): boolean {
@@ -213,7 +214,8 @@ async function refreshStored(
     }
     let tokens: RefreshedTokens
     try {
-      tokens = await refreshTokens(config, provider, current.refresh_token)
+      // A refreshed ID Token must name the user the stored one names.
+      tokens = await refreshTokens(config, provider, current.refresh_token, current.id_token)
     } catch (error) {
       if (error instanceof RefreshTokenError) {
         // Refused for good: these tokens will never work again; forget them.
