@@ -202,28 +202,35 @@ async function refreshStored(
     current = leased.account
   }
   let released = false
+  const spent = current.refresh_token ?? null
+  /**
+   * Writes the refresh's outcome only while the account still holds the refresh token it spent
+   * (a compare-and-set): a sign-in that stored a new grant's tokens meanwhile keeps them.
+   */
   const store = async (tokens: Parameters<typeof storeTokens>[2]) => {
     released = true
-    return storeTokens(config, ids, tokens, leaseId)
+    const stored = await storeTokens(config, ids, tokens, leaseId, spent ?? undefined)
+    if (!stored) await notStored(config, ids, spent, leaseId)
+    return stored
   }
   try {
     // Someone refreshed between our read and our lease.
     if (fresh(current) || refreshedSince(current, stale)) return accessTokenOf(current)
-    if (!current.refresh_token) {
+    if (!spent) {
       throw refusal("no_refresh_token", "The account has no refresh token: sign in again")
     }
     let tokens: RefreshedTokens
     try {
       // A refreshed ID Token must name the user the stored one names.
-      tokens = await refreshTokens(config, provider, current.refresh_token, current.id_token)
+      tokens = await refreshTokens(config, provider, spent, current.id_token)
     } catch (error) {
       if (error instanceof RefreshTokenError) {
-        // Refused for good: these tokens will never work again; forget them.
+        // Refused for good: these tokens will never work again; forget them (not newer ones).
         await store({ access_token: null, refresh_token: null, expires_at: null })
       }
       throw error
     }
-    const stored = await store({
+    await store({
       access_token: tokens.access_token,
       refresh_token: tokens.refresh_token,
       expires_at: tokens.expires_at,
@@ -231,14 +238,7 @@ async function refreshStored(
       ...(tokens.token_type ? { token_type: tokens.token_type } : {}),
       ...(tokens.id_token ? { id_token: tokens.id_token } : {}),
     })
-    if (!stored) {
-      // Our lease ran out and another process took over: our tokens are still good.
-      config.logger.error(
-        new OAuthProviderError(
-          `Provider "${provider.id}": a token refresh outlived its lease; its tokens were not stored`,
-        ),
-      )
-    }
+    // Stored or not (`notStored`), the new access token is good.
     return accessTokenOf({ ...tokens, scope: tokens.scope ?? current.scope ?? null })
   } finally {
     if (leaseId && !released) await storeTokens(config, ids, {}, leaseId).catch(() => null)
@@ -286,8 +286,41 @@ async function storeTokens(
     id_token?: string
   },
   leaseId: string | undefined,
+  spent?: string,
 ): Promise<AdapterAccount | null> {
-  return (await callAdapter(config, "updateAccount", { ...ids, ...tokens }, leaseId)) ?? null
+  const expected = spent === undefined ? undefined : { refresh_token: spent }
+  return (
+    (await callAdapter(config, "updateAccount", { ...ids, ...tokens }, leaseId, expected)) ?? null
+  )
+}
+
+/**
+ * A refresh's write found the account changed: a sign-in stored a new grant's tokens meanwhile
+ * (they stay; the lease is released), or the lease ran out and another process took over.
+ */
+async function notStored(
+  config: ResolvedConfig,
+  ids: { provider: string; providerAccountId: string },
+  spent: string | null,
+  leaseId: string | undefined,
+): Promise<void> {
+  const account = config.adapter?.getAccount
+    ? await callAdapter(config, "getAccount", ids.providerAccountId, ids.provider)
+    : undefined
+  if (account && account.refresh_token !== spent) {
+    config.logger.debug("token refresh: the account's tokens were replaced meanwhile; kept", {
+      provider: ids.provider,
+    })
+    // Still ours when a sign-in replaced the tokens: released, or the next refresh waits it out.
+    if (leaseId) await storeTokens(config, ids, {}, leaseId).catch(() => null)
+    return
+  }
+  // Our lease ran out and another process took over: our tokens are still good.
+  config.logger.error(
+    new OAuthProviderError(
+      `Provider "${ids.provider}": a token refresh outlived its lease; its tokens were not stored`,
+    ),
+  )
 }
 
 /**
