@@ -96,7 +96,9 @@ async function signIn(client: Record<string, string> = {}, fromUserinfo = false)
   const browser = new Browser(config)
   const start = await browser.startSignIn("idp")
   // The attacker's chosen identity: whoever holds the secret picks the `sub`.
-  const back = await browser.request(issuer.authorize(start.headers.get("location")!, "victim").href)
+  const back = await browser.request(
+    issuer.authorize(start.headers.get("location")!, "victim").href,
+  )
   return { back, session: await browser.session(), errors: log.errors }
 }
 

@@ -103,9 +103,15 @@ test.each(backends)(
     const { result, renewed, account } = await race(make, true)
     expect(result).toBeInstanceOf(RefreshTokenError)
     const after = await account()
-    expect({ access: after.access_token, refresh: after.refresh_token, id: after.id_token }).toEqual(
-      { access: renewed.access_token, refresh: renewed.refresh_token, id: renewed.id_token },
-    )
+    expect({
+      access: after.access_token,
+      refresh: after.refresh_token,
+      id: after.id_token,
+    }).toEqual({
+      access: renewed.access_token,
+      refresh: renewed.refresh_token,
+      id: renewed.id_token,
+    })
   },
 )
 
