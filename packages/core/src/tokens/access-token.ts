@@ -10,7 +10,9 @@
  * `UPDATE` that only one process wins; the others wait for its result), so a
  * rotating refresh token is spent once. A refused refresh clears the stored
  * tokens and throws `RefreshTokenError` (`code: "invalid_grant"`): ask the
- * user to sign in with the provider again.
+ * user to sign in with the provider again. A refresh writes its outcome only
+ * while the account still holds the refresh token it spent (the adapter's
+ * compare-and-set), so tokens a sign-in stored meanwhile stay, and serve.
  * @module
  */
 import type { AdapterAccount } from "../adapters.js"
@@ -207,11 +209,11 @@ async function refreshStored(
    * Writes the refresh's outcome only while the account still holds the refresh token it spent
    * (a compare-and-set): a sign-in that stored a new grant's tokens meanwhile keeps them.
    */
+  /** Returns the account as a sign-in left it when one replaced the tokens meanwhile. */
   const store = async (tokens: Parameters<typeof storeTokens>[2]) => {
     released = true
     const stored = await storeTokens(config, ids, tokens, leaseId, spent ?? undefined)
-    if (!stored) await notStored(config, ids, spent, leaseId)
-    return stored
+    return stored ? undefined : notStored(config, ids, spent, leaseId)
   }
   try {
     // Someone refreshed between our read and our lease.
@@ -226,7 +228,10 @@ async function refreshStored(
     } catch (error) {
       if (error instanceof RefreshTokenError) {
         // Refused for good: these tokens will never work again; forget them (not newer ones).
-        await store({ access_token: null, refresh_token: null, expires_at: null })
+        const replaced = await store({ access_token: null, refresh_token: null, expires_at: null })
+        // A sign-in stored new tokens meanwhile: they are the answer.
+        if (replaced && (fresh(replaced) || refreshedSince(replaced, stale)))
+          return accessTokenOf(replaced)
       }
       throw error
     }
@@ -303,7 +308,7 @@ async function notStored(
   ids: { provider: string; providerAccountId: string },
   spent: string | null,
   leaseId: string | undefined,
-): Promise<void> {
+): Promise<AdapterAccount | undefined> {
   const account = config.adapter?.getAccount
     ? await callAdapter(config, "getAccount", ids.providerAccountId, ids.provider)
     : undefined
@@ -313,7 +318,7 @@ async function notStored(
     })
     // Still ours when a sign-in replaced the tokens: released, or the next refresh waits it out.
     if (leaseId) await storeTokens(config, ids, {}, leaseId).catch(() => null)
-    return
+    return account
   }
   // Our lease ran out and another process took over: our tokens are still good.
   config.logger.error(
@@ -321,6 +326,7 @@ async function notStored(
       `Provider "${ids.provider}": a token refresh outlived its lease; its tokens were not stored`,
     ),
   )
+  return undefined
 }
 
 /**

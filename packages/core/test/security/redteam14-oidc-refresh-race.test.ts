@@ -6,7 +6,8 @@
  * `invalid_grant`, or storing what it got), it must not overwrite the tokens it did not start
  * from: a compare-and-set on the refresh token it spent. Otherwise a refused refresh wipes the
  * new sign-in's tokens (the user has to sign in yet again, and `getAccessToken` throws), and a
- * successful one puts the older grant's tokens back over the newer.
+ * successful one puts the older grant's tokens back over the newer. The refused refresh then
+ * answers with the sign-in's access token (the account has good tokens again), not an error.
  *
  * The interleaving is made certain by holding the real adapter's refresh write (the
  * `updateAccount` call made under the refresh lease) until the sign-in has stored its tokens.
@@ -98,10 +99,12 @@ async function race(make: () => Promise<Backend>, refusing: boolean) {
 }
 
 test.each(backends)(
-  "%s: a refused refresh does not clear the tokens a new sign-in stored meanwhile",
+  "%s: a refused refresh does not clear the tokens a new sign-in stored meanwhile, and answers with them",
   async (_name, make) => {
     const { result, renewed, account } = await race(make, true)
-    expect(result).toBeInstanceOf(RefreshTokenError)
+    // The refresh token it spent is refused, but the account has good tokens again: the answer.
+    expect(result).not.toBeInstanceOf(RefreshTokenError)
+    expect(result).toMatchObject({ accessToken: renewed.access_token })
     const after = await account()
     expect({
       access: after.access_token,
