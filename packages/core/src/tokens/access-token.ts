@@ -207,9 +207,9 @@ async function refreshStored(
   const spent = current.refresh_token ?? null
   /**
    * Writes the refresh's outcome only while the account still holds the refresh token it spent
-   * (a compare-and-set): a sign-in that stored a new grant's tokens meanwhile keeps them.
+   * (a compare-and-set): a sign-in that stored a new grant's tokens meanwhile keeps them. Returns
+   * the account as that sign-in left it, if one did.
    */
-  /** Returns the account as a sign-in left it when one replaced the tokens meanwhile. */
   const store = async (tokens: Parameters<typeof storeTokens>[2]) => {
     released = true
     const stored = await storeTokens(config, ids, tokens, leaseId, spent ?? undefined)

@@ -64,7 +64,10 @@ export async function checkRefreshedIdToken(
       "ID Token",
       provider.client?.id_token_signed_response_alg,
     )
-  } catch {
+  } catch (error) {
+    // The provider's keys out of reach is a failed refresh, not a refused token.
+    const name = (error as { name?: unknown }).name
+    if (error instanceof TypeError || name === "AbortError" || name === "TimeoutError") throw error
     throw new RefreshedIdTokenRefused("its signature does not verify")
   }
   const iat = claims.iat
