@@ -252,9 +252,16 @@ export interface Adapter {
   /**
    * Tessera extension: stores new tokens of an account. With `leaseId`, only
    * while that refresh lease (see `leaseAccountRefresh`) still holds the
-   * account, and releases it; returns null when it did not (or no account).
+   * account, and releases it. With `expected`, only while the stored
+   * `refresh_token` is still `expected.refresh_token`, in the same atomic
+   * write (a compare-and-set: a refresh's outcome never overwrites the tokens
+   * a sign-in stored meanwhile). Returns null when it did not write (or no account).
    */
-  updateAccount?(tokens: AdapterAccountTokens, leaseId?: string): Awaitable<AdapterAccount | null>
+  updateAccount?(
+    tokens: AdapterAccountTokens,
+    leaseId?: string,
+    expected?: { refresh_token: string },
+  ): Awaitable<AdapterAccount | null>
   /**
    * Tessera extension: takes the account's refresh lease until `until`, unless
    * another unexpired lease holds it: one process refreshes a token while the

@@ -355,7 +355,8 @@ export interface Cookie extends CookieOption {
  * `insecure-issuer`, `rate-limit-codes-unguarded`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
  * a session whose record the adapter refused, which cannot be listed or revoked
  * (`session-records-unstored-user`), or a request a per-IP limit found no client address on
- * (`rate-limit-client-address-missing`).
+ * (`rate-limit-client-address-missing`); and a provider's token refresh whose ID Token was
+ * refused (`refresh-id-token-refused`).
  *
  * @see {@link LoggerInstance}
  */
@@ -371,6 +372,7 @@ export type WarningCode =
   | "session-records-unstored-user"
   | "rate-limit-codes-unguarded"
   | "rate-limit-client-address-missing"
+  | "refresh-id-token-refused"
 
 /**
  * Where Tessera logs: `error` for server faults, `warn` for risky settings, `debug` (with

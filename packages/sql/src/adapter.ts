@@ -575,7 +575,7 @@ export function createAdapterMethods(
       return rows.map(toAccount)
     },
 
-    async updateAccount(tokens, leaseId) {
+    async updateAccount(tokens, leaseId, expected) {
       const set: Updateable<AccountsTable> = {}
       for (const field of TOKEN_COLUMNS)
         if (tokens[field] !== undefined) (set as Record<string, unknown>)[field] = tokens[field]
@@ -589,6 +589,8 @@ export function createAdapterMethods(
         .where("provider", "=", tokens.provider)
         .where("provider_account_id", "=", tokens.providerAccountId)
       if (leaseId !== undefined) query = query.where("refresh_lease_id", "=", leaseId)
+      // The compare-and-set of a refresh: not over tokens a sign-in stored meanwhile.
+      if (expected !== undefined) query = query.where("refresh_token", "=", expected.refresh_token)
       if (!Object.keys(set).length) return account(tokens.provider, tokens.providerAccountId)
       const row = await query.returningAll().executeTakeFirst()
       return row ? toAccount(row) : null

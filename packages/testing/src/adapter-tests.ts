@@ -620,6 +620,37 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         ).toBeFalsy()
       })
 
+      it("updateAccount with expected: only while the stored refresh_token is still that one", async () => {
+        const user = await createUser()
+        const { provider, providerAccountId } = await linkAccount(user.id, {
+          refresh_token: "spent-by-a-refresh",
+        })
+        // A sign-in stores a new grant's tokens while a refresh is in flight.
+        await method("updateAccount")({
+          provider,
+          providerAccountId,
+          access_token: "from-the-sign-in",
+          refresh_token: "from-the-sign-in",
+        })
+        // The refresh's clear (or its result) must not land over them.
+        const stale = await method("updateAccount")(
+          { provider, providerAccountId, access_token: null, refresh_token: null },
+          undefined,
+          { refresh_token: "spent-by-a-refresh" },
+        )
+        expect(stale).toBeFalsy()
+        expect(await method("getAccount")(providerAccountId, provider)).toMatchObject({
+          access_token: "from-the-sign-in",
+          refresh_token: "from-the-sign-in",
+        })
+        const current = await method("updateAccount")(
+          { provider, providerAccountId, access_token: "refreshed" },
+          undefined,
+          { refresh_token: "from-the-sign-in" },
+        )
+        expect(current).toMatchObject({ access_token: "refreshed" })
+      })
+
       it("leaseAccountRefresh: one lease at a time, released by updateAccount with its id", async () => {
         const user = await createUser()
         const { provider, providerAccountId } = await linkAccount(user.id)

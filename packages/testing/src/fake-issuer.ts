@@ -99,6 +99,15 @@ export interface FakeIssuerOptions {
     record: CodeRecord,
     issuer: FakeIssuer,
   ) => Promise<Record<string, unknown> | Response> | Record<string, unknown> | Response
+  /**
+   * The answer to a refresh grant (`grant_type=refresh_token`, RFC 6749 §6), after the client
+   * authenticated: a JSON body (sent with status 200), or a whole `Response`. Without it, refresh
+   * grants are `unsupported_grant_type`.
+   */
+  refreshTokenResponse?: (
+    form: URLSearchParams,
+    issuer: FakeIssuer,
+  ) => Promise<Record<string, unknown> | Response> | Record<string, unknown> | Response
   /** The userinfo response for an access token's record. */
   userinfo?: (record: CodeRecord, request: Recorded) => Response | Promise<Response>
   /** Claims added to the default ID Token. */
@@ -333,6 +342,12 @@ export class FakeIssuer {
 
   private async token(request: Recorded): Promise<Response> {
     const form = new URLSearchParams(request.body)
+    const refresh = this.options.refreshTokenResponse
+    if (form.get("grant_type") === "refresh_token" && refresh) {
+      if (!this.clientAuthenticated(request, form)) return json({ error: "invalid_client" }, 401)
+      const body = await refresh(form, this)
+      return body instanceof Response ? body : json(body, 200, { "cache-control": "no-store" })
+    }
     if (form.get("grant_type") !== "authorization_code")
       return json({ error: "unsupported_grant_type" }, 400)
     if (!this.clientAuthenticated(request, form)) return json({ error: "invalid_client" }, 401)

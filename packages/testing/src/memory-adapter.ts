@@ -437,12 +437,13 @@ export function MemoryAdapter(
       return out
     },
 
-    async updateAccount(tokens, leaseId) {
+    async updateAccount(tokens, leaseId, expected) {
       const key = accountKey(tokens.provider, tokens.providerAccountId)
       const account = accounts.get(key)
       if (!account) return null
       const lease = leases.get(key)
       if (leaseId !== undefined && lease?.id !== leaseId) return null
+      if (expected !== undefined && account.refresh_token !== expected.refresh_token) return null
       const next: Record<string, unknown> = { ...account }
       for (const field of TOKEN_FIELDS) {
         const value = tokens[field]

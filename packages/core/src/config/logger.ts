@@ -27,6 +27,8 @@ const warnings: Record<WarningCode, string> = {
     "Second-factor or e-mailed codes are on while their rate limit (twoFactor, emailCode) is off: nothing bounds guesses at a code (a 6-digit TOTP code passes for 3 of its 10^6 values). Keep the limit, or set { max, window }.",
   "rate-limit-client-address-missing":
     "A per-IP rate limit found no client address on a request (rateLimit.ipHeader missing, unreadable or with fewer entries than rateLimit.ipHeaderDepth; or rateLimit.clientAddress on and no address handed over): it was counted per identifier only. Check that every request reaches the app through all the proxies ipHeaderDepth counts, and nothing around them.",
+  "refresh-id-token-refused":
+    "A provider's token refresh answered with an ID Token that is not the account's (another sub, issuer or audience), was not issued with the answer, or whose signature does not verify: the refresh was refused and the stored tokens kept.",
   "insecure-issuer":
     "A provider allows http: requests (dangerouslyAllowInsecureHttpRequests). Use it for loopback test providers only.",
 }

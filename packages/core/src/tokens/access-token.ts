@@ -10,7 +10,9 @@
  * `UPDATE` that only one process wins; the others wait for its result), so a
  * rotating refresh token is spent once. A refused refresh clears the stored
  * tokens and throws `RefreshTokenError` (`code: "invalid_grant"`): ask the
- * user to sign in with the provider again.
+ * user to sign in with the provider again. A refresh writes its outcome only
+ * while the account still holds the refresh token it spent (the adapter's
+ * compare-and-set), so tokens a sign-in stored meanwhile stay, and serve.
  * @module
  */
 import type { AdapterAccount } from "../adapters.js"
@@ -43,7 +45,8 @@ const refreshTokens = async (
   config: ResolvedConfig,
   provider: ResolvedOAuthProvider,
   refreshToken: string,
-) => (await refresh()).refreshTokens(config, provider, refreshToken)
+  originalIdToken?: string | null,
+) => (await refresh()).refreshTokens(config, provider, refreshToken, originalIdToken)
 
 /** True unless the provider opted out of refreshing (`tokenRefresh: false`). */
 function refreshes(provider: ResolvedOAuthProvider): boolean {
@@ -201,27 +204,38 @@ async function refreshStored(
     current = leased.account
   }
   let released = false
+  const spent = current.refresh_token ?? null
+  /**
+   * Writes the refresh's outcome only while the account still holds the refresh token it spent
+   * (a compare-and-set): a sign-in that stored a new grant's tokens meanwhile keeps them. Returns
+   * the account as that sign-in left it, if one did.
+   */
   const store = async (tokens: Parameters<typeof storeTokens>[2]) => {
     released = true
-    return storeTokens(config, ids, tokens, leaseId)
+    const stored = await storeTokens(config, ids, tokens, leaseId, spent ?? undefined)
+    return stored ? undefined : notStored(config, ids, spent, leaseId)
   }
   try {
     // Someone refreshed between our read and our lease.
     if (fresh(current) || refreshedSince(current, stale)) return accessTokenOf(current)
-    if (!current.refresh_token) {
+    if (!spent) {
       throw refusal("no_refresh_token", "The account has no refresh token: sign in again")
     }
     let tokens: RefreshedTokens
     try {
-      tokens = await refreshTokens(config, provider, current.refresh_token)
+      // A refreshed ID Token must name the user the stored one names.
+      tokens = await refreshTokens(config, provider, spent, current.id_token)
     } catch (error) {
       if (error instanceof RefreshTokenError) {
-        // Refused for good: these tokens will never work again; forget them.
-        await store({ access_token: null, refresh_token: null, expires_at: null })
+        // Refused for good: these tokens will never work again; forget them (not newer ones).
+        const replaced = await store({ access_token: null, refresh_token: null, expires_at: null })
+        // A sign-in stored new tokens meanwhile: they are the answer.
+        if (replaced && (fresh(replaced) || refreshedSince(replaced, stale)))
+          return accessTokenOf(replaced)
       }
       throw error
     }
-    const stored = await store({
+    await store({
       access_token: tokens.access_token,
       refresh_token: tokens.refresh_token,
       expires_at: tokens.expires_at,
@@ -229,14 +243,7 @@ async function refreshStored(
       ...(tokens.token_type ? { token_type: tokens.token_type } : {}),
       ...(tokens.id_token ? { id_token: tokens.id_token } : {}),
     })
-    if (!stored) {
-      // Our lease ran out and another process took over: our tokens are still good.
-      config.logger.error(
-        new OAuthProviderError(
-          `Provider "${provider.id}": a token refresh outlived its lease; its tokens were not stored`,
-        ),
-      )
-    }
+    // Stored or not (`notStored`), the new access token is good.
     return accessTokenOf({ ...tokens, scope: tokens.scope ?? current.scope ?? null })
   } finally {
     if (leaseId && !released) await storeTokens(config, ids, {}, leaseId).catch(() => null)
@@ -284,8 +291,42 @@ async function storeTokens(
     id_token?: string
   },
   leaseId: string | undefined,
+  spent?: string,
 ): Promise<AdapterAccount | null> {
-  return (await callAdapter(config, "updateAccount", { ...ids, ...tokens }, leaseId)) ?? null
+  const expected = spent === undefined ? undefined : { refresh_token: spent }
+  return (
+    (await callAdapter(config, "updateAccount", { ...ids, ...tokens }, leaseId, expected)) ?? null
+  )
+}
+
+/**
+ * A refresh's write found the account changed: a sign-in stored a new grant's tokens meanwhile
+ * (they stay; the lease is released), or the lease ran out and another process took over.
+ */
+async function notStored(
+  config: ResolvedConfig,
+  ids: { provider: string; providerAccountId: string },
+  spent: string | null,
+  leaseId: string | undefined,
+): Promise<AdapterAccount | undefined> {
+  const account = config.adapter?.getAccount
+    ? await callAdapter(config, "getAccount", ids.providerAccountId, ids.provider)
+    : undefined
+  if (account && account.refresh_token !== spent) {
+    config.logger.debug("token refresh: the account's tokens were replaced meanwhile; kept", {
+      provider: ids.provider,
+    })
+    // Still ours when a sign-in replaced the tokens: released, or the next refresh waits it out.
+    if (leaseId) await storeTokens(config, ids, {}, leaseId).catch(() => null)
+    return account
+  }
+  // Our lease ran out and another process took over: our tokens are still good.
+  config.logger.error(
+    new OAuthProviderError(
+      `Provider "${ids.provider}": a token refresh outlived its lease; its tokens were not stored`,
+    ),
+  )
+  return undefined
 }
 
 /**

@@ -2,7 +2,7 @@
  * Back-channel logout as an attacker sees it: `POST /auth/backchannel-logout/<provider>`
  * needs no cookie and no CSRF token, so anyone can post to it. Only a logout token
  * the provider signed for this client, fresh, used once, with the logout event and
- * no nonce, may end sessions. Forged, replayed, wrong-audience, expired and
+ * no nonce, with an `exp` (REQUIRED since the final spec), may end sessions. Forged, replayed, wrong-audience, expired and
  * ID-Token-shaped tokens are refused with 400 `invalid_request`, and the session
  * they aim at stays.
  */
@@ -143,7 +143,10 @@ describe("refused, and the session stays", () => {
     ["for another client (aud)", () => idp.sign(claims({ aud: "another-client" }))],
     ["from another issuer", () => idp.sign(claims({ iss: "https://evil.example" }))],
     ["expired", () => idp.sign(claims({ iat: now() - 300, exp: now() - 60 }))],
-    ["issued too long ago", () => idp.sign(withoutKey(claims({ iat: now() - 3600 }), "exp"))],
+    // Still within its `exp`: `iat` bounds the token's age whatever `exp` says.
+    ["issued too long ago", () => idp.sign(claims({ iat: now() - 3600, exp: now() + 120 }))],
+    // Back-Channel Logout 1.0 (final) §2.4: `exp` is REQUIRED.
+    ["without exp", () => idp.sign(withoutKey(claims(), "exp"))],
     ["issued in the future", () => idp.sign(claims({ iat: now() + 3600, exp: now() + 7200 }))],
     ["without the logout event", () => idp.sign(claims({ events: { other: {} } }))],
     ["with events not an object", () => idp.sign(claims({ events: [EVENT] }))],
@@ -153,6 +156,15 @@ describe("refused, and the session stays", () => {
     ["without iat", () => idp.sign(withoutKey(claims(), "iat"))],
     ["not a JWT", () => "not-a-jwt"],
   ]
+
+  test("without exp: the answer says so", async () => {
+    expect(await deliver(idp.sign(withoutKey(claims(), "exp")))).toEqual({
+      status: 400,
+      cacheControl: "no-store",
+      body: { error: "invalid_request", error_description: "The logout token has no exp" },
+    })
+    expect(await stillSignedIn()).toBe(true)
+  })
 
   test.each(cases)("%s", async (_name, make) => {
     const result = await deliver(make())

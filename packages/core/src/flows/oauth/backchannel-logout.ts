@@ -5,8 +5,9 @@
  *
  * The token is checked as the spec's §2.6 says: signature against the
  * provider's JWKS (or, for `HS*` when the app registered it, the client
- * secret), `iss`, `aud` (this client), `iat` (and `exp` when present; never
- * older than ten minutes),
+ * secret), `iss`, `aud` (this client), `iat` (never older than ten minutes)
+ * and `exp` (REQUIRED by the final spec, §2.4; the draft Tessera first
+ * followed had it optional),
  * `jti` used once, the `events` member for back-channel logout, `sid` and/or
  * `sub`, and no `nonce` (so an ID Token cannot pass for a logout token).
  * `jti`s are remembered through the adapter's verification tokens: inserting
@@ -113,7 +114,7 @@ export async function verifyLogoutToken(
       algorithms,
       clockTolerance: CLOCK_TOLERANCE,
       maxTokenAge: MAX_TOKEN_AGE,
-      requiredClaims: ["iat", "jti"],
+      requiredClaims: ["iat", "exp", "jti"],
     }
     if (alg.startsWith("HS")) {
       const secret = new TextEncoder().encode(provider.clientSecret)
@@ -126,6 +127,9 @@ export async function verifyLogoutToken(
     // A JWKS that cannot be fetched is a server fault; everything else is the token's.
     if (error instanceof TypeError || (error as { code?: string }).code === "ERR_JWKS_TIMEOUT")
       throw error
+    const { claim, reason } = error as { claim?: string; reason?: string }
+    if (claim === "exp" && reason === "missing")
+      throw new InvalidLogoutToken("The logout token has no exp")
     throw new InvalidLogoutToken("The logout token failed verification")
   }
   const { events, sub, sid, jti, nonce } = payload as JWTPayload & Record<string, unknown>
@@ -164,11 +168,7 @@ async function useJti(
   // The last second the token could pass (jose counts whole seconds: `iat` + 600 + 15
   // still passes at +615.9 s), and a margin: a purge of expired rows must never free a
   // `jti` while its token is still accepted, or the same token ends sessions again.
-  const until =
-    Math.max(
-      (payload.iat ?? 0) + MAX_TOKEN_AGE,
-      typeof payload.exp === "number" ? payload.exp : 0,
-    ) + JTI_KEPT_MARGIN
+  const until = Math.max((payload.iat ?? 0) + MAX_TOKEN_AGE, payload.exp ?? 0) + JTI_KEPT_MARGIN
   const identifier = `tessera:backchannel-logout:${provider.id}`
   const token = await sha256Hex(`${issuer} ${jti}`)
   try {

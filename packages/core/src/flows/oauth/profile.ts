@@ -87,7 +87,14 @@ export async function fetchProfile(request: ProfileRequest): Promise<Profile> {
     // A signed response (`userinfo_signed_response_alg`) is trusted for its
     // signature, as an ID Token is: oauth4webapi checks its claims, not the signature.
     if (jwt !== undefined)
-      await verifyJwtResponseSignature(provider, as, response, jwt.trim(), "userinfo response")
+      await verifyJwtResponseSignature(
+        provider,
+        as,
+        response,
+        jwt.trim(),
+        "userinfo response",
+        provider.client?.userinfo_signed_response_alg,
+      )
     return userinfo
   }
   if (response.status !== 200)

@@ -7,6 +7,12 @@
  * is a `RefreshTokenError`; any other failure (the provider unreachable, a
  * malformed answer) an `OAuthProviderError`, leaving the stored tokens alone,
  * whose cause is a summary: never the answer, which may hold new tokens.
+ *
+ * An ID Token in the answer is checked against the account's (`original`;
+ * `refresh-id-token.ts`): one for another user, issuer or audience, stale, or
+ * with a bad signature refuses the refresh (an `OAuthProviderError`, the
+ * warning `refresh-id-token-refused`); without an original to compare with,
+ * or from a provider's own `tokenRefresh.request`, it is not kept.
  * @module
  */
 import * as o from "oauth4webapi"
@@ -19,6 +25,7 @@ import { summary } from "./failures.js"
 import { authorizationServer } from "./discovery.js"
 import { expiresAtOf } from "./expiry.js"
 import { httpOptions, providerFetch } from "./http.js"
+import { checkRefreshedIdToken, RefreshedIdTokenRefused } from "./refresh-id-token.js"
 
 /** The tokens a refresh yields: what an account stores. */
 export interface RefreshedTokens {
@@ -30,19 +37,45 @@ export interface RefreshedTokens {
   id_token: string | null
 }
 
+/**
+ * @param original The account's ID Token, from its sign-in or last refresh: a refreshed one must
+ *   name the same user (`null` or left out: none is kept).
+ */
 export async function refreshTokens(
-  config: Pick<ResolvedConfig, "oauth">,
+  config: Pick<ResolvedConfig, "oauth" | "logger">,
   provider: ResolvedOAuthProvider,
   refreshToken: string,
+  original?: string | null,
 ): Promise<RefreshedTokens> {
   let tokens: TokenSet
+  let idToken: string | null = null
   try {
-    tokens = await request(config, provider, refreshToken)
+    const answer = await request(config, provider, refreshToken)
+    tokens = answer.tokens
+    if (answer.processed && typeof tokens.id_token === "string") {
+      const { as, response } = answer.processed
+      const claims = o.getValidatedIdTokenClaims(tokens as o.TokenEndpointResponse)!
+      idToken = await checkRefreshedIdToken(
+        provider,
+        as,
+        response,
+        tokens.id_token,
+        claims,
+        original,
+      )
+    }
   } catch (error) {
     if (error instanceof o.ResponseBodyError && error.error === "invalid_grant") {
       throw new RefreshTokenError(`Provider "${provider.id}" refused the refresh token`)
     }
     if (error instanceof RefreshTokenError) throw error
+    if (error instanceof RefreshedIdTokenRefused) {
+      // The provider answered for someone else (or not verifiably): nothing of it is kept.
+      config.logger.warn("refresh-id-token-refused")
+      throw new OAuthProviderError(
+        `Provider "${provider.id}": the refresh answer's ID Token was refused: ${error.message}`,
+      )
+    }
     // oauth4webapi's errors hold the whole answer (the new tokens, when it was refused): a summary only.
     throw new OAuthProviderError(`Provider "${provider.id}": the token refresh failed`, {
       cause: { err: error instanceof Error ? summary(error) : new Error(String(error)) },
@@ -59,21 +92,29 @@ export async function refreshTokens(
     expires_at: expiresAtOf(Number(tokens.expires_in)) ?? null,
     scope: typeof tokens.scope === "string" ? tokens.scope : null,
     token_type: typeof tokens.token_type === "string" ? tokens.token_type.toLowerCase() : null,
-    id_token: typeof tokens.id_token === "string" ? tokens.id_token : null,
+    id_token: idToken,
   }
 }
 
+/**
+ * The refresh answer; `processed` when oauth4webapi processed it from the token endpoint's
+ * response (a provider's own `tokenRefresh.request` returns bare tokens, whose ID Token cannot
+ * be checked).
+ */
 async function request(
   config: Pick<ResolvedConfig, "oauth">,
   provider: ResolvedOAuthProvider,
   refreshToken: string,
-): Promise<TokenSet> {
+): Promise<{
+  tokens: TokenSet
+  processed?: { as: o.AuthorizationServer; response: Response }
+}> {
   const handler = typeof provider.tokenRefresh === "object" ? provider.tokenRefresh : undefined
   if (handler?.request) {
     const tokens = await handler.request({ refreshToken, provider, fetch: providerFetch(provider) })
     if ((tokens as { error?: unknown }).error === "invalid_grant")
       throw new RefreshTokenError(`Provider "${provider.id}" refused the refresh token`)
-    return tokens
+    return { tokens }
   }
   const as = await authorizationServer(config, provider)
   const { client, clientAuth } = oauthClient(config, provider)
@@ -81,5 +122,6 @@ async function request(
     ...httpOptions(provider),
     additionalParameters: handler?.params ?? {},
   })
-  return await o.processRefreshTokenResponse(as, client, response)
+  const tokens = await o.processRefreshTokenResponse(as, client, response)
+  return { tokens, processed: { as, response } }
 }

@@ -50,7 +50,14 @@ export async function exchangeCode(exchange: CodeExchange): Promise<ExchangedTok
     requireIdToken: provider.type === "oidc",
   })
   if (processed.id_token)
-    await verifyJwtResponseSignature(provider, as, response, processed.id_token, "ID Token")
+    await verifyJwtResponseSignature(
+      provider,
+      as,
+      response,
+      processed.id_token,
+      "ID Token",
+      provider.client?.id_token_signed_response_alg,
+    )
 
   const tokens: TokenSet = { ...(processed as TokenSet) }
   if (typeof tokens.token_type === "string")
@@ -108,8 +115,15 @@ async function tokenResponse(exchange: CodeExchange): Promise<Response> {
  * The signature of a JWT that oauth4webapi has processed from `response` (an
  * ID Token, or a signed userinfo response). Asymmetric algorithms are checked
  * against the issuer's JWKS by oauth4webapi (keys cached with the metadata);
- * `HS*` against the client secret, as OIDC Core specifies. `alg: none` never
- * passes: oauth4webapi refuses it before this point, and this refuses it again.
+ * `HS*` against the client secret, as OIDC Core specifies, and only when the
+ * app registered that algorithm for this JWT (`registered`: the client's
+ * `id_token_signed_response_alg` or `userinfo_signed_response_alg`). Discovery
+ * lists what the issuer can sign with for some client (Keycloak and Auth0 list
+ * HS256), not what it does for this one (OIDC Core §3.1.3.7: RS256 unless
+ * registered otherwise); and a MAC keyed with the client secret, which travels
+ * with every token request, lets whoever learnt the secret mint tokens for any
+ * `sub`. `alg: none` never passes: oauth4webapi refuses it before this point,
+ * and this refuses it again.
  */
 export async function verifyJwtResponseSignature(
   provider: Provider,
@@ -117,6 +131,7 @@ export async function verifyJwtResponseSignature(
   response: Response,
   jwt: string,
   label: string,
+  registered: string | undefined,
 ): Promise<void> {
   let alg: unknown
   try {
@@ -127,6 +142,10 @@ export async function verifyJwtResponseSignature(
   if (typeof alg !== "string" || alg === "none")
     throw new OAuthProviderError(`Provider "${provider.id}": unsigned ${label} refused`)
   if (alg.startsWith("HS")) {
+    if (alg !== registered)
+      throw new OAuthProviderError(
+        `Provider "${provider.id}": an ${alg} ${label} is refused unless the client registered ${alg}`,
+      )
     if (!provider.clientSecret)
       throw new OAuthProviderError(
         `Provider "${provider.id}": an ${alg} ${label} needs the client secret`,
