@@ -17,6 +17,8 @@ const REVIEWED: Record<string, string> = {
   "config/env.ts: copies": "setEnvDefaults' work on the app's object, before it is resolved",
   "config/env.ts: applied": "setEnvDefaults' work on the app's object, before it is resolved",
   "config/env.ts: factoryIds": "a provider factory's id, by the factory function (code, not data)",
+  "http/client-address.ts: addresses":
+    "the peer address an integration handed over, by its Request object (gone with it)",
   "http/response.ts: typedHeaders": "frozen constant header records with a Content-Type (code)",
   "pages/html.ts: compacted": "each template literal's compacted strings (code, not data)",
   "pages/page-context.ts: builtIn": "the built-in English catalog, a module loaded once",
