@@ -2299,6 +2299,41 @@ scenario(
   { setup: startIdp },
 )
 
+scenario(
+  "adapter contract: allowDangerousEmailAccountLinking, an e-mail user's first OIDC sign-in",
+  (L) => {
+    const config = adapterConfig()(L)
+    config.providers[1] = { ...liveOidc(), allowDangerousEmailAccountLinking: true }
+    return config
+  },
+  async (b, record) => {
+    await emailSignIn(b, "ada@example.com")
+    const csrfToken = await b.csrf()
+    await b.send("POST", "/auth/signout", { form: { csrfToken } })
+    const { back, path } = await throughIdp(b, "oidc-live")
+    if (!back) return
+    takeCalls(b.L)
+    record("OIDC callback", await b.send("GET", path))
+    record("OIDC callback: adapter calls", { flat: adapterCalls(b.L) })
+  },
+  { setup: startIdp },
+)
+
+scenario(
+  "adapter contract: JWT sessions, a user signed in by e-mail links an OIDC account",
+  adapterConfig({ session: { strategy: "jwt" } }),
+  async (b, record) => {
+    await emailSignIn(b, "someone@example.org")
+    const { back, path } = await throughIdp(b, "oidc-live")
+    if (!back) return
+    takeCalls(b.L)
+    record("signed in: OIDC callback", await b.send("GET", path))
+    record("signed in: OIDC callback: adapter calls", { flat: adapterCalls(b.L) })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  },
+  { setup: startIdp },
+)
+
 // Prisma's `delete` (and so `deleteSession` of adapters written on it) throws for a row that is
 // not there. A browser can hold the cookie of a session whose row is gone (revoked, purged).
 scenario(
