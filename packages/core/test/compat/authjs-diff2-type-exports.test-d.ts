@@ -2,8 +2,8 @@
  * Type tests (against the built declarations), found by comparing the exports of the `.d.ts`
  * files of `@auth/core` 0.41.3 (and of `@auth/sveltekit` 1.11.3 / `@auth/express` 0.12.3, whose
  * `/providers` re-export it) with Tessera's, subpath by subpath: type names an app imports from
- * `@auth/core/providers`, `/providers/oauth` and `/types` that did not resolve once the imports
- * said `@tessera/`.
+ * `@auth/core/providers`, `/providers/oauth`, `/types`, `/providers/kakao` and `/providers/osu`
+ * that did not resolve once the imports said `@tessera/`.
  */
 import { expectTypeOf, test } from "vitest"
 import type {
@@ -17,6 +17,13 @@ import type { OIDCConfigInternal as OIDCConfigInternalOfOauth } from "@tessera/c
 import type { SemverString, WebAuthnOptionsResponseBody } from "@tessera/core/types"
 import type { OAuthProviderId as KitOAuthProviderId } from "@tessera/sveltekit/providers"
 import type { AppProviders as ExpressAppProviders } from "@tessera/express/providers"
+import type {
+  AgeRange as KakaoAgeRange,
+  Birthday as KakaoBirthday,
+  DateTime as KakaoDateTime,
+  Gender as KakaoGender,
+} from "@tessera/core/providers/kakao"
+import type { OsuProfile, OsuUserCompact } from "@tessera/core/providers/osu"
 import GitHub from "@tessera/core/providers/github"
 import Credentials from "@tessera/core/providers/credentials"
 
@@ -49,4 +56,13 @@ test("types: SemverString and the webauthn-options answer", () => {
   expectTypeOf<
     Extract<WebAuthnOptionsResponseBody, { action: "register" }>["options"]
   >().toHaveProperty("challenge")
+})
+
+test("provider modules: Kakao's and osu!'s profile part types", () => {
+  expectTypeOf<KakaoDateTime>().toEqualTypeOf<string>()
+  expectTypeOf<KakaoGender>().toEqualTypeOf<"female" | "male">()
+  expectTypeOf<KakaoBirthday>().toEqualTypeOf<"SOLAR" | "LUNAR">()
+  expectTypeOf<"20-29">().toMatchTypeOf<KakaoAgeRange>()
+  expectTypeOf<OsuProfile>().toMatchTypeOf<OsuUserCompact>()
+  expectTypeOf<OsuUserCompact>().toHaveProperty("username")
 })
