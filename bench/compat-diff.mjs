@@ -16,6 +16,8 @@
 //     @tessera/testing, one per library): the arguments of every callback, event, provider
 //     `profile()` and adapter call, as values, one per field (random ones masked to their type,
 //     times as offsets from the fixed clock), and the order of the calls.
+//   - the adapter contract ("adapter contract:" scenarios): every call an Auth.js-style adapter
+//     gets in each flow, in order, with its arguments as values.
 // A difference is not a bug by itself: docs/migrating-from-authjs.md lists where Tessera is
 // stricter on purpose. The script prints; it does not judge (it exits 0 either way).
 //
@@ -45,7 +47,9 @@ const testingDist = join(root, "packages", "testing", "dist")
 const load = (dir, file) => import(pathToFileURL(join(dir, file)).href)
 
 // Auth() reads process.env by itself in Tessera (Auth.js only through setEnvDefaults): keep the
-// environment out of the comparison, everything is in the configurations.
+// environment out of the comparison, everything is in the configurations; the "env:" scenarios
+// set their own variables for each library's run and apply them with setEnvDefaults, as the
+// integrations do.
 for (const name of Object.keys(process.env)) if (/^AUTH_/.test(name)) delete process.env[name]
 
 // ---------------------------------------------------------------------------------------------
