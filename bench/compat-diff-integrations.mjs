@@ -653,6 +653,103 @@ async function kitScenarios(L) {
       await runHandle(L, handle, new KitBrowser(), `${ORIGIN}/auth/providers`),
     )
   }
+  // Database sessions with an Auth.js-style adapter, signed in by an e-mail link (last: Auth.js
+  // remembers an e-mail provider between configurations, and would refuse later ones).
+  {
+    const mailed = []
+    const { handle, signIn, signOut } = L.SvelteKitAuth(
+      kitConfig(L, {
+        adapter: scriptAdapter(),
+        providers: [
+          {
+            id: "email",
+            type: "email",
+            name: "Email",
+            sendVerificationRequest: async ({ url }) => void mailed.push(url),
+          },
+        ],
+      }),
+    )
+    const b = new KitBrowser()
+    step(
+      "database: action signIn email",
+      await runAction(L, signIn, b, "/signin", {
+        providerId: "email",
+        email: "ada@example.com",
+        redirectTo: "/dashboard",
+      }),
+    )
+    const link = mailed[0] && new URL(mailed[0])
+    if (link) {
+      step(
+        "database: GET the e-mail link",
+        await runHandle(L, handle, b, `${ORIGIN}${link.pathname}${link.search}`),
+      )
+    }
+    step(
+      "database: signed in, locals.auth",
+      await runHandle(L, handle, b, `${ORIGIN}/`, {}, { auth: true }),
+    )
+    step("database: GET /auth/session", await runHandle(L, handle, b, `${ORIGIN}/auth/session`))
+    step(
+      "database: action signOut",
+      await runAction(L, signOut, b, "/signout", { redirectTo: "/bye" }),
+    )
+    step(
+      "database: after signOut, locals.auth",
+      await runHandle(L, handle, b, `${ORIGIN}/`, {}, { auth: true }),
+    )
+  }
+}
+
+/** A minimal Auth.js-style adapter over Maps, the same for both libraries. */
+function scriptAdapter() {
+  const users = new Map()
+  const sessions = new Map()
+  const tokens = new Map()
+  let next = 0
+  const copy = (v) => (v ? { ...v } : null)
+  return {
+    async createUser(user) {
+      const created = { ...user, id: `user-${++next}` }
+      users.set(created.id, created)
+      return { ...created }
+    },
+    getUser: async (id) => copy(users.get(id)),
+    getUserByEmail: async (email) => copy([...users.values()].find((u) => u.email === email)),
+    getUserByAccount: async () => null,
+    async updateUser(user) {
+      users.set(user.id, { ...users.get(user.id), ...user })
+      return copy(users.get(user.id))
+    },
+    linkAccount: async (account) => account,
+    async createSession(session) {
+      sessions.set(session.sessionToken, { ...session })
+      return { ...session }
+    },
+    async getSessionAndUser(token) {
+      const session = sessions.get(token)
+      return session ? { session: { ...session }, user: copy(users.get(session.userId)) } : null
+    },
+    async updateSession(session) {
+      sessions.set(session.sessionToken, { ...sessions.get(session.sessionToken), ...session })
+      return copy(sessions.get(session.sessionToken))
+    },
+    async deleteSession(token) {
+      const session = sessions.get(token)
+      sessions.delete(token)
+      return copy(session)
+    },
+    async createVerificationToken(token) {
+      tokens.set(`${token.identifier}:${token.token}`, { ...token })
+      return token
+    },
+    async useVerificationToken({ identifier, token }) {
+      const found = tokens.get(`${identifier}:${token}`) ?? null
+      tokens.delete(`${identifier}:${token}`)
+      return found
+    },
+  }
 }
 
 /** An app with SvelteKit's `paths.base` (`/base`): run in a child whose `$app/paths` says so. */

@@ -16,6 +16,8 @@
 //     @tessera/testing, one per library): the arguments of every callback, event, provider
 //     `profile()` and adapter call, as values, one per field (random ones masked to their type,
 //     times as offsets from the fixed clock), and the order of the calls.
+//   - the adapter contract ("adapter contract:" scenarios): every call an Auth.js-style adapter
+//     gets in each flow, in order, with its arguments as values.
 // A difference is not a bug by itself: docs/migrating-from-authjs.md lists where Tessera is
 // stricter on purpose. The script prints; it does not judge (it exits 0 either way).
 //
@@ -45,7 +47,9 @@ const testingDist = join(root, "packages", "testing", "dist")
 const load = (dir, file) => import(pathToFileURL(join(dir, file)).href)
 
 // Auth() reads process.env by itself in Tessera (Auth.js only through setEnvDefaults): keep the
-// environment out of the comparison, everything is in the configurations.
+// environment out of the comparison, everything is in the configurations; the "env:" scenarios
+// set their own variables for each library's run and apply them with setEnvDefaults, as the
+// integrations do.
 for (const name of Object.keys(process.env)) if (/^AUTH_/.test(name)) delete process.env[name]
 
 // ---------------------------------------------------------------------------------------------
@@ -76,6 +80,7 @@ async function loadLibraries() {
     ...(await load(authjsCore, "index.js")),
     Credentials: (await load(authjsCore, "providers/credentials.js")).default,
     GitHub: (await load(authjsCore, "providers/github.js")).default,
+    Keycloak: (await load(authjsCore, "providers/keycloak.js")).default,
     errors: await load(authjsCore, "errors.js"),
     memoryAdapter: () => scriptMemoryAdapter(),
   }
@@ -85,6 +90,7 @@ async function loadLibraries() {
     ...(await load(tesseraDist, "index.js")),
     Credentials: (await load(tesseraDist, "providers/credentials.js")).default,
     GitHub: (await load(tesseraDist, "providers/github.js")).default,
+    Keycloak: (await load(tesseraDist, "providers/keycloak.js")).default,
     errors: await load(tesseraDist, "errors.js"),
     memoryAdapter: () => MemoryAdapter(),
   }
@@ -901,6 +907,205 @@ for (const [name, trustHost, secret] of [
     },
   )
 }
+
+// Environment inference: what `AUTH_*` variables give a configuration that names nothing of
+// it, as the integrations apply them (`setEnvDefaults(process.env, config)`, in place). Each
+// scenario sets its variables for the run of one library (its `setup`) and restores them.
+function withEnv(vars, more) {
+  return async (L) => {
+    const saved = { ...process.env }
+    Object.assign(process.env, vars)
+    const stopMore = more ? await more(L) : undefined
+    return async () => {
+      await stopMore?.()
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name]
+      Object.assign(process.env, saved)
+    }
+  }
+}
+const envConfig = (L, config) => {
+  L.setEnvDefaults(process.env, config)
+  return config
+}
+const OLD_SECRET = "compat-diff-old-secret-compat-diff-old-secret-01234"
+
+scenario(
+  "env: AUTH_SECRET, then rotated to AUTH_SECRET_1",
+  (L) => envConfig(L, { logger: silentLogger, providers: [credentialsProvider(L)] }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    record(
+      "sign-in",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { csrfToken, username: "ada", password: "right" },
+      }),
+    )
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+    // The secret rotates: the old one moves to AUTH_SECRET_1.
+    process.env.AUTH_SECRET_1 = process.env.AUTH_SECRET
+    process.env.AUTH_SECRET = SECRET
+    b.config = envConfig(b.L, { logger: silentLogger, providers: [credentialsProvider(b.L)] })
+    record("rotated: GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+    delete process.env.AUTH_SECRET_1
+    b.config = envConfig(b.L, { logger: silentLogger, providers: [credentialsProvider(b.L)] })
+    record("old secret dropped: GET session", await b.send("GET", "/auth/session"), {
+      kind: "session",
+    })
+    // An array secret in the configuration: the first encodes, all decode.
+    b.config = { ...baseConfig(b.L), secret: [OLD_SECRET, SECRET] }
+    record("secret array [other, current]: GET session", await b.send("GET", "/auth/session"), {
+      kind: "session",
+    })
+  },
+  { setup: withEnv({ AUTH_SECRET: OLD_SECRET, AUTH_TRUST_HOST: "true" }) },
+)
+
+scenario(
+  "env: AUTH_URL with a path gives basePath and the origin",
+  (L) => envConfig(L, { logger: silentLogger, providers: [L.GitHub] }),
+  async (b, record) => {
+    record("config.basePath", { synthetic: b.config.basePath ?? null })
+    const csrf = await b.send("GET", "/api/auth/csrf")
+    record("GET /api/auth/csrf", csrf)
+    const csrfToken = csrf.body?.csrfToken
+    record("GET /api/auth/providers", await b.send("GET", "/api/auth/providers"), {
+      kind: "providers",
+    })
+    record(
+      "POST /api/auth/signin/github",
+      await b.send("POST", "/api/auth/signin/github", { form: { csrfToken } }),
+    )
+    record("GET /auth/session (the default base)", await b.send("GET", "/auth/session"))
+  },
+  {
+    setup: withEnv({
+      AUTH_SECRET: SECRET,
+      AUTH_URL: `${ORIGIN}/api/auth`,
+      AUTH_GITHUB_ID: "gh-env-id",
+      AUTH_GITHUB_SECRET: "gh-env-secret",
+    }),
+  },
+)
+
+for (const [label, providers] of [
+  ["bare function (providers: [GitHub])", (L) => [L.GitHub]],
+  ["factory without options (providers: [GitHub()])", (L) => [L.GitHub()]],
+]) {
+  scenario(
+    `env: AUTH_GITHUB_ID/SECRET, ${label}`,
+    (L) => envConfig(L, { logger: silentLogger, providers: providers(L) }),
+    async (b, record) => {
+      record("GET providers", await b.send("GET", "/auth/providers"), { kind: "providers" })
+      const csrfToken = await b.csrf()
+      record(
+        "POST signin/github",
+        await b.send("POST", "/auth/signin/github", { form: { csrfToken } }),
+      )
+    },
+    {
+      setup: withEnv({
+        AUTH_SECRET: SECRET,
+        AUTH_TRUST_HOST: "true",
+        AUTH_GITHUB_ID: "gh-env-id",
+        AUTH_GITHUB_SECRET: "gh-env-secret",
+      }),
+    },
+  )
+}
+
+for (const [label, vars] of [
+  ["AUTH_TRUST_HOST=true", { AUTH_TRUST_HOST: "true" }],
+  ["AUTH_TRUST_HOST unset, production", { NODE_ENV: "production" }],
+  ["AUTH_TRUST_HOST=false", { AUTH_TRUST_HOST: "false", NODE_ENV: "production" }],
+  ["AUTH_URL and AUTH_TRUST_HOST=true", { AUTH_TRUST_HOST: "true", AUTH_URL: ORIGIN }],
+]) {
+  scenario(
+    `env: ${label}, a forwarded host`,
+    (L) => envConfig(L, { logger: silentLogger, providers: [L.GitHub] }),
+    async (b, record) => {
+      const forwarded = { "x-forwarded-host": "app.example", "x-forwarded-proto": "https" }
+      const csrf = await b.send("GET", "/auth/csrf", { headers: forwarded })
+      record("GET csrf (forwarded)", csrf)
+      record(
+        "POST signin/github (forwarded)",
+        await b.send("POST", "/auth/signin/github", {
+          form: { csrfToken: csrf.body?.csrfToken ?? "" },
+          headers: { ...forwarded, origin: "https://app.example" },
+        }),
+      )
+      const csrfToken = await b.csrf()
+      record(
+        "POST signin/github (direct)",
+        await b.send("POST", "/auth/signin/github", { form: { csrfToken } }),
+      )
+    },
+    {
+      setup: withEnv({
+        AUTH_SECRET: SECRET,
+        AUTH_GITHUB_ID: "gh-env-id",
+        AUTH_GITHUB_SECRET: "gh-env-secret",
+        ...vars,
+      }),
+    },
+  )
+}
+
+scenario(
+  "env: AUTH_REDIRECT_PROXY_URL",
+  (L) => envConfig(L, { logger: silentLogger, providers: [L.GitHub] }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    const start = await b.send("POST", "/auth/signin/github", { form: { csrfToken } })
+    record("POST signin/github", start)
+    const location = start.response?.headers.get("location")
+    // Auth.js's state is a JWE, Tessera's its own: compared is only that the proxy gets one.
+    const state = location && new URL(location).searchParams.get("state")
+    record("state", { synthetic: state ? "state present" : "no state" })
+  },
+  {
+    setup: withEnv({
+      AUTH_SECRET: SECRET,
+      AUTH_TRUST_HOST: "true",
+      AUTH_GITHUB_ID: "gh-env-id",
+      AUTH_GITHUB_SECRET: "gh-env-secret",
+      AUTH_REDIRECT_PROXY_URL: "https://proxy.example/api/auth",
+      AUTH_ALLOWED_HOSTS: "localhost:3000",
+    }),
+  },
+)
+
+scenario(
+  "env: AUTH_KEYCLOAK_ID/SECRET/ISSUER (live provider)",
+  // Tessera needs its opt-in for an http: issuer (no variable gives it): the one option given.
+  (L) =>
+    envConfig(L, {
+      logger: silentLogger,
+      providers: [L.Keycloak({ dangerouslyAllowInsecureHttpRequests: true })],
+    }),
+  async (b, record) => {
+    record("GET providers", await b.send("GET", "/auth/providers"), { kind: "providers" })
+    const csrfToken = await b.csrf()
+    record(
+      "POST signin/keycloak",
+      await b.send("POST", "/auth/signin/keycloak", { form: { csrfToken } }),
+    )
+  },
+  {
+    setup: async (L) => {
+      const stopIdp = await startIdp()
+      return withEnv({
+        AUTH_SECRET: SECRET,
+        AUTH_TRUST_HOST: "true",
+        AUTH_KEYCLOAK_ID: idp.clientId,
+        AUTH_KEYCLOAK_SECRET: idp.clientSecret,
+        AUTH_KEYCLOAK_ISSUER: idp.issuer,
+      })(L).then((stop) => async () => {
+        await stop()
+        await stopIdp()
+      })
+    },
+  },
+)
 
 const mailed = { authjs: [], tessera: [] }
 const emailConfig = (L, adapter = L.memoryAdapter()) =>
@@ -1820,7 +2025,7 @@ const liveOAuth = (L) => ({
 })
 
 const RANDOM_KEYS = new Set(
-  "access_token refresh_token id_token sessionToken nonce at_hash c_hash s_hash jti sid session_state".split(
+  "access_token refresh_token id_token sessionToken token nonce at_hash c_hash s_hash jti sid session_state".split(
     " ",
   ),
 )
@@ -1999,6 +2204,188 @@ scenario(
     record("POST signout", await b.send("POST", "/auth/signout", { form: { csrfToken } }))
     record("calls: sign-out", { flat: callsFlat(takeCalls(b.L)) })
     await liveSignIn(b, record, "oidc-live", "second sign-in")
+  },
+  { setup: startIdp },
+)
+
+// The adapter contract: an Auth.js adapter (the script's, the same for both) sees the same
+// methods, in a compatible order, with the same argument shapes (fields, `expires_at` in
+// seconds, `emailVerified` and `session.expires` as Dates) in each flow. Only the adapter's
+// calls are compared here; the callbacks' and events' are in the scenarios above.
+const adapterCalls = (L) =>
+  callsFlat(takeCalls(L).filter((call) => Object.keys(call)[0].startsWith("adapter.")))
+
+async function emailSignIn(b, address = "ada@example.com") {
+  const csrfToken = await b.csrf()
+  mailed[b.L.name].length = 0
+  await b.send("POST", "/auth/signin/email", { form: { csrfToken, email: address } })
+  const link = mailed[b.L.name][0] && new URL(mailed[b.L.name][0].url)
+  return link && b.send("GET", `${link.pathname}${link.search}`)
+}
+
+const adapterConfig =
+  (extra = {}) =>
+  (L) => ({
+    ...emailConfig(L, recordedAdapter(L)),
+    providers: [emailConfig(L).providers[0], liveOidc(), liveOAuth(L)],
+    ...extra,
+  })
+
+scenario(
+  "adapter contract: database sessions (read, extend, update, expiry, sign-out)",
+  adapterConfig({ session: { strategy: "database", maxAge: 7 * 86400, updateAge: 86400 } }),
+  async (b, record) => {
+    await emailSignIn(b)
+    takeCalls(b.L)
+    const step = async (label, send) => {
+      takeCalls(b.L)
+      record(label, await send(), { kind: "session" })
+      record(`${label}: adapter calls`, { flat: adapterCalls(b.L) })
+    }
+    await step("GET session", () => b.send("GET", "/auth/session"))
+    clock.now += 2 * 86400_000
+    await step("2 days later: GET session", () => b.send("GET", "/auth/session"))
+    const csrfToken = await b.csrf()
+    await step("POST session (update)", () =>
+      b.send("POST", "/auth/session", { json: { csrfToken, data: { name: "Countess" } } }),
+    )
+    const kept = new Map(b.jar)
+    await step("POST signout", () => b.send("POST", "/auth/signout", { form: { csrfToken } }))
+    const late = new Browser(b.L, b.config)
+    late.jar = kept
+    await step("the signed-out cookie: GET session", () => late.send("GET", "/auth/session"))
+    await emailSignIn(b)
+    clock.now += 8 * 86400_000
+    await step("past maxAge: GET session", () => b.send("GET", "/auth/session"))
+  },
+  { setup: startIdp },
+)
+
+scenario(
+  "adapter contract: OAuth first sign-in, linked sign-in, account linking (database sessions)",
+  adapterConfig(),
+  async (b, record) => {
+    const oauth = async (browser, label, id) => {
+      takeCalls(browser.L)
+      const { back, path } = await throughIdp(browser, id)
+      if (!back) return record(`${label}: no redirect back`, { synthetic: true })
+      takeCalls(browser.L)
+      record(`${label}: GET callback`, await browser.send("GET", path))
+      record(`${label}: adapter calls`, { flat: adapterCalls(browser.L) })
+    }
+    // Plain OAuth 2 (userinfo): a first sign-in creates the user and links the account.
+    await oauth(b, "OAuth first sign-in", "oauth-live")
+    const csrfToken = await b.csrf()
+    await b.send("POST", "/auth/signout", { form: { csrfToken } })
+    await oauth(b, "OAuth sign-in of the linked account", "oauth-live")
+    // Signed in (with that account), a second provider's account is linked to the same user.
+    await oauth(b, "signed in: OIDC account linked", "oidc-live")
+    const again = new Browser(b.L, b.config)
+    await oauth(again, "OIDC sign-in of the account linked while signed in", "oidc-live")
+  },
+  { setup: startIdp },
+)
+
+scenario(
+  "adapter contract: a user signed in by e-mail links an OAuth account",
+  adapterConfig(),
+  async (b, record) => {
+    takeCalls(b.L)
+    await emailSignIn(b, "someone@example.org")
+    record("e-mail sign-up: adapter calls", { flat: adapterCalls(b.L) })
+    const { back, path } = await throughIdp(b, "oidc-live")
+    if (!back) return
+    takeCalls(b.L)
+    record("signed in: OIDC callback", await b.send("GET", path))
+    record("signed in: OIDC callback: adapter calls", { flat: adapterCalls(b.L) })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  },
+  { setup: startIdp },
+)
+
+scenario(
+  "adapter contract: allowDangerousEmailAccountLinking, an e-mail user's first OIDC sign-in",
+  (L) => {
+    const config = adapterConfig()(L)
+    config.providers[1] = { ...liveOidc(), allowDangerousEmailAccountLinking: true }
+    return config
+  },
+  async (b, record) => {
+    await emailSignIn(b, "ada@example.com")
+    const csrfToken = await b.csrf()
+    await b.send("POST", "/auth/signout", { form: { csrfToken } })
+    const { back, path } = await throughIdp(b, "oidc-live")
+    if (!back) return
+    takeCalls(b.L)
+    record("OIDC callback", await b.send("GET", path))
+    record("OIDC callback: adapter calls", { flat: adapterCalls(b.L) })
+  },
+  { setup: startIdp },
+)
+
+scenario(
+  "adapter contract: JWT sessions, a user signed in by e-mail links an OIDC account",
+  adapterConfig({ session: { strategy: "jwt" } }),
+  async (b, record) => {
+    await emailSignIn(b, "someone@example.org")
+    const { back, path } = await throughIdp(b, "oidc-live")
+    if (!back) return
+    takeCalls(b.L)
+    record("signed in: OIDC callback", await b.send("GET", path))
+    record("signed in: OIDC callback: adapter calls", { flat: adapterCalls(b.L) })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  },
+  { setup: startIdp },
+)
+
+// Prisma's `delete` (and so `deleteSession` of adapters written on it) throws for a row that is
+// not there. A browser can hold the cookie of a session whose row is gone (revoked, purged).
+scenario(
+  "adapter contract: signing in with a stale session cookie, deleteSession throws for no row",
+  (L) => {
+    const config = adapterConfig()(L)
+    const { deleteSession } = config.adapter
+    const sessions = new Set()
+    const { createSession } = config.adapter
+    config.adapter.createSession = async (session) => {
+      sessions.add(session.sessionToken)
+      return createSession(session)
+    }
+    config.adapter.deleteSession = async (token) => {
+      if (!sessions.delete(token)) throw new Error("Record to delete does not exist.")
+      return deleteSession(token)
+    }
+    return config
+  },
+  async (b, record) => {
+    const stale = b.L.name === "authjs" ? "3f1c9a52-6a4e-4d0b-9a51-2f0f3c1d7e11" : "ab".repeat(32)
+    b.jar.set(`${b.L.name}.session-token`, stale)
+    takeCalls(b.L)
+    record("e-mail link with a stale session cookie", await emailSignIn(b))
+    record("adapter calls", { flat: adapterCalls(b.L) })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+  },
+  { setup: startIdp },
+)
+
+scenario(
+  "adapter contract: JWT sessions with an adapter (OAuth first sign-in, session, sign-out)",
+  adapterConfig({ session: { strategy: "jwt" } }),
+  async (b, record) => {
+    takeCalls(b.L)
+    const { back, path } = await throughIdp(b, "oauth-live")
+    if (!back) return
+    takeCalls(b.L)
+    record("GET callback", await b.send("GET", path))
+    record("GET callback: adapter calls", { flat: adapterCalls(b.L) })
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+    record("GET session: adapter calls", { flat: adapterCalls(b.L) })
+    const csrfToken = await b.csrf()
+    await b.send("POST", "/auth/signout", { form: { csrfToken } })
+    record("sign-out: adapter calls", { flat: adapterCalls(b.L) })
+    takeCalls(b.L)
+    await emailSignIn(b, "ada@example.com")
+    record("e-mail sign-in of the OAuth user: adapter calls", { flat: adapterCalls(b.L) })
   },
   { setup: startIdp },
 )

@@ -2,6 +2,10 @@
  * Public types shared by every part of Tessera. Mirrors `@auth/core/types`.
  * @module
  */
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server"
 import type { Adapter, AdapterSession, AdapterSessionRecord, AdapterUser } from "./adapters.js"
 import type { JWT, JWTOptions } from "./jwt.js"
 import type { Provider, ProviderType } from "./providers/index.js"
@@ -23,6 +27,23 @@ export type Awaitable<T> = T | PromiseLike<T>
  * @see [TypeScript: Awaited](https://www.typescriptlang.org/docs/handbook/utility-types.html#awaitedtype)
  */
 export type Awaited<T> = T extends PromiseLike<infer U> ? U : T
+
+/**
+ * A version as `v1`, `v1.2` or `v1.2.3`.
+ *
+ * @see [Auth.js: SemverString](https://authjs.dev/reference/core/types#semverstring)
+ */
+export type SemverString = `v${number}` | `v${number}.${number}` | `v${number}.${number}.${number}`
+
+/**
+ * The JSON body of `GET webauthn-options/<provider>`: the ceremony and its options, as
+ * `startAuthentication` / `startRegistration` of @simplewebauthn/browser take them.
+ *
+ * @see [Auth.js: WebAuthnOptionsResponseBody](https://authjs.dev/reference/core/types)
+ */
+export type WebAuthnOptionsResponseBody =
+  | { action: "authenticate"; options: PublicKeyCredentialRequestOptionsJSON }
+  | { action: "register"; options: PublicKeyCredentialCreationOptionsJSON }
 
 /**
  * The fields every user has, whatever an app adds to {@link User} by module augmentation.

@@ -3,10 +3,12 @@
  * `@tessera/core/providers/<id>`, whose default export is the factory.
  * @module
  */
-import type { CredentialsConfig } from "./credentials.js"
-import type { EmailConfig } from "./email.js"
-import type { OAuth2Config, OAuthConfig, OIDCConfig } from "./oauth.js"
-import type { WebAuthnConfig } from "./webauthn.js"
+import type CredentialsProvider from "./credentials.js"
+import type { CredentialsConfig, CredentialsProviderId } from "./credentials.js"
+import type EmailProvider from "./email.js"
+import type { EmailConfig, EmailProviderId } from "./email.js"
+import type { OAuth2Config, OAuthConfig, OAuthProviderId, OIDCConfig } from "./oauth.js"
+import type { WebAuthnConfig, WebAuthnProviderType } from "./webauthn.js"
 import type { Profile } from "../types.js"
 
 export type * from "./credentials.js"
@@ -64,3 +66,23 @@ export type Provider<P extends Profile = any> =
       options?: any
     })
   | ((...args: any[]) => OAuthConfig<P> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig)
+
+/**
+ * The built-in provider factories by id, as Auth.js types them.
+ *
+ * @see [Auth.js: BuiltInProviders](https://authjs.dev/reference/core/providers#builtinproviders)
+ */
+export type BuiltInProviders = Record<
+  OAuthProviderId,
+  (config: Partial<OAuthConfig<any>>) => OAuthConfig<any>
+> &
+  Record<CredentialsProviderId, typeof CredentialsProvider> &
+  Record<EmailProviderId, typeof EmailProvider> &
+  Record<WebAuthnProviderType, (config: Partial<WebAuthnConfig>) => WebAuthnConfig>
+
+/**
+ * A list of providers: configurations, factories, or what a built-in factory returns.
+ *
+ * @see [Auth.js: AppProviders](https://authjs.dev/reference/core/providers#appproviders)
+ */
+export type AppProviders = Array<Provider | ReturnType<BuiltInProviders[keyof BuiltInProviders]>>

@@ -42,6 +42,12 @@ export type KakaoAgeRange =
   | "80-89"
   | "90-"
 
+export type KakaoGender = "female" | "male"
+export type KakaoBirthdayType = "SOLAR" | "LUNAR"
+/** Auth.js's names for the types above (`import type { AgeRange } from ".../providers/kakao"`). */
+export type { KakaoDateTime as DateTime, KakaoAgeRange as AgeRange }
+export type { KakaoGender as Gender, KakaoBirthdayType as Birthday }
+
 /** The user from `GET /v2/user/me`. */
 export interface KakaoProfile {
   id: number
@@ -78,9 +84,9 @@ export interface KakaoProfile {
     birthyear?: string
     birthday_needs_agreement?: boolean
     birthday?: string
-    birthday_type?: "SOLAR" | "LUNAR"
+    birthday_type?: KakaoBirthdayType
     gender_needs_agreement?: boolean
-    gender?: "female" | "male"
+    gender?: KakaoGender
     phone_number_needs_agreement?: boolean
     phone_number?: string
     ci_needs_agreement?: boolean

@@ -342,6 +342,107 @@ export type OAuthUserConfig<P> = Omit<Partial<OAuth2Config<P>>, "options" | "typ
 export type OIDCUserConfig<P> = Omit<Partial<OIDCConfig<P>>, "options" | "type">
 
 /**
+ * The ids of the built-in OAuth/OIDC providers, one per `@tessera/core/providers/<id>` module
+ * (Auth.js's union also lists `loops`, an e-mail provider: that id is in `EmailProviderId`).
+ *
+ * @see [Auth.js: OAuthProviderId](https://authjs.dev/reference/core/providers#oauthproviderid)
+ */
+export type OAuthProviderId =
+  | "42-school"
+  | "apple"
+  | "asgardeo"
+  | "atlassian"
+  | "auth0"
+  | "authentik"
+  | "azure-ad"
+  | "azure-ad-b2c"
+  | "azure-devops"
+  | "bankid-no"
+  | "battlenet"
+  | "beyondidentity"
+  | "bitbucket"
+  | "box"
+  | "boxyhq-saml"
+  | "bungie"
+  | "click-up"
+  | "cognito"
+  | "coinbase"
+  | "concept2"
+  | "descope"
+  | "discord"
+  | "dribbble"
+  | "dropbox"
+  | "duende-identity-server6"
+  | "eventbrite"
+  | "eveonline"
+  | "facebook"
+  | "faceit"
+  | "figma"
+  | "foursquare"
+  | "freshbooks"
+  | "frontegg"
+  | "fusionauth"
+  | "github"
+  | "gitlab"
+  | "google"
+  | "hubspot"
+  | "huggingface"
+  | "identity-server4"
+  | "instagram"
+  | "kakao"
+  | "keycloak"
+  | "kinde"
+  | "line"
+  | "linkedin"
+  | "logto"
+  | "mailchimp"
+  | "mailru"
+  | "mastodon"
+  | "mattermost"
+  | "medium"
+  | "microsoft-entra-id"
+  | "naver"
+  | "netlify"
+  | "netsuite"
+  | "nextcloud"
+  | "notion"
+  | "okta"
+  | "onelogin"
+  | "ory-hydra"
+  | "osso"
+  | "osu"
+  | "passage"
+  | "patreon"
+  | "ping-id"
+  | "pinterest"
+  | "pipedrive"
+  | "reddit"
+  | "roblox"
+  | "salesforce"
+  | "simplelogin"
+  | "slack"
+  | "spotify"
+  | "strava"
+  | "threads"
+  | "tiktok"
+  | "todoist"
+  | "trakt"
+  | "twitch"
+  | "twitter"
+  | "united-effects"
+  | "vipps"
+  | "vk"
+  | "webex"
+  | "wechat"
+  | "wikimedia"
+  | "wordpress"
+  | "workos"
+  | "yandex"
+  | "zitadel"
+  | "zoho"
+  | "zoom"
+
+/**
  * An OAuth/OIDC provider after configuration resolution.
  *
  * @see {@link OAuthConfig}
@@ -353,6 +454,16 @@ export type OAuthConfigInternal<P> = OAuthConfig<P> & {
   checks: OAuthChecks
   profile: ProfileCallback<P>
   account: AccountCallback
+}
+
+/**
+ * An OpenID Connect provider after configuration resolution.
+ *
+ * @see [Auth.js: OIDCConfigInternal](https://authjs.dev/reference/core/providers#oidcconfiginternal)
+ */
+export type OIDCConfigInternal<P> = OAuthConfigInternal<P> & {
+  checks: OIDCConfig<P>["checks"]
+  idToken: OIDCConfig<P>["idToken"]
 }
 
 export type { Account }

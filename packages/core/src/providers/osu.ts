@@ -1,3 +1,21 @@
+/** The fields of osu!'s `UserCompact`, which every profile has (Auth.js's name). */
+export type OsuUserCompact = Pick<
+  OsuProfile,
+  | "avatar_url"
+  | "country_code"
+  | "default_group"
+  | "id"
+  | "is_active"
+  | "is_bot"
+  | "is_deleted"
+  | "is_online"
+  | "is_supporter"
+  | "last_visit"
+  | "pm_friends_only"
+  | "profile_colour"
+  | "username"
+>
+
 /**
  * Sign in with osu! (OAuth 2.0, API v2).
  *

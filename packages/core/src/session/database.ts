@@ -75,6 +75,24 @@ async function load(ctx: RequestContext) {
   return { token, hashed, ...found }
 }
 
+/**
+ * Deletes the session a sign-in replaces. Adapters written on Prisma's `delete` (Auth.js's
+ * among them) throw when no row has the token, as for the cookie of a session that was revoked
+ * or purged: nothing to end then, and the sign-in goes on (Auth.js never deletes at sign-in).
+ * A failure while the row is still there fails the sign-in, so the old session never outlives
+ * the new one unnoticed.
+ */
+async function endPrevious(config: RequestContext["config"], hashed: string): Promise<void> {
+  try {
+    await callAdapter(config, "deleteSession", hashed)
+  } catch (error) {
+    if (await callAdapter(config, "getSessionAndUser", hashed)) throw error
+    config.logger.debug("session: the replaced session was not stored (deleteSession threw)", {
+      method: "deleteSession",
+    })
+  }
+}
+
 export const databaseSessionStrategy: SessionStrategyHandler = {
   async read(ctx, update) {
     const current = await load(ctx)
@@ -148,7 +166,7 @@ export const databaseSessionStrategy: SessionStrategyHandler = {
     // A sign-in replaces the session the browser had: the old row must not stay
     // usable by whoever else holds its token (session fixation, shared devices).
     const previous = cookieToken(ctx)
-    if (previous) await callAdapter(config, "deleteSession", await sha256Hex(previous))
+    if (previous) await endPrevious(config, await sha256Hex(previous))
     const sessionToken = await sha256Hex(token)
     // With records, the row is the record: its id, when and from where it started.
     const record = config.sessionRecords ? newRecord(ctx, user.id, account, expires) : undefined
