@@ -24,13 +24,15 @@ export function withEnv(config: ExpressAuthConfig): AuthConfig {
 }
 
 /**
- * A middleware mounted at a static path answers there and nowhere else, so a
- * handful of base paths per configuration is all an app can have. Past this
- * many, the paths come from a parameter in the mount path (`/:tenant/auth`),
- * which only an explicit `basePath` can serve; refusing to learn more keeps a
- * client from growing this cache with made-up paths.
+ * How many mount paths are kept per configuration. A static mount is one path
+ * (or a few, for an array of paths); a mount path with a parameter
+ * (`/:tenant/auth`, or a router mounted at `/:tenant`) is one per value, and a
+ * client can make up values. So the paths are kept least recently used first
+ * out: a made-up path costs a cache entry, never a real path its routes (a
+ * cap that stopped learning let a client who came first turn the routes off
+ * for every path learnt after it).
  */
-const MAX_MOUNTS = 8
+const MAX_MOUNTS = 32
 
 const mounted = new WeakMap<AuthConfig, Map<string, AuthConfig>>()
 
@@ -48,19 +50,40 @@ export function atMountPath(
   caseSensitive: boolean,
 ): AuthConfig {
   // Routing that ignores case (Express's default) runs the middleware for `/API/auth` too, spelt
-  // as the client likes: one path for all spellings, or a client's spellings would use up
-  // MAX_MOUNTS and leave the real mount to the app's 404. `/API/auth/...` then goes on to the app.
+  // as the client likes: one path for all spellings, or a client's spellings would crowd the
+  // real mount out of the cache. `/API/auth/...` then goes on to the app.
   const mountPath = caseSensitive ? requestMountPath : requestMountPath.toLowerCase()
   if (config.basePath || !mountPath || mountPath === "/auth") return config
   let byPath = mounted.get(config)
   if (!byPath) mounted.set(config, (byPath = new Map()))
   let derived = byPath.get(mountPath)
-  if (!derived) {
-    if (byPath.size >= MAX_MOUNTS) return config
-    derived = { ...config, basePath: mountPath }
-    byPath.set(mountPath, derived)
+  if (derived) {
+    // Most recently used last: a Map iterates in insertion order.
+    byPath.delete(mountPath)
+  } else {
+    if (byPath.size >= MAX_MOUNTS) byPath.delete(byPath.keys().next().value!)
+    derived = derive(config, mountPath)
   }
+  byPath.set(mountPath, derived)
   return derived
+}
+
+/** Configurations that already have a mount path: their warnings have been logged once. */
+const warned = new WeakSet<AuthConfig>()
+
+/**
+ * `config` served at `basePath`. Core logs a configuration's warnings when it first sees it;
+ * each derived copy would log them again, once per path a client makes up, so only the first
+ * copy of a configuration says them. Errors and debug lines are the app's logger's as ever.
+ */
+function derive(config: AuthConfig, basePath: string): AuthConfig {
+  if (!warned.has(config)) {
+    warned.add(config)
+    return { ...config, basePath }
+  }
+  const logger = Object.create(config.logger ?? null) as NonNullable<AuthConfig["logger"]>
+  logger.warn = () => {}
+  return { ...config, basePath, logger }
 }
 
 /** Where the actions are served: `basePath`, default `/auth`, no trailing slash. */

@@ -95,13 +95,13 @@ describe("base path", () => {
     expect(missing.headers.get("content-type")).toMatch(/html/)
   })
 
-  test("a mount path with a parameter needs basePath: past a few paths nothing more is learnt", async () => {
+  test("a mount path with a parameter: each value is served at its own path, however many", async () => {
     const app = await start(credentialsConfig(), { mount: "/:tenant/auth" })
-    const statuses: number[] = []
-    for (let i = 0; i < 10; i++) {
-      statuses.push((await new HttpBrowser(app.origin).request(`/t${i}/auth/csrf`)).status)
+    const statuses = new Set<number>()
+    for (let i = 0; i < 40; i++) {
+      statuses.add((await new HttpBrowser(app.origin).request(`/t${i}/auth/csrf`)).status)
     }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 404, 404])
+    expect([...statuses]).toEqual([200])
   })
 })
 

@@ -31,8 +31,20 @@ export function withoutForwarded(request: Request, url: URL): Request {
     signal: request.signal,
   }
   if (request.body) {
-    init.body = request.body
+    // A body a hook of the app's already read cannot be handed on (the constructor throws, a
+    // 500 at the client's will); a stream that fails when read gets core's own 400, as the
+    // request itself would have.
+    init.body = request.bodyUsed || request.body.locked ? spentBody() : request.body
     init.duplex = "half"
   }
   return new Request(url, init)
+}
+
+/** A body whose read fails, standing in for one that was read already. */
+function spentBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.error(new TypeError("The request body was already read"))
+    },
+  })
 }

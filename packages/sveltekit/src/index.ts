@@ -76,7 +76,7 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
    * The hook runs on every request of the app, and SvelteKit's servers track
    * every promise (AsyncLocalStorage), so with a static configuration the path
    * to `resolve` creates no promise but one: the response's `then`, which makes
-   * a response carrying a refreshed session cookie private.
+   * a response carrying a session cookie private.
    */
   const handle: Handle = ({ event, resolve }) => {
     const runtime = kitRuntime()
@@ -114,8 +114,8 @@ export function SvelteKitAuth(input: SvelteKitAuthConfigInput): SvelteKitAuthRes
     }
     const response = resolve(event)
     return response instanceof Response
-      ? privateIfSessionSet(event, response)
-      : response.then((done) => privateIfSessionSet(event, done))
+      ? privateIfSessionSet(event, response, config)
+      : response.then((done) => privateIfSessionSet(event, done, config))
   }
 
   // Form actions never run while prerendering (SvelteKit refuses them there).

@@ -42,20 +42,58 @@ async function readSession(event: RequestEvent, config: AuthConfig): Promise<Ses
 const setSessionCookies = new WeakSet<RequestEvent>()
 
 /**
- * The app's response to `event`, made private when it carries a session cookie the session read
- * set and says nothing of caching itself: a shared cache (a CDN) must never keep one person's
- * session cookie and hand it to the next visitor. core's own responses follow the same rule; a
- * `Cache-Control` the app set (`setHeaders`) is kept, and so is a response whose headers are
- * immutable (a `fetch` result passed through).
+ * The app's response to `event`, made private when it sets a cookie of Tessera's (a session
+ * cookie, in chunks or not, a CSRF token, ...) and says nothing of caching itself: a shared
+ * cache (a CDN) must never keep one person's session cookie and hand it to the next visitor.
+ * core's own responses follow the same rule. The cookie may come from this request's
+ * `locals.auth()`, or from another request of the app's: SvelteKit copies the `Set-Cookie`
+ * lines of a load's `event.fetch` to an endpoint (whose `locals.auth()` moved the session
+ * forward) or to `/auth/session` onto the page's response. A `Cache-Control` the app set
+ * (`setHeaders`) is kept, and so is a response whose headers are immutable (a `fetch`
+ * result passed through); cookies of the app's own change nothing.
  */
-export function privateIfSessionSet(event: RequestEvent, response: Response): Response {
-  if (!setSessionCookies.has(event) || response.headers.has("cache-control")) return response
+export function privateIfSessionSet(
+  event: RequestEvent,
+  response: Response,
+  config: AuthConfig,
+): Response {
+  if (response.headers.has("cache-control")) return response
+  if (!setSessionCookies.has(event) && !setsAuthCookie(response, config)) return response
   try {
     response.headers.set("cache-control", "private, no-cache, no-store")
   } catch {
     // Immutable headers: the app's own response object, left as it is.
   }
   return response
+}
+
+/** Whether `response` sets a cookie of Tessera's: a default name (`tessera.*`, prefixed or not) or one the configuration gives. */
+function setsAuthCookie(response: Response, config: AuthConfig): boolean {
+  const lines = response.headers.getSetCookie()
+  if (lines.length === 0) return false
+  const named = configuredNames(config)
+  return lines.some((line) => {
+    // A chunk of a long cookie is `<name>.<n>`.
+    const name = line
+      .slice(0, line.indexOf("="))
+      .trim()
+      .replace(/\.\d+$/, "")
+    return named.has(name) || name.replace(/^__(Secure|Host)-/, "").startsWith("tessera.")
+  })
+}
+
+const cookieNames = new WeakMap<AuthConfig, ReadonlySet<string>>()
+
+/** The cookie names the configuration sets itself (`cookies.sessionToken.name`, ...). */
+function configuredNames(config: AuthConfig): ReadonlySet<string> {
+  let names = cookieNames.get(config)
+  if (!names) {
+    names = new Set(
+      Object.values(config.cookies ?? {}).flatMap((cookie) => (cookie?.name ? [cookie.name] : [])),
+    )
+    cookieNames.set(config, names)
+  }
+  return names
 }
 
 /**
