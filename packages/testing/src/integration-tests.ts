@@ -30,6 +30,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import type { Session } from "@tessera/core/types"
+import { expectOwnSessionsUnderLoad } from "./concurrent-sessions.js"
 import { HttpBrowser, sendRaw } from "./http-browser.js"
 import {
   integrationConfig,
@@ -258,6 +259,19 @@ export function runIntegrationTests(harness: IntegrationHarness): void {
         "tessera.session-token",
       ])
       expect((await me(b)).session?.user?.name).toBe("Alice")
+    })
+
+    test("concurrent requests of two users and anonymous visitors each get only their own session and cookies", async () => {
+      // An app of its own, whose session slides on every read: every answer sets cookies.
+      const sliding = await harness.start({
+        config: async () =>
+          integrationConfig({ logger: { error: () => {} }, session: { updateAge: 0 } }),
+      })
+      try {
+        await expectOwnSessionsUnderLoad(sliding.origin, ["/me", "/auth/session"])
+      } finally {
+        await sliding.stop()
+      }
     })
 
     test("OAuth sign-in against a local OpenID provider", async () => {

@@ -13,6 +13,7 @@
 export { runAdapterTests } from "./adapter-tests.js"
 export type { AdapterTestDb, AdapterTestOptions } from "./adapter-tests.js"
 export { runIntegrationTests } from "./integration-tests.js"
+export { expectOwnSessionsUnderLoad } from "./concurrent-sessions.js"
 export { runRateLimitStoreTests } from "./rate-limit-store-tests.js"
 export type { RateLimitStoreTestOptions, CrossProcessOptions } from "./rate-limit-store-tests.js"
 export { runProviderTests, runOAuthProviderTests, PROVIDER_TEST_ORIGIN } from "./provider-tests.js"
