@@ -4,13 +4,15 @@
  * purge) cleared the expired verification tokens, on a SQLite file and a real
  * PostgreSQL.
  *
- * Found: a logout token without `exp` is accepted while its `iat` is at most
- * 600 s old give or take the 15 s clock tolerance, counted in whole seconds
- * (jose), i.e. until `iat + 616` s; its used `jti` was kept only until
+ * Found: a logout token without `exp` was accepted while its `iat` was at
+ * most 600 s old give or take the 15 s clock tolerance, counted in whole
+ * seconds (jose), i.e. until `iat + 616` s; its used `jti` was kept only until
  * `iat + 615` s. In the second between, a purge freed the `jti` and the same
  * token ended the account's sessions again: the sessions its user started
  * since the first logout. The `jti` is now kept past the last second a token
- * could pass.
+ * could pass. (Tokens without `exp` are refused since; one whose `exp` lies
+ * past the `iat` bound has the same window, and one with a short `exp` passes
+ * until `exp` + 14 s: both are replayed at their last second here.)
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -45,48 +47,61 @@ const engines: [string, () => Promise<SqlAdapterInstance>][] = [
   ["PostgreSQL", async () => SqlAdapter.postgres(pgs.poolConfig(await pgs.fresh("rt10")))],
 ]
 
+/** The last whole second a token passes, and the second after it (jose counts whole seconds). */
+const windows: [string, (iat: number) => number | undefined, (iat: number) => number][] = [
+  // `exp` past the `iat` bound: 600 s + 15 s of `iat` decide.
+  ["an exp an hour away", (iat) => iat + 3600, (iat) => iat + 615],
+  // The provider's own `exp` (120 s) decides: jose refuses once `exp` <= now - 15 s.
+  ["the provider's exp", () => undefined, (iat) => iat + 120 + 14],
+]
+
 describe.each(engines)("%s", (_name, open) => {
-  test("a logout token without exp, replayed in the last second it passes, after a purge: refused", async () => {
-    const adapter = await open()
-    try {
-      await adapter.migrate()
-      const config: AuthConfig = {
-        secret: SECRET,
-        trustHost: true,
-        adapter,
-        providers: [localOidcProvider(idp, "local")],
+  test.each(windows)(
+    "a logout token with %s, replayed in the last second it passes, after a purge: refused",
+    async (_window, expOf, lastSecond) => {
+      const adapter = await open()
+      try {
+        await adapter.migrate()
+        const config: AuthConfig = {
+          secret: SECRET,
+          trustHost: true,
+          adapter,
+          providers: [localOidcProvider(idp, "local")],
+        }
+        const deliver = async (token: string) =>
+          (
+            await Auth(
+              new Request(`${ORIGIN}${LOGOUT_PATH}`, {
+                method: "POST",
+                headers: { "content-type": "application/x-www-form-urlencoded" },
+                body: new URLSearchParams({ logout_token: token }),
+              }),
+              config,
+            )
+          ).status
+
+        vi.useFakeTimers({ toFake: ["Date"] })
+        const iat = Math.floor(Date.now() / 1000)
+        vi.setSystemTime(iat * 1000)
+        const exp = expOf(iat)
+        const token = idp.logoutToken(
+          exp === undefined ? { sub: "ada", iat } : { sub: "ada", iat, exp },
+        )
+        expect(await deliver(token)).toBe(200)
+        expect(await deliver(token)).toBe(400)
+
+        // The last moment the token still passes.
+        vi.setSystemTime(lastSecond(iat) * 1000 + 500)
+        await adapter.purge()
+        expect(await deliver(token)).toBe(400)
+
+        // A second later it is too old anyway.
+        vi.setSystemTime((lastSecond(iat) + 1) * 1000 + 500)
+        await adapter.purge()
+        expect(await deliver(token)).toBe(400)
+      } finally {
+        await adapter.close()
       }
-      const deliver = async (token: string) =>
-        (
-          await Auth(
-            new Request(`${ORIGIN}${LOGOUT_PATH}`, {
-              method: "POST",
-              headers: { "content-type": "application/x-www-form-urlencoded" },
-              body: new URLSearchParams({ logout_token: token }),
-            }),
-            config,
-          )
-        ).status
-
-      vi.useFakeTimers({ toFake: ["Date"] })
-      const iat = Math.floor(Date.now() / 1000)
-      vi.setSystemTime(iat * 1000)
-      // As the provider sends it, but without `exp` (older drafts of the spec made it optional).
-      const token = idp.logoutToken({ sub: "ada", iat, exp: undefined })
-      expect(await deliver(token)).toBe(200)
-      expect(await deliver(token)).toBe(400)
-
-      // The last moment the token still passes jose's age check (600 s + 15 s, whole seconds).
-      vi.setSystemTime((iat + 615) * 1000 + 500)
-      await adapter.purge()
-      expect(await deliver(token)).toBe(400)
-
-      // A second later it is too old anyway.
-      vi.setSystemTime((iat + 616) * 1000 + 500)
-      await adapter.purge()
-      expect(await deliver(token)).toBe(400)
-    } finally {
-      await adapter.close()
-    }
-  })
+    },
+  )
 })
