@@ -34,6 +34,7 @@ async function cookieOwner(origin: string, response: Response): Promise<string |
  * @param origin The app's origin, whose configuration slides the session on every read
  *   (`session: { updateAge: 0 }`), so that every answer sets cookies.
  * @param paths Routes that answer the session as JSON.
+ * @see [docs/testing.md: conformance suites](https://github.com/tessera-auth/tessera/blob/main/docs/testing.md#conformance-suites)
  */
 export async function expectOwnSessionsUnderLoad(origin: string, paths: string[]): Promise<void> {
   const alice = new HttpBrowser(origin)
