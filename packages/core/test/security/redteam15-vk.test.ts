@@ -345,7 +345,7 @@ describe("state, VK's only check", () => {
     const callback = vk.authorize(location, "mallory", { device_id: "https://evil.example/x" })
     const done = await browser.request(callback.href)
     expect(setsSession(done)).toBe(true)
-    expect(done.headers.get("location")).toBe(`${ORIGIN}`.concat("/"))
+    expect(done.headers.get("location")).toBe(`${ORIGIN}/`)
     const token = standIn.requestsTo("https://oauth.vk.com/access_token").at(-1)!
     expect(token.body).not.toContain("evil.example")
     expect(token.url.href).not.toContain("evil.example")
