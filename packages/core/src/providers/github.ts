@@ -117,8 +117,11 @@ async function requestProfile({
     const emails = await fetch(`${url.replace(/\/+$/, "")}/emails`, { headers })
     if (emails.ok) {
       const list = (await emails.json()) as GitHubEmail[]
-      profile.email =
-        (Array.isArray(list) ? list.find((e) => e.primary && e.verified)?.email : undefined) ?? null
+      // Exactly `true`, as GitHub sends them: a string or number is no proof of anything.
+      const primary = Array.isArray(list)
+        ? list.find((e) => e?.primary === true && e.verified === true)
+        : undefined
+      profile.email = typeof primary?.email === "string" ? primary.email : null
     }
   }
   return profile as unknown as Profile

@@ -27,6 +27,8 @@
  *   the user's `email` and `user_id`; the e-mail comes from there, since
  *   `users.get` does not return it (ask for the `email` scope, the default);
  * - `users.get` answers `{ response: [profile] }`, or `{ error: {...} }` with status 200;
+ *   the profile must be the user the token response's `user_id` names, its id
+ *   a positive integer, and the token response's `email` a string when present;
  * - VK's OAuth does not implement PKCE, so the check is `state`.
  *
  * Verified e-mail: none. VK sends the address in the token response with no
@@ -332,6 +334,15 @@ export interface VkTokenSet extends TokenSet {
 }
 
 /**
+ * A VK user id (a positive integer JSON can carry exactly), or `null`. Past
+ * 2^53 two ids parse to one number, and one VK user would sign in as another.
+ */
+function vkUserId(value: unknown): number | null {
+  const id = typeof value === "string" && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : null
+}
+
+/**
  * `users.get` with the token in the POST body, not the URL, where it would
  * end up in access logs, and as a bearer header, as Auth.js sends it. Unwraps
  * `{ response: [profile] }` and puts the token response's `email` on the
@@ -362,8 +373,16 @@ async function requestProfile({
       `VK: users.get error ${body.error.error_code ?? ""} ${body.error.error_msg ?? ""}`.trim(),
     )
   const profile = body.response?.[0]
-  if (!profile || typeof profile !== "object") throw new Error("VK: users.get returned no user")
-  const email = (tokens as VkTokenSet).email
+  if (!profile || typeof profile !== "object" || Array.isArray(profile))
+    throw new Error("VK: users.get returned no user")
+  const id = vkUserId(profile.id)
+  if (id === null) throw new Error("VK: users.get returned a user without a valid id")
+  const { user_id: tokenUserId, email } = tokens as VkTokenSet
+  // The token response names whose token it is: the profile must be that user's.
+  if (tokenUserId !== undefined && tokenUserId !== null && vkUserId(tokenUserId) !== id)
+    throw new Error("VK: users.get answered for another user than the token response's user_id")
+  if (email !== undefined && email !== null && typeof email !== "string")
+    throw new Error("VK: the token response's email is not a string")
   // null when VK sent none, as in Auth.js.
   return {
     ...profile,
