@@ -2603,6 +2603,29 @@ scenario(
       )
     }
 
+    // Bodies that are not what their content type says.
+    for (const [action, type, body] of [
+      ["session", "application/json", "{not json"],
+      ["signin/oidc-live", "application/json", "{not json"],
+      ["signout", "application/json", "[1,2]"],
+      ["signin/email", "application/json", "null"],
+      ["signin/email", "application/x-www-form-urlencoded", "%E0%A4%A"],
+    ]) {
+      const request = new Request(`${ORIGIN}/auth/${action}`, {
+        method: "POST",
+        headers: { cookie: b.cookieHeader(), origin: ORIGIN, "content-type": type },
+        body,
+      })
+      let result
+      try {
+        const response = await b.L.Auth(request, b.config)
+        result = { response, body: await readBody(response) }
+      } catch (error) {
+        result = { thrown: error?.type ?? error?.name ?? String(error) }
+      }
+      record(`POST ${action}, ${type} body ${body}`, result)
+    }
+
     for (const [label, change] of [
       ["no code", (url) => url.searchParams.delete("code")],
       ["an empty code", (url) => url.searchParams.set("code", "")],
