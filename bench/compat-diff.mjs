@@ -29,8 +29,14 @@
 //   AUTHJS_DIR=/path/to/bench/.baseline/authjs node bench/compat-diff.mjs   # another baseline
 //   node bench/compat-diff.mjs --all    # also print the observations that agree
 //   node bench/compat-diff.mjs --logs   # compare what each logged (errors, warnings) too
+//   node bench/compat-diff.mjs --sql    # Tessera's adapter is @tessera/sql on a SQLite file
+// With --sql, every adapter Tessera gets in a scenario (its memory adapter, and the inner
+// adapter of the recorded one) is `SqlAdapter.sqlite` on a fresh file, migrated, with the same
+// methods as the script's adapter; Auth.js keeps the script's adapter (it ships no SQL one in
+// @auth/core). What differs with --sql and not without it is the SQL adapter's doing.
 import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -85,6 +91,7 @@ async function loadLibraries() {
     memoryAdapter: () => scriptMemoryAdapter(),
   }
   const { MemoryAdapter } = await load(testingDist, "memory-adapter.js")
+  const { SqlAdapter } = useSql ? await load(sqlDist, "index.js") : {}
   const tessera = {
     name: "tessera",
     ...(await load(tesseraDist, "index.js")),
@@ -92,9 +99,36 @@ async function loadLibraries() {
     GitHub: (await load(tesseraDist, "providers/github.js")).default,
     Keycloak: (await load(tesseraDist, "providers/keycloak.js")).default,
     errors: await load(tesseraDist, "errors.js"),
-    memoryAdapter: () => MemoryAdapter(),
+    memoryAdapter: () => (useSql ? sqliteAdapter(SqlAdapter) : MemoryAdapter()),
+    SqlAdapter,
   }
   return [authjs, tessera]
+}
+
+const useSql = process.argv.includes("--sql")
+/** The script's adapter; with --sql, Tessera's side is @tessera/sql instead. */
+const scriptAdapterFor = (L) =>
+  useSql && L.SqlAdapter ? sqliteAdapter(L.SqlAdapter) : scriptMemoryAdapter()
+const sqlDist = join(root, "packages", "sql", "dist")
+
+/**
+ * `@tessera/sql` on a fresh SQLite file, migrated before its first call, exposing the script
+ * adapter's methods (so both libraries see adapters of the same capabilities).
+ */
+function sqliteAdapter(SqlAdapter) {
+  const adapter = SqlAdapter.sqlite(
+    join(mkdtempSync(join(tmpdir(), "compat-diff-sql-")), "auth.db"),
+  )
+  const ready = adapter.migrate()
+  return Object.fromEntries(
+    Object.keys(scriptMemoryAdapter()).map((name) => [
+      name,
+      async (...args) => {
+        await ready
+        return adapter[name](...args)
+      },
+    ]),
+  )
 }
 
 /** A minimal Auth.js-style adapter over Maps (Auth.js ships none in @auth/core). */
@@ -1126,7 +1160,7 @@ const emailConfig = (L, adapter = L.memoryAdapter()) =>
 
 scenario(
   "e-mail sign-in, the script's adapter for both",
-  (L) => emailConfig(L, scriptMemoryAdapter()),
+  (L) => emailConfig(L, scriptAdapterFor(L)),
   async (b, record) => {
     const csrfToken = await b.csrf()
     mailed[b.L.name].length = 0
@@ -1234,7 +1268,7 @@ callbackScenario("callback and event arguments: credentials, JWT", (L) =>
   baseConfig(L, recordingCallbacks(L)),
 )
 callbackScenario("callback and event arguments: e-mail, database sessions", (L) => ({
-  ...emailConfig(L, scriptMemoryAdapter()),
+  ...emailConfig(L, scriptAdapterFor(L)),
   ...recordingCallbacks(L),
 }))
 
@@ -1289,7 +1323,7 @@ const signInCallbackConfig = (L, kind) => {
       return (SIGNIN_ANSWERS[answerOf(user)] ?? SIGNIN_ANSWERS.allow)()
     },
   }
-  if (kind === "email") return { ...emailConfig(L, scriptMemoryAdapter()), callbacks }
+  if (kind === "email") return { ...emailConfig(L, scriptAdapterFor(L)), callbacks }
   return baseConfig(L, {
     callbacks,
     providers: [
@@ -1438,7 +1472,7 @@ for (const [answer, redirect] of Object.entries(REDIRECT_ANSWERS)) {
   scenario(
     `redirect callback returns ${answer}: every redirecting route`,
     (L) => ({
-      ...emailConfig(L, scriptMemoryAdapter()),
+      ...emailConfig(L, scriptAdapterFor(L)),
       providers: [
         credentialsProvider(L),
         L.GitHub({ clientId: "gh-client", clientSecret: "gh-secret" }),
@@ -1520,7 +1554,7 @@ for (const strategy of ["database", "jwt"]) {
   scenario(
     `sign-out and events.signOut (${strategy} sessions)`,
     (L) => ({
-      ...emailConfig(L, scriptMemoryAdapter()),
+      ...emailConfig(L, scriptAdapterFor(L)),
       providers: [credentialsProvider(L), emailConfig(L).providers[0]],
       session: { strategy },
       events: eventsSignOut(L),
@@ -1578,7 +1612,7 @@ for (const strategy of ["database", "jwt"]) {
 scenario(
   "custom pages: signIn, signOut, error, verifyRequest (e-mail and credentials)",
   (L) => ({
-    ...emailConfig(L, scriptMemoryAdapter()),
+    ...emailConfig(L, scriptAdapterFor(L)),
     providers: [credentialsProvider(L), emailConfig(L).providers[0]],
     pages: {
       signIn: "/login",
@@ -1643,7 +1677,7 @@ scenario(
 // The e-mail link flow under another base path: the link, the verify-request page, the session.
 scenario(
   "basePath /api/auth: e-mail link flow",
-  (L) => ({ ...emailConfig(L, scriptMemoryAdapter()), basePath: "/api/auth" }),
+  (L) => ({ ...emailConfig(L, scriptAdapterFor(L)), basePath: "/api/auth" }),
   async (b, record) => {
     const csrfToken = await b.csrf()
     mailed[b.L.name].length = 0
@@ -1674,7 +1708,7 @@ for (const strategy of ["jwt", "database"]) {
   scenario(
     `session lifetime: updateAge and maxAge (${strategy} sessions)`,
     (L) => ({
-      ...emailConfig(L, scriptMemoryAdapter()),
+      ...emailConfig(L, scriptAdapterFor(L)),
       providers: [credentialsProvider(L), emailConfig(L).providers[0]],
       session: { strategy, maxAge: 7 * 86400, updateAge: 86400 },
     }),
@@ -1778,7 +1812,7 @@ const failingMail = { authjs: false, tessera: false }
 scenario(
   "e-mail: sendVerificationRequest throws; custom normalizeIdentifier",
   (L) => ({
-    ...emailConfig(L, scriptMemoryAdapter()),
+    ...emailConfig(L, scriptAdapterFor(L)),
     providers: [
       {
         ...emailConfig(L).providers[0],
@@ -2119,7 +2153,7 @@ function valueCallbacks(L) {
 
 /** The script's adapter (the same for both), each call noted with its arguments. */
 function recordedAdapter(L) {
-  const inner = scriptMemoryAdapter()
+  const inner = scriptAdapterFor(L)
   return Object.fromEntries(
     Object.entries(inner).map(([name, method]) => [
       name,
@@ -2484,6 +2518,232 @@ scenario(
     })
   },
   { setup: startIdp },
+)
+
+// The `error` value and the status of each failure of each route not covered above: unknown
+// providers on GET, a POST without its CSRF token on each action (form and return-redirect),
+// an OAuth callback without `code` or with the provider's other `error` values, and an e-mail
+// sign-in's bad address, bad, missing and reused tokens.
+scenario(
+  "failures of every route: error values and statuses (live provider, e-mail)",
+  adapterConfig(),
+  async (b, record) => {
+    const rr = { "X-Auth-Return-Redirect": "1" }
+    const csrfToken = await b.csrf()
+    record("GET signin/unknown", await b.send("GET", "/auth/signin/unknown"))
+    record("GET signin/oidc-live", await b.send("GET", "/auth/signin/oidc-live"))
+    record("GET signin/email", await b.send("GET", "/auth/signin/email"))
+    record("GET callback/email (no token)", await b.send("GET", "/auth/callback/email"))
+    for (const [action, form] of [
+      ["signin/oidc-live", {}],
+      ["signin/email", { email: "ada@example.com" }],
+      ["signout", {}],
+    ]) {
+      record(`POST ${action} without csrfToken`, await b.send("POST", `/auth/${action}`, { form }))
+      record(
+        `POST ${action} without csrfToken (rr)`,
+        await b.send("POST", `/auth/${action}`, { form, headers: rr }),
+      )
+    }
+    record(
+      "POST session without csrfToken",
+      await b.send("POST", "/auth/session", { json: { data: { name: "X" } } }),
+      { kind: "session" },
+    )
+    for (const email of ["", "not-an-address", "a@b", "Ada@Example.COM "]) {
+      mailed[b.L.name].length = 0
+      record(
+        `POST signin/email "${email}"`,
+        await b.send("POST", "/auth/signin/email", { form: { csrfToken, email } }),
+      )
+      record(`POST signin/email "${email}": mailed`, { synthetic: mailed[b.L.name].length })
+    }
+    record(
+      "POST signin/email (rr), a bad address",
+      await b.send("POST", "/auth/signin/email", {
+        form: { csrfToken, email: "not-an-address" },
+        headers: rr,
+      }),
+    )
+
+    mailed[b.L.name].length = 0
+    await b.send("POST", "/auth/signin/email", { form: { csrfToken, email: "ada@example.com" } })
+    const link = mailed[b.L.name][0] && new URL(mailed[b.L.name][0].url)
+    if (link) {
+      const fresh = new Browser(b.L, b.config)
+      const token = link.searchParams.get("token")
+      const at = (params) => `${link.pathname}?${new URLSearchParams(params)}`
+      const email = link.searchParams.get("email")
+      record(
+        "GET callback/email, a wrong token",
+        await fresh.send("GET", at({ token: `${token}x`, email })),
+      )
+      record("GET callback/email, no email", await fresh.send("GET", at({ token })))
+      record(
+        "GET callback/email, another address",
+        await fresh.send("GET", at({ token, email: "eve@example.com" })),
+      )
+      record("GET callback/email, the link", await fresh.send("GET", at({ token, email })))
+      record(
+        "GET callback/email, the link again",
+        await new Browser(b.L, b.config).send("GET", at({ token, email })),
+      )
+    }
+
+    // JSON bodies (Auth.js reads `application/json` on every POST, as a form).
+    for (const [action, json] of [
+      ["signin/email", { csrfToken, email: "ada@example.com", callbackUrl: "/j" }],
+      ["signin/oidc-live", { csrfToken, callbackUrl: "/j" }],
+      ["signin/email", { email: "ada@example.com" }],
+      ["signout", { csrfToken, callbackUrl: "/bye" }],
+    ]) {
+      record(
+        `POST ${action} JSON ${Object.keys(json).join(",")}`,
+        await b.send("POST", `/auth/${action}`, { json }),
+      )
+    }
+
+    // Bodies that are not what their content type says.
+    for (const [action, type, body] of [
+      ["session", "application/json", "{not json"],
+      ["signin/oidc-live", "application/json", "{not json"],
+      ["signout", "application/json", "[1,2]"],
+      ["signin/email", "application/json", "null"],
+      ["signin/email", "application/x-www-form-urlencoded", "%E0%A4%A"],
+    ]) {
+      const request = new Request(`${ORIGIN}/auth/${action}`, {
+        method: "POST",
+        headers: { cookie: b.cookieHeader(), origin: ORIGIN, "content-type": type },
+        body,
+      })
+      let result
+      try {
+        const response = await b.L.Auth(request, b.config)
+        result = { response, body: await readBody(response) }
+      } catch (error) {
+        result = { thrown: error?.type ?? error?.name ?? String(error) }
+      }
+      record(`POST ${action}, ${type} body ${body}`, result)
+    }
+
+    for (const [label, change] of [
+      ["no code", (url) => url.searchParams.delete("code")],
+      ["an empty code", (url) => url.searchParams.set("code", "")],
+      ["a wrong code", (url) => url.searchParams.set("code", "wrong")],
+      [
+        "error=server_error",
+        (url) => {
+          url.searchParams.delete("code")
+          url.searchParams.set("error", "server_error")
+          url.searchParams.set("error_description", "the provider failed")
+        },
+      ],
+      [
+        "error=invalid_scope, no state",
+        (url) => {
+          url.search = "?error=invalid_scope"
+        },
+      ],
+    ]) {
+      const browser = new Browser(b.L, b.config)
+      const { back } = await throughIdp(browser, "oauth-live")
+      if (!back) continue
+      const url = new URL(back.url)
+      change(url)
+      record(
+        `oauth-live callback, ${label}`,
+        await browser.send("GET", `${url.pathname}${url.search}`),
+      )
+    }
+  },
+  { setup: startIdp },
+)
+
+// Custom pages given with a query string of their own, or on another origin: where each
+// failure lands; and the `callbackUrl` of a redirect to a custom page, remembered for its form.
+scenario(
+  "custom pages with a query string, on another origin; callbackUrl remembered for them",
+  (L) =>
+    baseConfig(L, {
+      pages: {
+        signIn: "/login?from=auth",
+        signOut: "/logout",
+        error: "https://errors.example/oops?app=1",
+      },
+    }),
+  async (b, record) => {
+    const csrfToken = await b.csrf()
+    const creds = { csrfToken, username: "ada", password: "no" }
+    record("wrong password", await b.send("POST", "/auth/callback/credentials", { form: creds }))
+    record(
+      "wrong password (rr)",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: creds,
+        headers: { "X-Auth-Return-Redirect": "1" },
+      }),
+    )
+    record("GET signin", await b.send("GET", "/auth/signin?callbackUrl=%2Fx"))
+    // The custom page's own form, posting no callbackUrl: where the sign-in lands.
+    record(
+      "then the custom page's form, no callbackUrl",
+      await b.send("POST", "/auth/callback/credentials", { form: { ...creds, password: "right" } }),
+    )
+    record("GET signout", await b.send("GET", "/auth/signout?callbackUrl=%2Fbye"))
+    record(
+      "then POST signout, no callbackUrl",
+      await b.send("POST", "/auth/signout", { form: { csrfToken } }),
+    )
+    record("GET error?error=Verification", await b.send("GET", "/auth/error?error=Verification"))
+    record(
+      "authorize throws",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { ...creds, username: "boom" },
+      }),
+    )
+  },
+)
+
+// `skipCSRFCheck` (the symbol each library exports): what each POST does without a token, and
+// whether the token route is still there.
+scenario(
+  "skipCSRFCheck: every POST without a token",
+  (L) => ({
+    ...emailConfig(L, scriptAdapterFor(L)),
+    providers: [credentialsProvider(L), emailConfig(L).providers[0]],
+    session: { strategy: "jwt" },
+    skipCSRFCheck: L.skipCSRFCheck,
+  }),
+  async (b, record) => {
+    record("GET csrf", await b.send("GET", "/auth/csrf"))
+    record(
+      "POST callback/credentials, no token",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { username: "ada", password: "right", callbackUrl: "/in" },
+      }),
+    )
+    record("GET session", await b.send("GET", "/auth/session"), { kind: "session" })
+    record(
+      "POST session update, no token",
+      await b.send("POST", "/auth/session", { json: { data: { name: "Countess" } } }),
+      { kind: "session" },
+    )
+    record(
+      "POST signout, no token",
+      await b.send("POST", "/auth/signout", { form: { callbackUrl: "/out" } }),
+    )
+    mailed[b.L.name].length = 0
+    record(
+      "POST signin/email, no token",
+      await b.send("POST", "/auth/signin/email", { form: { email: "ada@example.com" } }),
+    )
+    record("POST signin/email: mailed", { synthetic: mailed[b.L.name].length })
+    record(
+      "POST callback/credentials, a wrong token",
+      await b.send("POST", "/auth/callback/credentials", {
+        form: { csrfToken: "x", username: "ada", password: "right" },
+      }),
+    )
+  },
 )
 
 // ---------------------------------------------------------------------------------------------

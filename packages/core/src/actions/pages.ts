@@ -19,9 +19,10 @@ import type { ResponseInternal } from "../types.js"
 export async function signInPage(ctx: RequestContext): Promise<ResponseInternal> {
   const callbackUrl = await resolveCallbackUrl(ctx)
   const { error, code, email } = ctx.request.query
+  // Remembered for a custom page too: its own form may post no callbackUrl (as Auth.js).
+  rememberCallbackUrl(ctx, callbackUrl)
   const custom = ctx.config.pages.signIn
   if (custom) return { redirect: appPageUrl(ctx, custom, { callbackUrl, error, code }) }
-  rememberCallbackUrl(ctx, callbackUrl)
   const csrfToken = await ensureCsrfToken(ctx)
   const page = await pageContextOf(ctx)
   return renderSignInPage(ctx, page, { csrfToken, callbackUrl, error, code, email })

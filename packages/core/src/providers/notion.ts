@@ -40,6 +40,34 @@ import {
 /** The Notion API version the profile is read with. */
 export const NOTION_API_VERSION = "2022-06-28"
 
+/** The `person` part of a Notion user: present when the user is a person, not a bot. */
+export interface Person {
+  email?: string
+  [claim: string]: ProviderClaim
+}
+
+/** A Notion user object (`GET /v1/users/...`): a person or a bot. */
+export interface User {
+  object: "user"
+  id: string
+  type: "person" | "bot"
+  name: string | null
+  avatar_url: string | null
+  person?: Person
+  /** For a bot: who owns it. */
+  owner?: { type: "workspace" | "user"; workspace?: boolean; user?: User }
+  workspace_name?: string | null
+  [claim: string]: ProviderClaim
+}
+
+/** The owner of an integration's bot (`bot.owner` of `GET /v1/users/me`). */
+export interface Owner {
+  type: "workspace" | "user"
+  /** Present when a user, not a workspace, owns the integration. */
+  user?: User
+  [claim: string]: ProviderClaim
+}
+
 /** A Notion user (the owner of the integration's bot). */
 export interface NotionProfile {
   object: "user"
@@ -47,7 +75,7 @@ export interface NotionProfile {
   type: "person" | "bot"
   name: string | null
   avatar_url: string | null
-  person?: { email?: string }
+  person?: Person
   [claim: string]: ProviderClaim
 }
 

@@ -26,6 +26,100 @@
 import { endpointUrlsAsObjects, idText } from "../flows/oauth/provider-options.js"
 import type { OAuthConfig, OAuthUserConfig, ProviderClaim } from "./oauth.js"
 
+/**
+ * A user group on a Wikimedia wiki: the usual ones, and any other a wiki defines (the list is
+ * open, so an unknown group still type-checks).
+ */
+export type WikimediaGroup =
+  | "*"
+  | "user"
+  | "autoconfirmed"
+  | "extendedconfirmed"
+  | "bot"
+  | "sysop"
+  | "bureaucrat"
+  | "steward"
+  | "accountcreator"
+  | "import"
+  | "transwiki"
+  | "ipblock-exempt"
+  | "oversight"
+  | "rollbacker"
+  | "propertycreator"
+  | "wikidata-staff"
+  | "flood"
+  | "translationadmin"
+  | "confirmed"
+  | "flow-bot"
+  | "checkuser"
+  | (string & {})
+
+/** A grant the user gave the OAuth consumer (open, as {@link WikimediaGroup}). */
+export type WikimediaGrant =
+  | "basic"
+  | "blockusers"
+  | "checkuser"
+  | "createaccount"
+  | "delete"
+  | "editinterface"
+  | "editmycssjs"
+  | "editmyoptions"
+  | "editmywatchlist"
+  | "editpage"
+  | "editprotected"
+  | "editsiteconfig"
+  | "globalblock"
+  | "highvolume"
+  | "import"
+  | "mergehistory"
+  | "oath"
+  | "oversight"
+  | "patrol"
+  | "privateinfo"
+  | "protect"
+  | "rollback"
+  | "sendemail"
+  | "shortenurls"
+  | "uploadfile"
+  | "viewdeleted"
+  | "viewmywatchlist"
+  | (string & {})
+
+/**
+ * A user right on the wiki (MediaWiki's `$wgGroupPermissions` names; open, as
+ * {@link WikimediaGroup}: extensions add their own).
+ */
+export type WikimediaRight =
+  | "apihighlimits"
+  | "autoconfirmed"
+  | "autopatrol"
+  | "block"
+  | "bot"
+  | "createaccount"
+  | "createpage"
+  | "createtalk"
+  | "delete"
+  | "edit"
+  | "editinterface"
+  | "editmyoptions"
+  | "editmywatchlist"
+  | "editprotected"
+  | "editsemiprotected"
+  | "import"
+  | "ipblock-exempt"
+  | "minoredit"
+  | "move"
+  | "patrol"
+  | "protect"
+  | "read"
+  | "rollback"
+  | "sendemail"
+  | "undelete"
+  | "upload"
+  | "viewmywatchlist"
+  | "writeapi"
+  | (string & {})
+
 /** The user from `GET /oauth2/resource/profile`. */
 export interface WikimediaProfile {
   sub: string
@@ -34,9 +128,9 @@ export interface WikimediaProfile {
   confirmed_email: boolean
   blocked: boolean
   registered: string
-  groups: string[]
-  rights: string[]
-  grants: string[]
+  groups: WikimediaGroup[]
+  rights: WikimediaRight[]
+  grants: WikimediaGrant[]
   /** With the identity grant that includes the real name and e-mail. */
   realname?: string
   email?: string

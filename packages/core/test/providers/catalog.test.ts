@@ -11,7 +11,7 @@ const srcDir = fileURLToPath(new URL("../../src/providers/", import.meta.url))
 const testDir = fileURLToPath(new URL("./", import.meta.url))
 const readme = readFileSync(`${srcDir}README.md`, "utf8")
 /** Modules that hold shared types and helpers, not a provider. */
-const NOT_PROVIDERS = new Set(["index", "oauth"])
+const NOT_PROVIDERS = new Set(["index", "oauth", "provider-types"])
 /**
  * Modules whose provider id is not their file name, as in Auth.js (whose
  * `providers/ory-hydra` makes the provider `hydra`): apps moving over keep the
