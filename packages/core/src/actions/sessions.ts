@@ -3,8 +3,8 @@
  * checked): ends one of them, by id.
  *
  * Only ever about the signed-in user: without a session, 401; an id that is
- * not one of theirs is 404, the same whether it exists for someone else or not
- * at all. Without session records (no adapter, or one without the methods),
+ * not one of their sessions is 404, the same whether it exists for someone
+ * else, names a record that is no session, or nothing at all. Without session records (no adapter, or one without the methods),
  * 501 with a message naming what is missing.
  * @module
  */
@@ -13,7 +13,7 @@ import { InvalidRequest, type AuthError } from "../errors.js"
 import { RequestError } from "../http/request.js"
 import { noStoreHeaders } from "../http/response.js"
 import { sessionStrategy, type CurrentSession } from "../session/index.js"
-import { liveSessions, requireSessionRecords, revokeSessions } from "../session/records.js"
+import { liveSessions, requireSessionRecords, revokeOwnSession } from "../session/records.js"
 import type { ResponseInternal, SessionListEntry } from "../types.js"
 
 /** The answer when sessions have no records here. */
@@ -65,8 +65,9 @@ export async function revokeSessionAction(ctx: RequestContext): Promise<Response
   if (typeof id !== "string" || !/^[\x21-\x7e]{1,128}$/.test(id)) {
     throw new RequestError(new InvalidRequest("`id` must name one of your sessions"), 400)
   }
-  // Deleted only if it is theirs: one statement, so nothing is learnt about other users' ids.
-  const [revoked] = await revokeSessions(ctx, { id, userId: current.userId }, "user")
+  // Deleted only if it is one of their sessions (not another user's, not a record that is no
+  // session): anything else is the 404 of an id that does not exist.
+  const revoked = await revokeOwnSession(ctx, current.userId, id, "user")
   if (!revoked) {
     return {
       status: 404,

@@ -10,7 +10,9 @@ import { serializeCookie } from "./cookies.js"
  * client asked for it with `X-Auth-Return-Redirect: 1` (fetch-based clients, which
  * cannot read a cross-origin Location header). A response that sets cookies is
  * `no-store` unless it says otherwise: a shared cache must never keep one (it
- * may carry a session), whatever the route, the status or the method.
+ * may carry a session), whatever the route, the status or the method. Every body
+ * goes out with `X-Content-Type-Options: nosniff`: a JSON answer may echo what a
+ * client wrote (a name, a provider's profile), and no browser may render it as a page.
  */
 export function toResponse(result: ResponseInternal, returnRedirectAsJson: boolean): Response {
   const given = result.headers
@@ -29,6 +31,7 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
   if (result.redirect) {
     if (returnRedirectAsJson) {
       headers.set("Content-Type", "application/json")
+      headers.set(NOSNIFF, "nosniff")
       headers.delete("Location")
       return new Response(JSON.stringify({ url: result.redirect }), { status: 200, headers })
     }
@@ -40,6 +43,7 @@ export function toResponse(result: ResponseInternal, returnRedirectAsJson: boole
   }
   const [body, contentType] = bodyOf(result, headers.get("Content-Type"))
   if (contentType && !headers.has("Content-Type")) headers.set("Content-Type", contentType)
+  if (contentType) headers.set(NOSNIFF, "nosniff")
   return new Response(body, { status: result.status ?? 200, headers })
 }
 
@@ -57,14 +61,17 @@ export function typedResult(result: ResponseInternal): ResponseInternal {
   const given = result.headers
   if (given === undefined || Object.getPrototypeOf(given) === Object.prototype) {
     const record = given as Record<string, string> | undefined
-    const typed =
-      record !== undefined &&
-      Object.keys(record).some((name) => name.toLowerCase() === "content-type")
-    return typed ? result : { ...result, headers: withContentType(record, contentType) }
+    const typed = record !== undefined && declaredType(record) !== undefined
+    // A record of its own when the route gave none: an integration may add to it.
+    const headers =
+      record === undefined
+        ? extended({}, contentType)
+        : bodyHeaders(record, typed ? undefined : contentType)
+    return headers === given ? result : { ...result, headers }
   }
   const headers = new Headers(given)
-  if (headers.has("Content-Type")) return result
-  headers.set("Content-Type", contentType)
+  if (!headers.has("Content-Type")) headers.set("Content-Type", contentType)
+  headers.set(NOSNIFF, "nosniff")
   return { ...result, headers }
 }
 
@@ -110,23 +117,47 @@ function plainResponse(result: ResponseInternal, given: Record<string, string> |
   const status = result.status ?? 200
   const declared = given === undefined ? undefined : declaredType(given)
   const [body, contentType] = bodyOf(result, declared)
-  if (declared !== undefined || !contentType) return new Response(body, { status, headers: given })
-  return new Response(body, { status, headers: withContentType(given, contentType) })
+  if (!contentType) return new Response(body, { status, headers: given })
+  const headers = bodyHeaders(given, declared === undefined ? contentType : undefined)
+  return new Response(body, { status, headers })
 }
 
-/** `given` plus a Content-Type; the records of constant headers (`noStoreHeaders`) are kept. */
+/** The header that keeps browsers from sniffing a body's type (a JSON answer rendered as a page). */
+const NOSNIFF = "X-Content-Type-Options"
+
+/** The records of headers a body goes out with when the route gave none: constant, shared. */
+const bareBodyHeaders = new Map<string, Record<string, string>>()
+
+/**
+ * `given` plus `X-Content-Type-Options: nosniff`, and a Content-Type when `contentType` is
+ * given (the route named none). `given` itself when it already has both (the pages' headers).
+ * The records of constant headers (frozen: `noStoreHeaders`) are extended once and kept, so
+ * a session check allocates no header record of its own.
+ */
 const typedHeaders = new WeakMap<object, Map<string, Record<string, string>>>()
-function withContentType(
+function bodyHeaders(
   given: Record<string, string> | undefined,
-  contentType: string,
+  contentType: string | undefined,
 ): Record<string, string> {
-  if (given === undefined) return { "Content-Type": contentType }
-  if (!Object.isFrozen(given)) return { ...given, "Content-Type": contentType }
+  if (given === undefined) {
+    const type = contentType ?? ""
+    let headers = bareBodyHeaders.get(type)
+    if (!headers) bareBodyHeaders.set(type, (headers = Object.freeze(extended({}, contentType))))
+    return headers
+  }
+  if (contentType === undefined && given[NOSNIFF] === "nosniff") return given
+  if (!Object.isFrozen(given)) return extended(given, contentType)
+  const key = contentType ?? ""
   let byType = typedHeaders.get(given)
   if (!byType) typedHeaders.set(given, (byType = new Map()))
-  let headers = byType.get(contentType)
-  if (!headers)
-    byType.set(contentType, (headers = Object.freeze({ ...given, "Content-Type": contentType })))
+  let headers = byType.get(key)
+  if (!headers) byType.set(key, (headers = Object.freeze(extended(given, contentType))))
+  return headers
+}
+
+function extended(given: Record<string, string>, contentType: string | undefined) {
+  const headers: Record<string, string> = { ...given, [NOSNIFF]: "nosniff" }
+  if (contentType !== undefined) headers["Content-Type"] = contentType
   return headers
 }
 

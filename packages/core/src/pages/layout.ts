@@ -65,7 +65,9 @@ function newNonce(): string {
 /**
  * The headers of every built-in page: never cached (they carry CSRF tokens),
  * never framed (clickjacking), no inline code but the page's own (a nonce),
- * no Referer to other sites, no content sniffing. (`same-origin`, not
+ * no Referer to other sites, no content sniffing, and no handle on the page for a
+ * site that opened it with `window.open` (COOP: the opener can neither watch nor
+ * navigate the sign-in window). (`same-origin`, not
  * `no-referrer`: with no referrer at all, browsers send `Origin: null` on the
  * page's own form posts, which the CSRF check rightly refuses. Responses at
  * URLs that carry a token use `no-referrer`.)
@@ -86,6 +88,7 @@ export function pageHeaders(nonce: string): Record<string, string> {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Opener-Policy": "same-origin",
   }
 }
 

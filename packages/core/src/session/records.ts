@@ -311,6 +311,26 @@ export async function revokeSessions(
 }
 
 /**
+ * Ends one of `userId`'s sessions, by id, as the user asks (the `sessions/revoke` route).
+ * Only a session: the same table holds records that are not (a sign-in waiting for its
+ * second factor, the mark of the last sign-out everywhere), which the user never sees
+ * listed, and which stay, whatever id the request names. Looked up among the user's own
+ * records only, so nothing is learnt about other users' ids. A record's kind never
+ * changes, so the look-up and the delete cannot disagree.
+ */
+export async function revokeOwnSession(
+  ctx: Pick<RequestContext, "config">,
+  userId: string,
+  id: string,
+  reason: SessionRevokedReason,
+): Promise<AdapterSessionRecord | undefined> {
+  const records = await callAdapter(ctx.config, "listSessionRecords", userId)
+  if (!records.some((record) => record.id === id && isSession(record))) return undefined
+  const [revoked] = await revokeSessions(ctx, { id, userId }, reason)
+  return revoked
+}
+
+/**
  * Ends `userId`'s sessions of unknown origin, when an OpenID provider ends
  * every session of their account (back-channel logout with `sub` alone): the
  * records without a provider are sessions made under Auth.js (an adopted

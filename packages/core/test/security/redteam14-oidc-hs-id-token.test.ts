@@ -15,7 +15,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
-import { Browser, recordingLogger, SECRET, setsSession } from "../harness/index.js"
+import { Browser, hmacJwt, recordingLogger, SECRET, setsSession } from "../harness/index.js"
 import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
 
 const CLIENT_SECRET = "client-1-secret-that-is-long-enough-for-hs256"
@@ -23,22 +23,6 @@ let standIn: StandIn
 let issuer: FakeIssuer
 /** How the token endpoint's ID Token and the userinfo JWT are signed for the current test. */
 let signing: { idToken: "RS256" | "HS256"; userinfo: "RS256" | "HS256" | "json" }
-
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
-
-/** A JWT MACed with the client secret, as the attacker who knows it would make one. */
-async function hmacJwt(claims: Record<string, unknown>): Promise<string> {
-  const input = `${b64({ alg: "HS256", typ: "JWT" })}.${b64(claims)}`
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(CLIENT_SECRET),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  )
-  const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(input))
-  return `${input}.${Buffer.from(signature).toString("base64url")}`
-}
 
 beforeAll(async () => {
   standIn = await StandIn.start()
@@ -58,14 +42,18 @@ beforeAll(async () => {
         token_type: "Bearer",
         expires_in: 600,
         id_token:
-          signing.idToken === "HS256" ? await hmacJwt(claims) : await issuer.idToken(claims),
+          signing.idToken === "HS256"
+            ? await hmacJwt(claims, CLIENT_SECRET)
+            : await issuer.idToken(claims),
       }
     },
     async userinfo(record) {
       const claims = { iss: base, aud: "client-1", sub: record.sub, name: "Ada" }
       if (signing.userinfo === "json") return Response.json(claims)
       const jwt =
-        signing.userinfo === "HS256" ? await hmacJwt(claims) : await issuer.idToken(claims)
+        signing.userinfo === "HS256"
+          ? await hmacJwt(claims, CLIENT_SECRET)
+          : await issuer.idToken(claims)
       return new Response(jwt, { headers: { "content-type": "application/jwt" } })
     },
   })

@@ -14,27 +14,12 @@ import { afterAll, beforeAll, expect, test } from "vitest"
 import type { AuthConfig } from "@tessera/core"
 import { Browser as AppBrowser } from "../harness/index.js"
 import { issuerOn, StandIn, type FakeIssuer } from "../harness/stand-in.js"
-import { recordingLogger, SECRET } from "../harness/index.js"
+import { base64urlJson, hmacJwt, recordingLogger, SECRET } from "../harness/index.js"
 
 let standIn: StandIn
 let issuer: FakeIssuer
 /** How the next userinfo response is signed. */
 let signing: "issuer" | "stranger" | "hmac" | "none" = "issuer"
-
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
-
-async function hmacJwt(claims: Record<string, unknown>, secret: string): Promise<string> {
-  const input = `${b64({ alg: "HS256", typ: "JWT" })}.${b64(claims)}`
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  )
-  const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(input))
-  return `${input}.${Buffer.from(signature).toString("base64url")}`
-}
 
 beforeAll(async () => {
   standIn = await StandIn.start()
@@ -52,7 +37,7 @@ beforeAll(async () => {
       }
       const jwt =
         signing === "none"
-          ? `${b64({ alg: "none" })}.${b64(claims)}.`
+          ? `${base64urlJson({ alg: "none" })}.${base64urlJson(claims)}.`
           : signing === "hmac"
             ? await hmacJwt(claims, "client-1-secret")
             : await issuer.idToken(
