@@ -19,7 +19,10 @@ const REVIEWED: Record<string, string> = {
   "config/env.ts: factoryIds": "a provider factory's id, by the factory function (code, not data)",
   "http/client-address.ts: addresses":
     "the peer address an integration handed over, by its Request object (gone with it)",
-  "http/response.ts: typedHeaders": "frozen constant header records with a Content-Type (code)",
+  "http/response.ts: bareBodyHeaders":
+    "frozen constant header records by Content-Type, at most one per body type (code)",
+  "http/response.ts: typedHeaders":
+    "frozen constant header records with a Content-Type and nosniff (code)",
   "pages/html.ts: compacted": "each template literal's compacted strings (code, not data)",
   "pages/page-context.ts: builtIn": "the built-in English catalog, a module loaded once",
   "password/optional.ts: loaded": "optional packages (argon2, bcrypt) imported once",
