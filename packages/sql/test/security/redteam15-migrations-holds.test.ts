@@ -49,7 +49,9 @@ describe("red team 15: migrations under concurrency and failure (held)", () => {
   test("PostgreSQL: six `tessera migrate` at once on a new schema all succeed; each migration recorded once", async () => {
     const schema = await pg.fresh("race")
     const url = pg.url(schema)
-    const runs = await Promise.all(Array.from({ length: 6 }, () => run("migrate", "--postgres", url)))
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => run("migrate", "--postgres", url)),
+    )
     for (const r of runs) expect(r, r.err).toMatchObject({ code: 0, err: "" })
     // One of them applied everything; the others found nothing to do.
     expect(runs.filter((r) => r.out.includes(`applied ${ALL.join(", ")}`))).toHaveLength(1)
