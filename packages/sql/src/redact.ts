@@ -1,5 +1,6 @@
 /**
- * Keeps passwords, and the values a constraint error quotes, out of errors.
+ * Keeps passwords, and the values a constraint error quotes (a key's, or a
+ * refused row's), out of errors.
  * Connection details turn up in errors in places nobody thinks of (Node's
  * `ERR_INVALID_URL` carries the whole URL in `input`: `pg` scrubs that one
  * itself, but not every code path or driver version does), and errors end up
@@ -33,6 +34,13 @@ const PASSWORD_PARAM = /^(ssl)?password$/i
  */
 const KEY_VALUES = /\b(Key \(.*?\)=\().*(\)(?: already exists| is not present|$))/g
 
+/**
+ * The row PostgreSQL quotes whole when it refuses one (a not-null or check
+ * violation): `Failing row contains (<every column's value>).`, OAuth tokens and
+ * e-mail addresses included.
+ */
+const FAILING_ROW = /\b(Failing row contains \().*(\)\.?)/gs
+
 /** Replaces every secret (and any password in a URL, any value a key error quotes) in a string. */
 export function redactString(value: string, secrets: readonly string[] = []): string {
   let out = value
@@ -41,6 +49,7 @@ export function redactString(value: string, secrets: readonly string[] = []): st
     .replace(URL_USERINFO, "$1***@")
     .replace(PARAM_PASSWORD, "$1$2***")
     .replace(KEY_VALUES, "$1***$2")
+    .replace(FAILING_ROW, "$1***$2")
 }
 
 /**
