@@ -64,9 +64,22 @@ export type Target = DatabaseLocation
 
 class UsageError extends Error {}
 
-/** A postgres:// URL, or a SQLite path (optionally prefixed `file:` or `sqlite:`). */
-function locationOf(url: string): Target {
+/** `scheme://`: a URL, not a path. */
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
+
+/**
+ * A postgres:// URL, or a SQLite path (optionally prefixed `file:` or `sqlite:`).
+ * Any other URL (`mysql://`, `postgres+ssl://`) is a usage error naming only its
+ * scheme: taken for a path, it would become directories named after its
+ * password, and a SQLite file migrated in place of the database meant.
+ */
+function locationOf(url: string, name: string): Target {
   if (/^postgres(ql)?:\/\//i.test(url)) return { kind: "postgres", url }
+  const scheme = URL_SCHEME.exec(url)?.[1]
+  if (scheme && !/^(sqlite|file)$/i.test(scheme))
+    throw new UsageError(
+      `${name} is a ${scheme.toLowerCase()}:// URL; tessera works on a postgres:// URL or a SQLite path`,
+    )
   return { kind: "sqlite", path: url.replace(/^(sqlite|file):(\/\/)?/i, "") }
 }
 
@@ -95,7 +108,7 @@ export function resolveTarget(args: string[], env: CliIO["env"]): Target {
   }
   if (target) return target
   const url = env.DATABASE_URL?.trim()
-  if (url) return locationOf(url)
+  if (url) return locationOf(url, "DATABASE_URL")
   return { kind: "sqlite", path: "./data/auth.db" }
 }
 
@@ -184,7 +197,7 @@ async function runAuthjsImport(
   apply: boolean,
   io: CliIO,
 ): Promise<number> {
-  const target = to === undefined ? undefined : locationOf(to.trim())
+  const target = to === undefined ? undefined : locationOf(to.trim(), "--to")
   const secrets = [from, target].flatMap((t) => (t?.kind === "postgres" ? secretsOf(t.url) : []))
   try {
     const report = await importAuthjs({ from, ...(target ? { to: target } : {}), apply })

@@ -1,5 +1,6 @@
 /**
- * Keeps passwords, and the values a constraint error quotes, out of errors.
+ * Keeps passwords, and the values a constraint error quotes (a key's, or a
+ * refused row's), out of errors.
  * Connection details turn up in errors in places nobody thinks of (Node's
  * `ERR_INVALID_URL` carries the whole URL in `input`: `pg` scrubs that one
  * itself, but not every code path or driver version does), and errors end up
@@ -15,6 +16,17 @@ const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s]*@/gi
 const LOOSE_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)(.*)@/is
 
 /**
+ * A password given as a parameter rather than in the userinfo: `pg` takes
+ * `?password=` from a URL's query (over the userinfo's), and libpq's keyword
+ * form says `password=... host=...`; `sslpassword` unlocks a client key. The
+ * value runs to the next `&`, blank or `#`, or is quoted ('...', keyword form).
+ */
+const PARAM_PASSWORD = /(^|[?&;\s])((?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*(?:'|$)|[^&\s#]*)/gi
+
+/** A query parameter's name (decoded) that carries a password. */
+const PASSWORD_PARAM = /^(ssl)?password$/i
+
+/**
  * The values PostgreSQL quotes in a constraint error's `detail`:
  * `Key (email)=(ada@example.com) already exists.` A unique violation on users
  * or accounts names an e-mail address or a provider's account id, and such an
@@ -22,11 +34,22 @@ const LOOSE_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)(.*)@/is
  */
 const KEY_VALUES = /\b(Key \(.*?\)=\().*(\)(?: already exists| is not present|$))/g
 
+/**
+ * The row PostgreSQL quotes whole when it refuses one (a not-null or check
+ * violation): `Failing row contains (<every column's value>).`, OAuth tokens and
+ * e-mail addresses included.
+ */
+const FAILING_ROW = /\b(Failing row contains \().*(\)\.?)/gs
+
 /** Replaces every secret (and any password in a URL, any value a key error quotes) in a string. */
 export function redactString(value: string, secrets: readonly string[] = []): string {
   let out = value
   for (const secret of secrets) if (secret) out = out.split(secret).join("***")
-  return out.replace(URL_USERINFO, "$1***@").replace(KEY_VALUES, "$1***$2")
+  return out
+    .replace(URL_USERINFO, "$1***@")
+    .replace(PARAM_PASSWORD, "$1$2***")
+    .replace(KEY_VALUES, "$1***$2")
+    .replace(FAILING_ROW, "$1***$2")
 }
 
 /**
@@ -78,6 +101,9 @@ export function maskUrl(url: string): string {
   try {
     const parsed = new URL(url)
     if (parsed.password) parsed.password = "***"
+    // Also a name spelled with escapes (`%70assword`): `pg` decodes names before it reads them.
+    for (const name of new Set(parsed.searchParams.keys()))
+      if (PASSWORD_PARAM.test(name)) parsed.searchParams.set(name, "***")
     return redactString(parsed.href)
   } catch {
     return redactString(url).replace(LOOSE_USERINFO, "$1***@")
@@ -95,12 +121,19 @@ export function secretsOf(
   const fromUrl = (url: string) => {
     add(url)
     try {
-      const password = new URL(url).password
-      add(password)
-      add(decodeURIComponent(password))
+      const parsed = new URL(url)
+      add(parsed.password)
+      add(decodeURIComponent(parsed.password))
+      for (const [name, value] of parsed.searchParams) if (PASSWORD_PARAM.test(name)) add(value)
     } catch {
       // Not a parseable URL: the URL itself is already a secret.
       add(LOOSE_USERINFO.exec(url)?.[2])
+    }
+    // libpq's keyword form, or a query too broken to parse: the values as written.
+    for (const match of url.matchAll(PARAM_PASSWORD)) {
+      const value = match[3]!
+      add(value)
+      add(value.replace(/^'|'$/g, ""))
     }
   }
   if (typeof config === "string") fromUrl(config)

@@ -53,6 +53,16 @@ export async function adopt(
     }
     const now = Math.floor(Date.now() / 1000)
     const { iat, exp, jti, sid: _sid, revalidated_at: _checked, ...claims } = token
+    // Unused for longer than a Tessera session may idle (Auth.js renews `iat` on every use):
+    // ended, as such a Tessera session would be. Also what keeps an ended one ended: the rows
+    // that refuse a copy of an adopted or signed-out cookie live `maxAge`, and `purge` deletes
+    // them then, while an Auth.js cookie may have been issued for longer (its own `maxAge`).
+    if (typeof iat === "number" && iat + config.jwt.maxAge <= now) {
+      config.logger.debug("session: an Auth.js session cookie not adopted (idle past maxAge)", {
+        from: legacy.option.name,
+      })
+      return
+    }
     maxAge = Math.max(0, Math.min(config.jwt.maxAge, (exp ?? now + maxAge) - now))
     // With session records, the adopted session gets one: listed, revocable, and accepted.
     // Without records, the second factor is still asked about (the records' steps ask it too).

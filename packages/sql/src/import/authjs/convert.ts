@@ -113,8 +113,11 @@ export function parseDate(value: unknown, field: string): Date | null {
     if (/^-?\d+(\.\d+)?$/.test(trimmed)) ms = epochMs(Number(trimmed))
     else ms = iso ? isoMs(iso) : Date.parse(trimmed)
   }
-  if (!Number.isFinite(ms)) throw new Unreadable(`${field} is not a date`)
-  return new Date(Math.round(ms))
+  // A finite number past ±8.64e15 ms (a corrupted row, a "never" sentinel) is no date either:
+  // `new Date` would make it `Invalid Date`, which no column stores.
+  const date = new Date(Math.round(ms))
+  if (!Number.isFinite(date.valueOf())) throw new Unreadable(`${field} is not a date`)
+  return date
 }
 
 function integer(value: unknown, field: string): number | null {

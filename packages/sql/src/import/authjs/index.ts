@@ -77,6 +77,9 @@ function exists(path: string): boolean {
   }
 }
 
+/** The name of the PostgreSQL advisory lock an import holds while it writes. */
+const IMPORT_LOCK = "tessera: migrate --from authjs"
+
 /** Runs `fn` on one connection in a transaction: committed for "write", rolled back for "read". */
 async function transaction<T>(
   { db, dialect }: Opened,
@@ -95,6 +98,11 @@ async function transaction<T>(
   return db.connection().execute(async (connection) => {
     await sql.raw(begin).execute(connection)
     try {
+      // Runs at once (two deploy jobs) go one after the other: Kysely makes its migration
+      // tables inside this transaction, and one that lost that race could not recover in it.
+      // (SQLite's `begin immediate` already serializes writers.)
+      if (dialect === "postgres" && mode === "write")
+        await sql`select pg_advisory_xact_lock(hashtext(${IMPORT_LOCK}))`.execute(connection)
       const result = await fn(connection)
       await sql.raw(mode === "write" ? "commit" : "rollback").execute(connection)
       return result

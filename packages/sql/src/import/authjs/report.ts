@@ -3,6 +3,11 @@
  * CLI prints. The report names rows by user id, e-mail, provider account id or
  * passkey credential ID, never by a session or verification token: those are
  * credentials, and reports end up in terminals, CI logs and tickets.
+ *
+ * Those names are the app's users' to write (an OpenID provider's `email` and
+ * `sub`, a sign-up form), so every control character in them is printed
+ * escaped: an ANSI sequence would act on the operator's terminal, a line break
+ * would forge a report line, a bidi control would reorder what is read.
  * @module
  */
 import { KINDS, type Kind, type Layout } from "./detect.js"
@@ -44,6 +49,24 @@ export function buildReport(
     conflicts: plan.conflicts,
     conversions: plan.conversions,
   }
+}
+
+/** C0 and C1 controls, DEL, and the bidi controls (marks, embeddings, overrides, isolates). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
+
+/** `line` with each control character written out (`\x1b`, `\n`, `\u202e`): one line, inert. */
+function printable(line: string): string {
+  return line.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0)
+    return (
+      NAMED[c] ??
+      (code < 0x100
+        ? `\\x${code.toString(16).padStart(2, "0")}`
+        : `\\u${code.toString(16).padStart(4, "0")}`)
+    )
+  })
 }
 
 const LABELS: Record<Kind, string> = {
@@ -131,5 +154,6 @@ export function formatReport(report: ImportReport): string {
       "Columns with no place in Tessera's tables (not carried; they stay in the Auth.js tables):",
       `  ${extra.join(", ")}`,
     )
-  return `${lines.join("\n")}\n`
+  // Each line as built holds no line break of its own: any control character came from a value.
+  return `${lines.map(printable).join("\n")}\n`
 }
