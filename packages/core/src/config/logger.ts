@@ -37,12 +37,21 @@ const warnings: Record<WarningCode, string> = {
 const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s]*@/gi
 
 /**
- * `text` with the password of any URL in it masked. The errors printed here come from
- * adapters and providers too, and a driver's message may quote its connection string
- * (`@tessera/sql` scrubs its own; another adapter's may not).
+ * A password given as a parameter: `pg` reads `?password=` (and `sslpassword`) from a URL's
+ * query, libpq's keyword form says `password=...`. The value runs to the next `&`, blank or
+ * `#`, or is quoted ('...', the keyword form).
+ */
+const PARAM_PASSWORD = /(^|[?&;\s(])((?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*(?:'|$)|[^&\s#]*)/gi
+
+/**
+ * `text` with the password of any connection string in it masked (in a URL's userinfo or
+ * query, or libpq's keyword form). The errors printed here come from adapters and providers
+ * too, and a driver's message may quote its connection string (`@tessera/sql` scrubs its
+ * own; another adapter's may not). A value running into a closing parenthesis loses it too:
+ * better than printing the rest of a password that holds one.
  */
 function withoutPasswords(text: string): string {
-  return text.replace(URL_PASSWORD, "$1***@")
+  return text.replace(URL_PASSWORD, "$1***@").replace(PARAM_PASSWORD, "$1$2***")
 }
 
 /** Prints an error with its cause chain, never the request or its secrets. */
