@@ -301,6 +301,45 @@ describe.each([
     expect(await backend.users()).toEqual([expect.objectContaining({ id: "someone-else" })])
     expect(await backend.sessions()).toEqual([])
   })
+
+  // Prisma's and Drizzle's adapters assign ids of their own and drop the one `createUser` is
+  // given: the user `authorize` returned must still be found on the next sign-in.
+  test.each([
+    ["with an e-mail", ADA.email],
+    ["without an e-mail", null],
+  ])(
+    "an adapter that assigns its own user ids: the credentials user %s is the same user on every sign-in",
+    async (_, email) => {
+      const assigning: Adapter = {
+        ...counting.adapter,
+        createUser: ({ id: _given, ...user }) =>
+          counting.adapter.createUser!({ ...user, id: `own-${crypto.randomUUID()}` }),
+      }
+      const { config: c, log } = makeConfig({
+        adapter: assigning,
+        providers: [
+          Credentials({
+            credentials: { password: {} },
+            authorize: () => ({ id: ADA.id, name: ADA.name, email }),
+          }),
+        ],
+      })
+      const first = await signIn(c)
+      const second = await signIn(c, undefined, { jar: first.jar })
+      for (const { response } of [first, second]) {
+        expect(response.status).toBe(302)
+        expect(response.headers.get("location")).not.toContain("error=")
+      }
+      const users = await backend.users()
+      expect(users).toHaveLength(1)
+      expect(users[0]!.id).toMatch(/^own-/)
+      const sessions = await backend.sessions()
+      expect(sessions).toHaveLength(1) // the second sign-in replaced the first's
+      expect(sessions[0]!.userId).toBe(users[0]!.id)
+      expect((await readSession(c, second.jar)).body).toMatchObject({ user: { name: ADA.name } })
+      expect(log.errors).toEqual([])
+    },
+  )
 })
 
 describe("database sessions: events and failing callbacks", () => {

@@ -31,7 +31,7 @@ async function credentialsUser(
   ctx: RequestContext,
   identity: ProviderIdentity,
 ): Promise<SignInUser> {
-  const existing = await callAdapter(ctx.config, "getUser", identity.account.providerAccountId)
+  const existing = await storedCredentialsUser(ctx, identity)
   if (existing) return { user: existing, isNewUser: false }
   // Normalized as an e-mail sign-in address, never folded further: `toLowerCase()`
   // made `\u212Aevin@` (Kelvin sign, another mailbox) into `kevin@`, stored and shown
@@ -45,5 +45,22 @@ async function credentialsUser(
     ...newUser({ ...identity, user: { ...identity.user, email } }, null),
     id: identity.account.providerAccountId,
   })
+  // An adapter that assigns ids of its own (Prisma's, Drizzle's) dropped `authorize`'s: the
+  // account row (provider = the credentials provider's id) is how the next sign-in finds the
+  // user. Without it that sign-in would find no user by id and the address taken (refused), or
+  // with no address, create the user again.
+  if (user.id !== identity.account.providerAccountId && ctx.config.adapter?.linkAccount)
+    await callAdapter(ctx.config, "linkAccount", { ...identity.account, userId: user.id })
   return registered(ctx, user)
+}
+
+/** The user `authorize` named: stored under its id, or linked by the account row above. */
+async function storedCredentialsUser(ctx: RequestContext, identity: ProviderIdentity) {
+  const { account } = identity
+  const user = await callAdapter(ctx.config, "getUser", account.providerAccountId)
+  if (user || !ctx.config.adapter?.getUserByAccount) return user
+  return callAdapter(ctx.config, "getUserByAccount", {
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+  })
 }
