@@ -21,7 +21,13 @@
  */
 import type { Context, MiddlewareHandler } from "hono"
 import { HTTPException } from "hono/http-exception"
-import { Auth, getSession, isAuthAction, setEnvDefaults as coreSetEnvDefaults } from "@tessera/core"
+import {
+  Auth,
+  getSession,
+  isAuthAction,
+  setEnvDefaults as coreSetEnvDefaults,
+  withClientAddress,
+} from "@tessera/core"
 import type { AdapterUser } from "@tessera/core/adapters"
 import type { JWT } from "@tessera/core/jwt"
 import type { Session } from "@tessera/core/types"
@@ -100,14 +106,24 @@ export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
  * registered path (`/api/auth/*` serves `/api/auth/signin`, ...). Requests that
  * are not an auth action (`/auth/anything-else`) go on to `next()`.
  *
+ * @param options `clientAddress`: the client's address, for the per-IP rate limits with
+ *   `rateLimit: { clientAddress: true }`. Hono's `getConnInfo` is a different import per
+ *   runtime, so the app names it: `(c) => getConnInfo(c).remote.address`. Behind a proxy that
+ *   is the proxy's address; use `rateLimit.ipHeader` there. Called only when a per-IP limit applies.
+ *
  * @example
  * ```ts
  * app.use("/auth/*", authHandler())
+ * // Node.js, per-IP limits under the connection's address (rateLimit: { clientAddress: true }):
+ * // import { getConnInfo } from "@hono/node-server/conninfo"
+ * app.use("/auth/*", authHandler({ clientAddress: (c) => getConnInfo(c).remote.address }))
  * ```
  *
  * @see [@hono/auth-js](https://github.com/honojs/middleware/tree/main/packages/auth-js) (`authHandler`)
+ * @see [Hono: ConnInfo helper](https://hono.dev/docs/helpers/conninfo)
  */
-export function authHandler(): MiddlewareHandler {
+export function authHandler(options: AuthHandlerOptions = {}): MiddlewareHandler {
+  const { clientAddress } = options
   return async (c, next) => {
     const config = atMountPath(resolvedConfig(c), c)
     const url = requestUrl(c, authEnv(c).AUTH_URL)
@@ -127,8 +143,21 @@ export function authHandler(): MiddlewareHandler {
       if (error instanceof BodyUnreadable) return invalidRequest(c, error.message)
       throw error
     }
+    if (clientAddress) withClientAddress(request, () => clientAddress(c))
     return Auth(request, config)
   }
+}
+
+/**
+ * Options of {@link authHandler}.
+ * @see [Rate limits: proxies and IP addresses](https://github.com/tessera-auth/tessera/blob/main/docs/passwords-and-rate-limits.md#proxies-and-ip-addresses)
+ */
+export interface AuthHandlerOptions {
+  /**
+   * The client's address (`getConnInfo(c).remote.address`), handed to core with the request for
+   * `rateLimit: { clientAddress: true }`; `undefined` when it cannot tell.
+   */
+  clientAddress?: (c: Context) => string | undefined
 }
 
 /** A 400 as core answers one: the client sent what cannot be served. */

@@ -8,7 +8,7 @@ import { createAdaptorServer } from "@hono/node-server"
 import { Hono } from "hono"
 import type { AuthConfig } from "@tessera/core"
 import { listenOnLoopback, type IntegrationApp } from "@tessera/testing"
-import { authHandler, initAuthConfig, verifyAuth } from "../src/index.js"
+import { authHandler, initAuthConfig, verifyAuth, type AuthHandlerOptions } from "../src/index.js"
 
 export interface AppOptions {
   /** Where authHandler() is registered. Default `/auth/*`. */
@@ -17,6 +17,8 @@ export interface AppOptions {
   before?: (app: Hono) => void
   /** Adds routes after it. */
   after?: (app: Hono) => void
+  /** authHandler()'s options. */
+  handler?: AuthHandlerOptions
 }
 
 /** The app: authHandler() at the mount, and GET /me behind verifyAuth() answering the session. */
@@ -24,7 +26,7 @@ export function honoApp(config: () => AuthConfig, options: AppOptions = {}): Hon
   const app = new Hono()
   app.use("*", initAuthConfig(config))
   options.before?.(app)
-  app.use(options.mount ?? "/auth/*", authHandler())
+  app.use(options.mount ?? "/auth/*", authHandler(options.handler))
   app.use("/me", verifyAuth())
   app.get("/me", (c) => c.json(c.get("authUser").session))
   options.after?.(app)
