@@ -4,8 +4,9 @@
  *
  * Only ever about the signed-in user: without a session, 401; an id that is
  * not one of their sessions is 404, the same whether it exists for someone
- * else, names a record that is no session, or nothing at all. Without session records (no adapter, or one without the methods),
- * 501 with a message naming what is missing.
+ * else, names a record that is no session, or nothing at all. Without session
+ * records (no adapter, or one without the methods), 501 with a message naming
+ * what is missing.
  * @module
  */
 import type { RequestContext } from "../context.js"
