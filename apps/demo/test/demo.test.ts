@@ -160,6 +160,12 @@ describe("the demo server over HTTP", () => {
     })
     expect(account.status).toBe(200)
     expect(await account.text()).toContain("bob@example.test")
+    // Rendered with Bob's session (its cookie did not slide): no shared cache may keep it.
+    expect(account.headers.getSetCookie()).toEqual([])
+    expect(account.headers.get("cache-control")).toBe("private, no-cache, no-store")
+    // An anonymous page is left as the app made it.
+    const home = await fetch(new URL("/health", demo.url))
+    expect(home.headers.get("cache-control")).toBeNull()
   })
 
   test("/health never needs a session", async () => {

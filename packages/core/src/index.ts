@@ -15,6 +15,7 @@ export { Auth } from "./handler.js"
 export { getSession, type GetSessionInput } from "./session/get-session.js"
 export type { AuthConfig } from "./config/auth-config.js"
 export { setEnvDefaults, createActionURL } from "./config/env.js"
+export { deriveConfig } from "./config/derived.js"
 export { isAuthAction } from "./routes.js"
 export {
   getAccessToken,

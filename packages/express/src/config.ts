@@ -5,7 +5,7 @@
  * builds a fresh object per request.
  * @module
  */
-import { setEnvDefaults, type AuthConfig } from "@tessera/core"
+import { deriveConfig, setEnvDefaults, type AuthConfig } from "@tessera/core"
 
 /**
  * The configuration `ExpressAuth` and `getSession` accept: core's, without `raw`.
@@ -68,22 +68,13 @@ export function atMountPath(
   return derived
 }
 
-/** Configurations that already have a mount path: their warnings have been logged once. */
-const warned = new WeakSet<AuthConfig>()
-
 /**
- * `config` served at `basePath`. Core logs a configuration's warnings when it first sees it;
- * each derived copy would log them again, once per path a client makes up, so only the first
- * copy of a configuration says them. Errors and debug lines are the app's logger's as ever.
+ * `config` served at `basePath`: a copy that core treats as the app's configuration for the
+ * warnings it says once per configuration, so the app's logger hears each once, whichever
+ * path (or `getSession`, with the app's own object) shows it first.
  */
 function derive(config: AuthConfig, basePath: string): AuthConfig {
-  if (!warned.has(config)) {
-    warned.add(config)
-    return { ...config, basePath }
-  }
-  const logger = Object.create(config.logger ?? null) as NonNullable<AuthConfig["logger"]>
-  logger.warn = () => {}
-  return { ...config, basePath, logger }
+  return deriveConfig(config, { basePath })
 }
 
 /** Where the actions are served: `basePath`, default `/auth`, no trailing slash. */

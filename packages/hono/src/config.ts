@@ -10,7 +10,7 @@
 import type { Context } from "hono"
 import { env } from "hono/adapter"
 import { routePath } from "hono/route"
-import { setEnvDefaults, type AuthConfig as CoreAuthConfig } from "@tessera/core"
+import { deriveConfig, setEnvDefaults, type AuthConfig as CoreAuthConfig } from "@tessera/core"
 import { withSessionCapture } from "./capture.js"
 
 /**
@@ -68,7 +68,8 @@ export function atMountPath(config: CoreAuthConfig, c: Context): CoreAuthConfig 
   let byPath = mounted.get(config)
   if (!byPath) mounted.set(config, (byPath = new Map()))
   let derived = byPath.get(mountPath)
-  if (!derived) byPath.set(mountPath, (derived = { ...config, basePath: mountPath }))
+  // A copy that shares the app's once-per-configuration warnings: said once, not once per path.
+  if (!derived) byPath.set(mountPath, (derived = deriveConfig(config, { basePath: mountPath })))
   return derived
 }
 

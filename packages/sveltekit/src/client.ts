@@ -57,9 +57,9 @@ function kitDefaultBasePath(): Promise<string> {
  * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
  */
 export interface SignInParams {
-  /** Where to go after signing in. Default: the current page. */
+  /** Where to go after signing in. Default: `callbackUrl`, else the current page. */
   redirectTo?: string
-  /** Auth.js' older name of `redirectTo`. */
+  /** @deprecated Auth.js' older name of `redirectTo` (which wins when both are given). */
   callbackUrl?: string
   /**
    * `false`: do not navigate, resolve to a {@link SignInResult} (credentials,
@@ -80,7 +80,10 @@ export interface SignInParams {
  * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
  */
 export interface SignInResult {
-  /** True when the sign-in succeeded. */
+  /**
+   * True when the sign-in succeeded. A refused sign-in is `false` (Auth.js's client says `true`
+   * there, the answer being a 200 that names the error).
+   */
   ok: boolean
   /** HTTP status of the sign-in request; 0 when no answer came (network, passkey dialog). */
   status: number
@@ -106,7 +109,9 @@ export interface SignInResult {
  * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client)
  */
 export interface SignOutParams {
+  /** Where to go after signing out. Default: `callbackUrl`, else the current page (as Auth.js's). */
   redirectTo?: string
+  /** @deprecated Auth.js' older name of `redirectTo` (which wins when both are given). */
   callbackUrl?: string
   /**
    * Tessera extension (needs session records: an adapter). `"all"`: end every session of the
@@ -116,6 +121,7 @@ export interface SignOutParams {
   scope?: "all" | "others"
   /** `false`: do not navigate, resolve to a {@link SignOutResult}. Default `true`. */
   redirect?: boolean
+  /** The server's `basePath`. Default `<paths.base>/auth`. */
   basePath?: string
 }
 
@@ -131,7 +137,7 @@ export interface SignOutResult {
   status: number
   /** As {@link SignInResult.error}: `ClientFetchError`, `MissingCSRF`, `InvalidCallbackUrl`, ... */
   error: string | undefined
-  /** Where the server sends the browser; `null` on error. */
+  /** Where the server sends the browser (Auth.js's `{ url }`); `null` on error. */
   url: string | null
 }
 
@@ -267,8 +273,10 @@ async function startSignIn(
 }
 
 /**
- * Ends the session, then goes to `redirectTo` (default: the current page). Resolves
- * to a {@link SignOutResult} with `redirect: false`, and when signing out failed.
+ * Ends the session, then goes where the server answers: `redirectTo` (else `callbackUrl`, else
+ * the current page) through the `redirect` callback, as Auth.js's client. Resolves to a
+ * {@link SignOutResult} with `redirect: false`, and when signing out failed (Auth.js's client
+ * navigates to `redirectTo` then: the user would think they were signed out).
  *
  * @param params Where to go afterwards, `redirect`, and `scope` (`"others"` or `"all"`).
  * @see [Auth.js: @auth/sveltekit/client](https://authjs.dev/reference/sveltekit/client) (`signOut`)

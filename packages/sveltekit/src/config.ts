@@ -5,7 +5,7 @@
  * nothing here builds a fresh object per request.
  * @module
  */
-import { raw, setEnvDefaults, skipCSRFCheck, type AuthConfig } from "@tessera/core"
+import { deriveConfig, raw, setEnvDefaults, skipCSRFCheck, type AuthConfig } from "@tessera/core"
 import type { ProviderType } from "@tessera/core/types"
 import type { Env } from "./env.js"
 import type { SvelteKitAuthConfig } from "./types.js"
@@ -37,7 +37,8 @@ const actionConfigs = new WeakMap<AuthConfig, ActionConfig>()
 export function actionConfig(config: AuthConfig): ActionConfig {
   let derived = actionConfigs.get(config)
   if (!derived) {
-    derived = { ...config, raw, skipCSRFCheck }
+    // Shares the app's once-per-configuration warnings: the hook's object and this say each once.
+    derived = deriveConfig(config, { raw, skipCSRFCheck }) as ActionConfig
     actionConfigs.set(config, derived)
   }
   return derived

@@ -32,6 +32,8 @@ async function readSession(event: RequestEvent, config: AuthConfig): Promise<Ses
     },
     config,
   )
+  // The response now shows this user's data (or carries their cookie): see privateIfSessionSet.
+  if (session) signedIn.add(event)
   // A refreshed session cookie (sliding expiry), or expired ones for a session that is no longer valid.
   if (cookies.length > 0 && applyCookiesIfPossible(event.cookies, cookies))
     setSessionCookies.add(event)
@@ -41,30 +43,49 @@ async function readSession(event: RequestEvent, config: AuthConfig): Promise<Ses
 /** Requests whose response carries session cookies this integration set (see {@link privateIfSessionSet}). */
 const setSessionCookies = new WeakSet<RequestEvent>()
 
+/** Requests for which `locals.auth()` found a session (see {@link privateIfSessionSet}). */
+const signedIn = new WeakSet<RequestEvent>()
+
+/** What a response that must stay out of shared caches gets: core's own responses say the same. */
+const PRIVATE = "private, no-cache, no-store"
+
 /**
- * The app's response to `event`, made private when it sets a cookie of Tessera's (a session
- * cookie, in chunks or not, a CSRF token, ...) and says nothing of caching itself: a shared
- * cache (a CDN) must never keep one person's session cookie and hand it to the next visitor.
- * core's own responses follow the same rule. The cookie may come from this request's
- * `locals.auth()`, or from another request of the app's: SvelteKit copies the `Set-Cookie`
- * lines of a load's `event.fetch` to an endpoint (whose `locals.auth()` moved the session
- * forward) or to `/auth/session` onto the page's response. A `Cache-Control` the app set
- * (`setHeaders`) is kept, and so is a response whose headers are immutable (a `fetch`
- * result passed through); cookies of the app's own change nothing.
+ * The app's response to `event`, made private when it was rendered with a session (`locals.auth()`
+ * found one, whether or not its cookie slid) or sets a cookie of Tessera's (a session cookie, in
+ * chunks or not, a CSRF token, ...): a shared cache (a CDN) must never keep one person's page or
+ * session cookie and hand it to the next visitor. core's own responses follow the same rule. The
+ * cookie may come from this request's `locals.auth()`, or from another request of the app's:
+ * SvelteKit copies the `Set-Cookie` lines of a load's `event.fetch` to an endpoint (whose
+ * `locals.auth()` moved the session forward) or to `/auth/session` onto the page's response.
+ * A `Cache-Control` the app set (`setHeaders`) is kept when it already keeps shared caches out
+ * (`private` or `no-store`); one that lets them in (`public, max-age=600`, `s-maxage`, ...) is
+ * replaced. A response whose headers are immutable (a `fetch` result passed through) is left as
+ * it is; anonymous pages and cookies of the app's own change nothing.
  */
 export function privateIfSessionSet(
   event: RequestEvent,
   response: Response,
   config: AuthConfig,
 ): Response {
-  if (response.headers.has("cache-control")) return response
-  if (!setSessionCookies.has(event) && !setsAuthCookie(response, config)) return response
+  const personal =
+    signedIn.has(event) || setSessionCookies.has(event) || setsAuthCookie(response, config)
+  if (!personal || keepsSharedCachesOut(response.headers.get("cache-control"))) return response
   try {
-    response.headers.set("cache-control", "private, no-cache, no-store")
+    response.headers.set("cache-control", PRIVATE)
   } catch {
     // Immutable headers: the app's own response object, left as it is.
   }
   return response
+}
+
+/** Whether a `Cache-Control` value already forbids shared caches to store the response. */
+function keepsSharedCachesOut(value: string | null): boolean {
+  if (value === null) return false
+  // `private="set-cookie"` names fields only: a shared cache may still store the rest of the page.
+  return value
+    .split(",")
+    .map((directive) => directive.trim().toLowerCase())
+    .some((directive) => directive === "private" || directive.split("=")[0] === "no-store")
 }
 
 /** Whether `response` sets a cookie of Tessera's: a default name (`tessera.*`, prefixed or not) or one the configuration gives. */

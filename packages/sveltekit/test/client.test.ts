@@ -148,6 +148,47 @@ describe("client signIn against the real handle", () => {
     expect(location.href).toBe(PAGE)
   })
 
+  it("credentials failure with redirect: false: Auth.js's SignInResponse, with ok false", async () => {
+    fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    serveWith(handle)
+    // Auth.js answers { error, code, status: 200, ok: true, url: null } here (res.ok of a 200).
+    expect(
+      await signIn("credentials", { username: "mallory", password: "x", redirect: false }),
+    ).toEqual({
+      error: "CredentialsSignin",
+      code: "invalid_login",
+      status: 200,
+      ok: false,
+      url: null,
+    })
+  })
+
+  it("signOut: redirectTo, else the deprecated callbackUrl, else the current page, as Auth.js's", async () => {
+    const location = fakeWindow()
+    const { handle } = SvelteKitAuth(testConfig())
+    const { calls } = serveWith(handle)
+    const postedCallbackUrl = async () =>
+      new URLSearchParams(await calls.findLast((r) => r.method === "POST")!.text()).get(
+        "callbackUrl",
+      )
+    const signedOut = (url: string) => ({ ok: true, status: 200, error: undefined, url })
+    await signIn("credentials", { username: "ada", password: "lovelace", redirect: false })
+    expect(await signOut({ callbackUrl: "/old", redirect: false })).toEqual(
+      signedOut(`${ORIGIN}/old`),
+    )
+    expect(await postedCallbackUrl()).toBe("/old")
+    expect(await signOut({ redirectTo: "/new", callbackUrl: "/old", redirect: false })).toEqual(
+      signedOut(`${ORIGIN}/new`),
+    )
+    expect(await postedCallbackUrl()).toBe("/new")
+    expect(await signOut({ redirect: false })).toEqual(signedOut(PAGE))
+    expect(await postedCallbackUrl()).toBe(PAGE)
+    // redirect defaults to true: the browser goes where the server said.
+    expect(await signOut({ callbackUrl: "/old" })).toBeUndefined()
+    expect(location.href).toBe(`${ORIGIN}/old`)
+  })
+
   it("getCsrfToken returns the token of the csrf action", async () => {
     fakeWindow()
     const { handle } = SvelteKitAuth(testConfig())

@@ -48,6 +48,7 @@ import type { AuthConfig } from "./auth-config.js"
 import { defaultCallbacks } from "./callbacks.js"
 import { defaultCookies, mergeCookies, type ResolvedCookies } from "./cookies.js"
 import { environmentDefaults, processEnv, suppressed } from "./env.js"
+import { originOf, warningsSaid } from "./derived.js"
 import { createLogger } from "./logger.js"
 import { parseAllowedHosts, parseCanonicalUrl, type OriginPolicy } from "./origin.js"
 import { resolveProviders } from "./providers.js"
@@ -75,7 +76,10 @@ export interface ResolvedConfig {
   readonly sessionRecords: boolean
   /** Token refreshes in flight, by account: one refresh per account at a time in this process. */
   readonly tokenRefreshes: Map<string, Promise<unknown>>
-  /** Warnings a request can trigger, given once per configuration (not once per request). */
+  /**
+   * Warnings given once per configuration (not once per request, nor once per copy an
+   * integration made with `deriveConfig`): shared by the app's object and its copies.
+   */
   readonly warned: Set<WarningCode>
   /** Adoptions of Auth.js cookies under way, by the cookie's hash: one per cookie in this process. */
   readonly authjsAdoptions: Map<string, Promise<unknown>>
@@ -158,6 +162,13 @@ async function resolveOnce(config: AuthConfig): Promise<Resolution> {
   }
 }
 
+/** Says `code` unless the configuration (or another copy of the app's object) already said it. */
+function sayOnce(logger: LoggerInstance, said: Set<WarningCode>, code: WarningCode): void {
+  if (said.has(code)) return
+  said.add(code)
+  logger.warn(code)
+}
+
 function resolveSecrets(secret: AuthConfig["secret"]): string[] {
   const secrets = (Array.isArray(secret) ? secret : [secret]).filter(
     (s) => s !== undefined && s !== "",
@@ -238,7 +249,12 @@ function resolveOrigin(
   const urlPath = canonical?.pathname.replace(/\/+$/, "")
   // Only a basePath that disagrees with the URL's path is worth a word: an equal one may be
   // the URL's path filled in by setEnvDefaults (on a copy, in the integrations), not the app's.
-  if (urlPath && config.basePath !== undefined && !suppressed.has(source)) {
+  if (
+    urlPath &&
+    config.basePath !== undefined &&
+    !suppressed.has(source) &&
+    !suppressed.has(originOf(source))
+  ) {
     if (urlPath !== config.basePath.replace(/\/+$/, "")) logger.warn("env-url-basepath-mismatch")
   }
   if (!canonical && !trustHost) {
@@ -379,6 +395,9 @@ async function resolve(
   source: AuthConfig,
   logger: LoggerInstance,
 ): Promise<ResolvedConfig> {
+  // Said once for the app's configuration and every copy an integration made of it (deriveConfig).
+  const warned = warningsSaid(source)
+  const once: LoggerInstance = { ...logger, warn: (code) => sayOnce(logger, warned, code) }
   const providerList = config.providers
   if (!Array.isArray(providerList)) throw new InvalidConfiguration("`providers` must be an array")
   const secrets = resolveSecrets(config.secret)
@@ -386,11 +405,11 @@ async function resolve(
   const adapter = config.adapter
   const session = resolveSession(config, adapter)
   const redirectProxyUrl = config.redirectProxyUrl
-  const { policy: origin, urlPath } = resolveOrigin(config, source, logger)
+  const { policy: origin, urlPath } = resolveOrigin(config, source, once)
   const basePath = resolveBasePath(config.basePath, urlPath)
   const { providers, flows } = await resolveProviders(providerList, {
     adapter,
-    logger,
+    logger: once,
     redirectProxyUrl,
     sessionStrategy: session.strategy,
   })
@@ -398,16 +417,16 @@ async function resolve(
   const localization = await resolveLocalization(theme)
   const sessionStrategy = await loadSessionStrategy(session.strategy)
   const twoFactor = await resolveSecondFactors(config.twoFactor, adapter, flows)
-  if (config.debug) logger.warn("debug-enabled")
+  if (config.debug) once.warn("debug-enabled")
   if (session.recentSignInAge === Infinity && config.session?.recentSignInAge === undefined)
-    logger.warn("recent-sign-in-unenforced")
+    once.warn("recent-sign-in-unenforced")
   const skip = config.skipCSRFCheck === skipCSRFCheck
   // Integrations (raw mode) skip CSRF because their framework checks it; only warn for direct use.
-  if (skip && config.raw !== raw) logger.warn("csrf-disabled")
+  if (skip && config.raw !== raw) once.warn("csrf-disabled")
   const cookieOverrides = config.cookies as Partial<CookiesOptions> | undefined
   const rateLimits = resolveRateLimits(config.rateLimit, secrets)
   if (codesUnguarded(rateLimits, codeLimits(flows, twoFactor)))
-    logger.warn("rate-limit-codes-unguarded")
+    once.warn("rate-limit-codes-unguarded")
   return {
     basePath,
     secrets,
@@ -419,7 +438,7 @@ async function resolve(
     sessionStrategy,
     sessionRecords: hasSessionRecords(adapter, session.strategy),
     tokenRefreshes: new Map(),
-    warned: new Set(),
+    warned,
     oauth: new Map(),
     authjsAdoptions: new Map(),
     jwt: resolveJwt(config, session, keys),

@@ -16,6 +16,10 @@ const REVIEWED: Record<string, string> = {
   "config/resolve.ts: resolutions": "the resolved configurations themselves, by the app's object",
   "config/env.ts: copies": "setEnvDefaults' work on the app's object, before it is resolved",
   "config/env.ts: applied": "setEnvDefaults' work on the app's object, before it is resolved",
+  "config/derived.ts: origins":
+    "which app's object an integration's copy came from, by the copy (gone with it)",
+  "config/derived.ts: saidBy":
+    "the once-per-configuration warnings said, by the app's object (gone with it), shared by its copies",
   "config/env.ts: factoryIds": "a provider factory's id, by the factory function (code, not data)",
   "http/client-address.ts: addresses":
     "the peer address an integration handed over, by its Request object (gone with it)",

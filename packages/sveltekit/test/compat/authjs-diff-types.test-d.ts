@@ -20,6 +20,18 @@ describe("Auth.js's client and App types", () => {
     expectTypeOf(oauth.url).toEqualTypeOf<string | null>()
   })
 
+  test("SignInResponse has Auth.js's fields, of Auth.js's types", () => {
+    // @auth/sveltekit 1.11.3's declaration, field for field.
+    interface AuthjsSignInResponse {
+      error: string | undefined
+      code: string | undefined
+      status: number
+      ok: boolean
+      url: string | null
+    }
+    expectTypeOf<SignInResponse>().toEqualTypeOf<AuthjsSignInResponse>()
+  })
+
   test("signOut with redirect: false resolves to the result", async () => {
     const res = await signOut({ redirect: false })
     expectTypeOf(res.url).toEqualTypeOf<string | null>()

@@ -5,8 +5,13 @@
  * session cookie; with no `Cache-Control`, a CDN that caches pages could keep
  * it and sign the next visitor in as this one. Such a response is made
  * `private, no-cache, no-store`, as core's own responses are; a page that sets
- * its own `Cache-Control` keeps it, and a response with no session cookie
- * gains nothing.
+ * its own private or `no-store` `Cache-Control` keeps it.
+ *
+ * Left out then: a signed-in page whose cookie did not slide carried no
+ * `Cache-Control` at all, and a page's `public, max-age=...` was kept next to
+ * a session cookie. Any response for which `locals.auth()` found a session is
+ * now private, whether or not its cookie was re-issued; an anonymous page,
+ * and one that never asks for the session, is untouched.
  */
 import type { Handle } from "@sveltejs/kit"
 import { afterEach, beforeEach, expect, it, vi } from "vitest"
@@ -65,13 +70,56 @@ it("the page's own Cache-Control is kept", async () => {
   expect(response.headers.get("cache-control")).toBe("private, max-age=60")
 })
 
-it("a page with no session cookie to set gains no Cache-Control", async () => {
+it("a signed-in page whose cookie did not slide is private all the same; an anonymous one is untouched", async () => {
   const { handle } = SvelteKitAuth(testConfig({ adapter: adapterWithAda() }))
   const browser = await signInThroughHandle(handle, ORIGIN)
   const signedInPage = await page(handle, createEvent(browser.request(`${ORIGIN}/`)))
   expect(await signedInPage.text()).toBe("hello Ada")
   expect(sessionCookieSet(signedInPage)).toBe(false)
-  expect(signedInPage.headers.get("cache-control")).toBeNull()
+  expect(signedInPage.headers.get("cache-control")).toBe("private, no-cache, no-store")
   const anonymous = await page(handle, createEvent(new Request(`${ORIGIN}/`)))
+  expect(await anonymous.text()).toBe("hello stranger")
   expect(anonymous.headers.get("cache-control")).toBeNull()
+})
+
+it("a signed-in page's shared-cache Cache-Control gives way; one that is already private or no-store is kept", async () => {
+  const { handle } = SvelteKitAuth(testConfig({ adapter: adapterWithAda() }))
+  const browser = await signInThroughHandle(handle, ORIGIN)
+  const cacheControlOf = async (value: string) =>
+    (
+      await page(handle, createEvent(browser.request(`${ORIGIN}/`)), { "cache-control": value })
+    ).headers.get("cache-control")
+  // A CDN would keep these and hand Ada's page to the next visitor.
+  expect(await cacheControlOf("public, max-age=3600")).toBe("private, no-cache, no-store")
+  expect(await cacheControlOf("s-maxage=600, stale-while-revalidate=60")).toBe(
+    "private, no-cache, no-store",
+  )
+  expect(await cacheControlOf("no-cache")).toBe("private, no-cache, no-store")
+  // Private for the named fields only: the page itself may still be stored.
+  expect(await cacheControlOf('private="set-cookie", max-age=60')).toBe(
+    "private, no-cache, no-store",
+  )
+  // The app's own stricter (or as strict) word stands.
+  expect(await cacheControlOf("private, max-age=60")).toBe("private, max-age=60")
+  expect(await cacheControlOf("no-store")).toBe("no-store")
+  expect(await cacheControlOf("Private, Max-Age=0")).toBe("Private, Max-Age=0")
+})
+
+it("an anonymous page keeps its public Cache-Control", async () => {
+  const { handle } = SvelteKitAuth(testConfig({ adapter: adapterWithAda() }))
+  const anonymous = await page(handle, createEvent(new Request(`${ORIGIN}/`)), {
+    "cache-control": "public, max-age=3600",
+  })
+  expect(anonymous.headers.get("cache-control")).toBe("public, max-age=3600")
+})
+
+it("a page that never asks for the session is untouched, signed in or not", async () => {
+  const { handle } = SvelteKitAuth(testConfig({ adapter: adapterWithAda() }))
+  const browser = await signInThroughHandle(handle, ORIGIN)
+  const response = await handle({
+    event: createEvent(browser.request(`${ORIGIN}/about`)),
+    resolve: async () =>
+      new Response("about", { headers: { "cache-control": "public, max-age=60" } }),
+  })
+  expect(response.headers.get("cache-control")).toBe("public, max-age=60")
 })
