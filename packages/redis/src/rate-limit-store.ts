@@ -13,9 +13,9 @@
  * `compareAndDelete` is one Lua script over all its keys: it compares every
  * counter, then deletes them all, or none. On Redis Cluster the keys of one
  * subject hash to different slots and Redis refuses a script over several
- * (CROSSSLOT): there each key is compared and deleted by a script of its own,
- * atomic per key only (a guess counted meanwhile still stays, with the
- * counters it changed).
+ * (CROSSSLOT): there all are compared first, then each key is compared and
+ * deleted by a script of its own, atomic per key only (a guess counted
+ * between the two still stays, with the counter it changed).
  * @module
  */
 import type { RateLimitStore } from "@tessera/core/rate-limit"
@@ -173,8 +173,15 @@ export function RedisRateLimitStore(
         return await run(entries)
       } catch (error) {
         if (!isCrossSlot(error)) throw error
-        // Redis Cluster: one key per script. One unchanged counter is still deleted
-        // when another changed; a changed one (the guess counted meanwhile) never is.
+        // Redis Cluster: compare them all first (so a change already made deletes
+        // none), then one key per script. Only a change landing between the two
+        // leaves the others deleted; the changed counter itself never is.
+        const counts = await Promise.all(
+          entries.map(async ([key]) =>
+            toCount(await bounded(client.get(prefix + key), timeout, "GET")),
+          ),
+        )
+        if (counts.some((count, i) => count !== entries[i]![1])) return false
         const done = await Promise.all(entries.map((entry) => run([entry])))
         return done.every(Boolean)
       }
