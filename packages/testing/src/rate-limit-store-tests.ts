@@ -4,6 +4,8 @@
  * your own). Built on vitest: call it at the top level of a test file.
  *
  * What it checks: increment/get/delete semantics, that keys are independent,
+ * `compareAndDelete` deleting all its keys or none (optional in the interface:
+ * a store without it lists its two tests in `skipTests`),
  * expiry where the test can observe it, 100 concurrent increments in one
  * process counting exactly 100, and two processes incrementing one key on the
  * same backend counting exactly 2N, every count handed out once.
