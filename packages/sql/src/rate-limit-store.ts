@@ -168,10 +168,12 @@ export function SqlRateLimitStore(
 
     async compareAndDelete(expected) {
       const entries = Object.entries(expected)
-      // A counter expected at 0 has no row to delete; it is only compared.
+      // A counter expected at 0 has no row to delete; it is only compared (a row made
+      // since is a hit counted since, and kept).
       const present = entries.filter(([, count]) => count > 0).map(([key]) => key)
       const current = time(now())
-      if (present.length === 0) return entries.every(([, count]) => count === 0)
+      // Nothing to delete (the limiter never asks this: the success counted itself first).
+      if (present.length === 0) return true
       return guard(async () => {
         if (dialect === "sqlite") {
           // Uncorrelated subqueries: evaluated once, before any row goes.
