@@ -243,6 +243,13 @@ export interface Adapter {
   /** Tessera extension: the user's live sessions (both strategies), in any order. */
   listSessionRecords?(userId: string): Awaitable<AdapterSessionRecord[]>
   /**
+   * Tessera extension (optional): the live record with this id, whatever its
+   * user, or null. `revokeSession(config, id)` looks the record up with it, to
+   * end only sessions; without it, Tessera looks it up with
+   * `touchSessionRecord` (moving its `lastSeenAt`).
+   */
+  getSessionRecord?(id: string): Awaitable<AdapterSessionRecord | null>
+  /**
    * Tessera extension: deletes the sessions (both strategies: database session
    * rows too) matching every field of `filter`, atomically; returns them.
    */

@@ -27,6 +27,7 @@ import { sessionStrategy } from "./session/index.js"
 import {
   liveSessions,
   requireSessionRecords,
+  revokeSessionById,
   revokeSessions,
   toSessionRecord,
 } from "./session/records.js"
@@ -54,17 +55,22 @@ export async function listSessions(config: AuthConfig, userId: string): Promise<
 }
 
 /**
- * Ends one session, by id (from `listSessions` or the `sessions` route).
+ * Ends one session, by id (from `listSessions` or the `sessions` route). Only a
+ * live session: an id of another record in the same table (a sign-in waiting
+ * for its second factor, the mark of the last sign-out everywhere) ends
+ * nothing and leaves it as it is. The record is looked up by the adapter's
+ * `getSessionRecord`, or else its `touchSessionRecord`; an adapter with
+ * neither throws `MissingAdapterMethods`.
  *
  * @param config The same configuration object `Auth()` gets.
  * @param sessionId The session's id.
  * @returns Whether a session ended.
  * @see [OWASP Session Management Cheat Sheet: session expiration](https://cheatsheetseries.owasp.org/cheatsheets/Session_Management_Cheat_Sheet.html#session-expiration)
+ * @see https://github.com/tessera-auth/tessera/blob/main/docs/sessions.md
  */
 export async function revokeSession(config: AuthConfig, sessionId: string): Promise<boolean> {
   const resolvedConfig = await resolved(config)
-  const ended = await revokeSessions({ config: resolvedConfig }, { id: sessionId }, "server")
-  return ended.length > 0
+  return !!(await revokeSessionById({ config: resolvedConfig }, sessionId, "server"))
 }
 
 /**

@@ -373,7 +373,7 @@ export interface Cookie extends CookieOption {
 
 /**
  * What `logger.warn` receives: a risky setting (`debug-enabled`, `csrf-disabled`,
- * `insecure-issuer`, `rate-limit-codes-unguarded`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
+ * `insecure-issuer`, `rate-limit-codes-unguarded`, `rate-limit-store-not-atomic`), an `AUTH_URL` that disagrees with `basePath`, or, once per configuration,
  * a session whose record the adapter refused, which cannot be listed or revoked
  * (`session-records-unstored-user`), or a request a per-IP limit found no client address on
  * (`rate-limit-client-address-missing`); and a provider's token refresh whose ID Token was
@@ -392,6 +392,7 @@ export type WarningCode =
   | "recent-sign-in-unenforced"
   | "session-records-unstored-user"
   | "rate-limit-codes-unguarded"
+  | "rate-limit-store-not-atomic"
   | "rate-limit-client-address-missing"
   | "refresh-id-token-refused"
 

@@ -9,6 +9,13 @@
  * because "set the TTL only on the first hit" needs INCR's result; `EXPIRE NX`
  * would do it in MULTI but needs Redis 7. Every command touches one key, so it
  * works on Redis Cluster too.
+ *
+ * `compareAndDelete` is one Lua script over all its keys: it compares every
+ * counter, then deletes them all, or none. On Redis Cluster the keys of one
+ * subject hash to different slots and Redis refuses a script over several
+ * (CROSSSLOT): there all are compared first, then each key is compared and
+ * deleted by a script of its own, atomic per key only (a guess counted
+ * between the two still stays, with the counter it changed).
  * @module
  */
 import type { RateLimitStore } from "@tessera/core/rate-limit"
@@ -55,6 +62,16 @@ if count == 1 or redis.call("TTL", KEYS[1]) == -1 then
   redis.call("EXPIRE", KEYS[1], ARGV[1])
 end
 return count`
+
+/** Deletes every key if each holds its count (ARGV, in order; a missing key holds 0), else none. */
+const COMPARE_AND_DELETE = `for i, key in ipairs(KEYS) do
+  if tonumber(redis.call("GET", key) or "0") ~= tonumber(ARGV[i]) then return 0 end
+end
+redis.call("DEL", unpack(KEYS))
+return 1`
+
+/** Redis Cluster's refusal of a script whose keys are on several slots. */
+const isCrossSlot = (error: unknown) => error instanceof Error && /CROSSSLOT/.test(error.message)
 
 /** A reply as a number: RESP2 gives strings, RESP3 or a type mapping may give numbers or buffers. */
 function toCount(reply: unknown): number {
@@ -142,6 +159,32 @@ export function RedisRateLimitStore(
     },
     async delete(key) {
       await bounded(client.del(prefix + key), timeout, "DEL")
+    },
+    async compareAndDelete(expected) {
+      const entries = Object.entries(expected)
+      if (entries.length === 0) return true
+      const run = async (pairs: [string, number][]) => {
+        const keys = pairs.map(([key]) => prefix + key)
+        const counts = pairs.map(([, count]) => String(count))
+        const script = client.eval(COMPARE_AND_DELETE, { keys, arguments: counts })
+        return toCount(await bounded(script, timeout, "EVAL")) === 1
+      }
+      try {
+        return await run(entries)
+      } catch (error) {
+        if (!isCrossSlot(error)) throw error
+        // Redis Cluster: compare them all first (so a change already made deletes
+        // none), then one key per script. Only a change landing between the two
+        // leaves the others deleted; the changed counter itself never is.
+        const counts = await Promise.all(
+          entries.map(async ([key]) =>
+            toCount(await bounded(client.get(prefix + key), timeout, "GET")),
+          ),
+        )
+        if (counts.some((count, i) => count !== entries[i]![1])) return false
+        const done = await Promise.all(entries.map((entry) => run([entry])))
+        return done.every(Boolean)
+      }
     },
   }
 }

@@ -544,6 +544,16 @@ export function createAdapterMethods(
       return row ? toRecord(row) : null
     },
 
+    async getSessionRecord(id) {
+      const row = await db
+        .selectFrom("sessions")
+        .selectAll()
+        .where("id", "=", id)
+        .where("expires", ">", date(new Date()))
+        .executeTakeFirst()
+      return row ? toRecord(row) : null
+    },
+
     async listSessionRecords(userId) {
       const rows = await db
         .selectFrom("sessions")

@@ -12,6 +12,12 @@
  *   that request wait.
  *   `cleanup()` does it on demand (from a cron job, say).
  *
+ * - `compareAndDelete` is atomic against `increment` from any process: on
+ *   SQLite one `DELETE` whose condition compares every counter (a write
+ *   statement holds the file's one write lock from its start); on PostgreSQL a
+ *   transaction that locks the rows (`SELECT ... FOR UPDATE`, which reads the
+ *   latest counts), compares them, and deletes them.
+ *
  * Times are the app's clock (`now`), stored as the other tables store them
  * (`timestamptz` on PostgreSQL, integer milliseconds on SQLite). They only
  * decide garbage collection: the limiter's keys carry their window.
@@ -158,6 +164,53 @@ export function SqlRateLimitStore(
 
     async delete(key) {
       await guard(() => kysely.deleteFrom("rate_limits").where("key", "=", key).execute())
+    },
+
+    async compareAndDelete(expected) {
+      const entries = Object.entries(expected)
+      // A counter expected at 0 has no row to delete; it is only compared (a row made
+      // since is a hit counted since, and kept).
+      const present = entries.filter(([, count]) => count > 0).map(([key]) => key)
+      const current = time(now())
+      // Nothing to delete (the limiter never asks this: the success counted itself first).
+      if (present.length === 0) return true
+      return guard(async () => {
+        if (dialect === "sqlite") {
+          // Uncorrelated subqueries: evaluated once, before any row goes.
+          const unchanged = sql.join(
+            entries.map(
+              ([key, count]) =>
+                sql`coalesce((select r.count from rate_limits r where r.key = ${key} and r.expires_at > ${current}), 0) = ${count}`,
+            ),
+            sql` and `,
+          )
+          const result = await kysely
+            .deleteFrom("rate_limits")
+            .where("key", "in", present)
+            .where(sql<boolean>`${unchanged}`)
+            .executeTakeFirst()
+          return Number(result.numDeletedRows) > 0
+        }
+        return kysely.transaction().execute(async (trx) => {
+          // Locked in key order, so two of these never wait on each other in a cycle.
+          const rows = await trx
+            .selectFrom("rate_limits")
+            .select(["key", "count"])
+            .where(
+              "key",
+              "in",
+              entries.map(([key]) => key),
+            )
+            .where("expires_at", ">", current)
+            .orderBy("key")
+            .forUpdate()
+            .execute()
+          const counts = new Map(rows.map((row) => [row.key, Number(row.count)]))
+          if (entries.some(([key, count]) => (counts.get(key) ?? 0) !== count)) return false
+          await trx.deleteFrom("rate_limits").where("key", "in", present).execute()
+          return true
+        })
+      })
     },
 
     cleanup,

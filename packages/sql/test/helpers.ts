@@ -257,3 +257,24 @@ export async function clusterControl(url: string) {
       pgCtl("-D", data, "-l", join(dirname(data), "server.log"), "-w", "-t", "20", "start"),
   }
 }
+
+/**
+ * How many connections of `application` wait on a lock, once `expected` do (or after 15 s of
+ * polling, whatever the count then): connections come up and block one by one.
+ */
+export async function waitingOnLocks(
+  admin: pg.Client,
+  application: string,
+  expected: number,
+): Promise<number> {
+  let count = -1
+  for (let i = 0; i < 300 && count < expected; i++) {
+    const { rows } = await admin.query<{ count: string }>(
+      `select count(*) from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`,
+      [application],
+    )
+    count = Number(rows[0]!.count)
+    if (count < expected) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return count
+}

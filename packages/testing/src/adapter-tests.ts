@@ -98,6 +98,7 @@ const optionalExtensions = new Set<keyof Adapter>([
   "createUserAndAccount",
   "createSessionRecord",
   "listSessionRecords",
+  "getSessionRecord",
   "touchSessionRecord",
   "deleteSessionRecords",
   "listAccountsByUserId",
@@ -516,6 +517,20 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         await method("createSessionRecord")(dead)
         expect(await method("touchSessionRecord")(dead.id, { lastSeenAt })).toBeNull()
         expect(await method("touchSessionRecord")(uid(), { lastSeenAt })).toBeNull()
+      })
+
+      it("getSessionRecord finds a live record of any kind by id alone; null for unknown or expired", async () => {
+        const user = await createUser()
+        const jwt = record(user.id)
+        await method("createSessionRecord")(jwt)
+        const database = record(user.id, { provider: null, providerAccountId: null })
+        await method("createSession")({ ...database, sessionToken: uid() })
+        const dead = record(user.id, { expires: new Date(Date.now() - 1000) })
+        await method("createSessionRecord")(dead)
+        expect(await method("getSessionRecord")(jwt.id)).toEqual(jwt)
+        expect(await method("getSessionRecord")(database.id)).toEqual(database)
+        expect(await method("getSessionRecord")(dead.id)).toBeNull()
+        expect(await method("getSessionRecord")(uid())).toBeNull()
       })
 
       it("updateSession moves a database session's lastSeenAt", async () => {

@@ -408,6 +408,14 @@ export function MemoryAdapter(
       return null
     },
 
+    async getSessionRecord(id) {
+      for (const session of sessions.values()) {
+        const record = session.id === id ? toRecord(session) : null
+        if (record) return record.expires.valueOf() > Date.now() ? record : null
+      }
+      return null
+    },
+
     async listSessionRecords(userId) {
       const now = Date.now()
       const out: AdapterSessionRecord[] = []

@@ -4,6 +4,8 @@
  * your own). Built on vitest: call it at the top level of a test file.
  *
  * What it checks: increment/get/delete semantics, that keys are independent,
+ * `compareAndDelete` deleting all its keys or none (optional in the interface:
+ * a store without it lists its two tests in `skipTests`),
  * expiry where the test can observe it, 100 concurrent increments in one
  * process counting exactly 100, and two processes incrementing one key on the
  * same backend counting exactly 2N, every count handed out once.
@@ -187,6 +189,34 @@ export function runRateLimitStoreTests(options: RateLimitStoreTestOptions): void
       expect(await Promise.all(keys.map((key) => store.get(key)))).toEqual([1, 2, 3, 4])
       await store.delete(keys[1]!)
       expect(await Promise.all(keys.map((key) => store.get(key)))).toEqual([1, 0, 3, 4])
+    })
+
+    // Optional in the interface: a store without it lists these two in `skipTests`.
+    it("compareAndDelete deletes every key when each holds its count (absent: 0)", async () => {
+      expect(store.compareAndDelete).toBeTypeOf("function")
+      const [one, two, absent] = ["cad-one", "cad-two", "cad-absent"].map(uniqueKey)
+      await store.increment(one!, 60)
+      for (let n = 0; n < 3; n++) await store.increment(two!, 60)
+      expect(await store.compareAndDelete!({ [one!]: 1, [two!]: 3, [absent!]: 0 })).toBe(true)
+      expect(await Promise.all([one!, two!, absent!].map((key) => store.get(key)))).toEqual([
+        0, 0, 0,
+      ])
+      expect(await store.increment(two!, 60)).toBe(1)
+    })
+
+    it("compareAndDelete deletes none when one key changed since it was read", async () => {
+      expect(store.compareAndDelete).toBeTypeOf("function")
+      const [one, two, absent] = ["cad-kept", "cad-moved", "cad-appeared"].map(uniqueKey)
+      await store.increment(one!, 60)
+      await store.increment(two!, 60)
+      await store.increment(two!, 60)
+      expect(await store.compareAndDelete!({ [one!]: 1, [two!]: 1 })).toBe(false)
+      expect(await Promise.all([one!, two!].map((key) => store.get(key)))).toEqual([1, 2])
+      await store.increment(absent!, 60)
+      expect(await store.compareAndDelete!({ [one!]: 1, [two!]: 2, [absent!]: 0 })).toBe(false)
+      expect(await Promise.all([one!, two!, absent!].map((key) => store.get(key)))).toEqual([
+        1, 2, 1,
+      ])
     })
 
     it("100 concurrent increments of one key return 1 to 100, each once", async () => {

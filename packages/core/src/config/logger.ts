@@ -25,6 +25,8 @@ const warnings: Record<WarningCode, string> = {
     "The adapter refused the session record of a credentials user it does not store (a foreign key to its users; with @tessera/sql, run `tessera migrate` for migration 0005): that session has no record, so listSessions, revokeUserSessions and signing out elsewhere do not reach it.",
   "rate-limit-codes-unguarded":
     "Second-factor or e-mailed codes are on while their rate limit (twoFactor, emailCode) is off: nothing bounds guesses at a code (a 6-digit TOTP code passes for 3 of its 10^6 values). Keep the limit, or set { max, window }.",
+  "rate-limit-store-not-atomic":
+    "rateLimit.store has no compareAndDelete: after a successful sign-in its counters are read, then deleted, and a failure counted in between (another attempt racing the sign-in) is deleted with them. Implement compareAndDelete (see the RateLimitStore interface), or use the memory, SQL or Redis store.",
   "rate-limit-client-address-missing":
     "A per-IP rate limit found no client address on a request (rateLimit.ipHeader missing, unreadable or with fewer entries than rateLimit.ipHeaderDepth; or rateLimit.clientAddress on and no address handed over): it was counted per identifier only. Check that every request reaches the app through all the proxies ipHeaderDepth counts, and nothing around them.",
   "refresh-id-token-refused":

@@ -25,6 +25,7 @@ import { KeyRing } from "../jwt/keys.js"
 import type { OAuthCaches } from "../flows/oauth/cache.js"
 import { resolveLocalization, type Localization } from "../pages/i18n/localization.js"
 import {
+  clearsInTwoSteps,
   codesUnguarded,
   resolveRateLimits,
   type CodeLimits,
@@ -427,6 +428,7 @@ async function resolve(
   const rateLimits = resolveRateLimits(config.rateLimit, secrets)
   if (codesUnguarded(rateLimits, codeLimits(flows, twoFactor)))
     once.warn("rate-limit-codes-unguarded")
+  if (clearsInTwoSteps(config.rateLimit, rateLimits)) once.warn("rate-limit-store-not-atomic")
   return {
     basePath,
     secrets,

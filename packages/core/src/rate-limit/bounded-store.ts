@@ -44,9 +44,16 @@ export function boundedStore(store: RateLimitStore, ms: number): RateLimitStore 
     })
     return Promise.race([answer, late]).finally(() => clearTimeout(timer))
   }
-  return {
+  const bound: RateLimitStore = {
     increment: (key, ttlSeconds) => bounded("increment", () => store.increment(key, ttlSeconds)),
     get: (key) => bounded("get", () => store.get(key)),
     delete: (key) => bounded("delete", () => store.delete(key)),
   }
+  // Only where the store has it: its absence is what tells the limiter to fall back.
+  if (typeof store.compareAndDelete === "function") {
+    const compareAndDelete = store.compareAndDelete.bind(store)
+    bound.compareAndDelete = (expected) =>
+      bounded("compareAndDelete", () => compareAndDelete(expected))
+  }
+  return bound
 }

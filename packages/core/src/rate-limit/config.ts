@@ -326,6 +326,19 @@ function checkClientAddressSource(
     )
 }
 
+/**
+ * Whether limits are on with an app's own store that has no `compareAndDelete` (one written
+ * before it): a success then clears its counters in two steps, and a guess counted between
+ * them is lost (`rate-limit-store-not-atomic`).
+ */
+export function clearsInTwoSteps(
+  option: RateLimitConfig | false | undefined,
+  limits: ResolvedRateLimits | undefined,
+): boolean {
+  const store = option ? option.store : undefined
+  return !!limits && !!store && typeof store.compareAndDelete !== "function"
+}
+
 function isStore(value: unknown): value is RateLimitStore {
   const store = value as Partial<RateLimitStore> | null
   return (

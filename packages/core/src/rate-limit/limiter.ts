@@ -300,6 +300,20 @@ export function createRateLimiter<Rule extends string>(
     )
     // Counted failures the spelling did not make: someone else's guesses, kept.
     if (net(hits!, ok!) > mine! || net(before!, beforeOk!) > mineBefore!) return
+    if (store.compareAndDelete) {
+      // Only as read: a guess counted since (another attempt racing this sign-in)
+      // makes it delete nothing, so the guess, and the failures before it, stay.
+      await store.compareAndDelete({
+        [at.current]: hits!,
+        [at.currentOk]: ok!,
+        [at.previous]: before!,
+        [at.previousOk]: beforeOk!,
+        [as.current]: mine!,
+        [as.previous]: mineBefore!,
+      })
+      return
+    }
+    // A store without it (written before it): a guess counted since the read goes too.
     const keys = [at.current, at.previous, at.currentOk, at.previousOk, as.current, as.previous]
     await Promise.all(keys.map((k) => store.delete(k)))
   }

@@ -90,6 +90,15 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#entries.delete(key)
   }
 
+  /** Atomic with no lock: it compares and deletes without awaiting in between. */
+  async compareAndDelete(expected: Readonly<Record<string, number>>): Promise<boolean> {
+    const now = this.#now()
+    const keys = Object.keys(expected)
+    if (keys.some((key) => (this.#live(key, now)?.count ?? 0) !== expected[key])) return false
+    for (const key of keys) this.#entries.delete(key)
+    return true
+  }
+
   #live(key: string, now: number): Entry | undefined {
     const entry = this.#entries.get(key)
     if (entry && entry.expiresAt <= now) {

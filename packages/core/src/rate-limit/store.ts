@@ -7,6 +7,10 @@
  * Stores need no clock to be correct: the limiter puts the window's index in
  * every key, so a new window is a new counter. The TTL only lets the store drop
  * counters nobody will read again.
+ *
+ * `compareAndDelete` is optional, so a custom store written before it still
+ * works: without it, a success clears its counters in two steps (read, then
+ * delete), and a failure counted between the two is lost with them.
  * @module
  */
 
@@ -38,4 +42,21 @@ export interface RateLimitStore {
   get(key: string): Promise<number>
   /** Forgets `key` (a later `increment` starts again at 1). */
   delete(key: string): Promise<void>
+  /**
+   * Forgets every key of `expected` at once, and only if each still holds the
+   * count given (0: unknown or expired), atomically against `increment` from
+   * any process: either all go, or none. Returns whether they went.
+   *
+   * The limiter reads a subject's counters after a success, decides from them
+   * that every failure counted was the user's own, and clears them with this:
+   * an attempt counted since the read (someone else's guess, made while the
+   * user signed in) makes it delete nothing, so the guess stays counted.
+   * Optional: without it the limiter reads and then deletes each key (a guess
+   * counted in between is lost), and `Auth()` warns
+   * `rate-limit-store-not-atomic` once at start.
+   *
+   * @param expected each key with the count `get` gave for it
+   * @returns `true` when the keys were deleted, `false` when one had changed
+   */
+  compareAndDelete?(expected: Readonly<Record<string, number>>): Promise<boolean>
 }

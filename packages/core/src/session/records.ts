@@ -331,6 +331,41 @@ export async function revokeOwnSession(
 }
 
 /**
+ * The live record with this id, whoever's it is: by `getSessionRecord`, or, on an adapter
+ * without it, `touchSessionRecord` (which every adapter keeping JWT session records has; the
+ * `lastSeenAt` it moves is only shown for a session, and not read for the other records).
+ */
+async function recordById(
+  config: ResolvedConfig,
+  id: string,
+): Promise<AdapterSessionRecord | null> {
+  if (typeof config.adapter?.getSessionRecord === "function")
+    return callAdapter(config, "getSessionRecord", id)
+  if (typeof config.adapter?.touchSessionRecord === "function")
+    return callAdapter(config, "touchSessionRecord", id, { lastSeenAt: new Date() })
+  throw new MissingAdapterMethods(
+    "Revoking a session by id alone needs the adapter method getSessionRecord (or touchSessionRecord)",
+  )
+}
+
+/**
+ * Ends one session, by id alone, as server code asks (`revokeSession`): only a session,
+ * as `revokeOwnSession`; a sign-in waiting for its second factor or the mark of the last
+ * sign-out everywhere stays. Returns the session ended, if any.
+ */
+export async function revokeSessionById(
+  ctx: Pick<RequestContext, "config">,
+  id: string,
+  reason: SessionRevokedReason,
+): Promise<AdapterSessionRecord | undefined> {
+  const record = await recordById(ctx.config, id)
+  if (!record || !isSession(record)) return undefined
+  // A record's kind never changes, so the look-up and the delete cannot disagree.
+  const [revoked] = await revokeSessions(ctx, { id, userId: record.userId }, reason)
+  return revoked
+}
+
+/**
  * Ends `userId`'s sessions of unknown origin, when an OpenID provider ends
  * every session of their account (back-channel logout with `sub` alone): the
  * records without a provider are sessions made under Auth.js (an adopted
