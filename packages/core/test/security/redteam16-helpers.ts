@@ -50,6 +50,13 @@ export async function standUp(standIn: StandIn, shape: IdpShape, clientId = "rt1
     // Client authentication is not under attack here.
     authMethod: () => true,
     idTokenClaims: () => answer.claims,
+    // An OpenID provider answers with an ID Token whatever the scope (Apple's is "name email").
+    tokenResponse: async (record, self) => ({
+      access_token: `at-${crypto.randomUUID()}`,
+      token_type: "Bearer",
+      expires_in: 3600,
+      ...(shape.jwks ? { id_token: await self.idToken(self.defaultIdTokenClaims(record)) } : {}),
+    }),
     userinfo: () =>
       answer.userinfoText === undefined
         ? json(answer.userinfo)
