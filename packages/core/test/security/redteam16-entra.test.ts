@@ -15,7 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import MicrosoftEntraID from "@tessera/core/providers/microsoft-entra-id"
-import { StandIn } from "@tessera/testing"
+import { AppBrowser, StandIn } from "@tessera/testing"
 import {
   app,
   clientOptions,
@@ -129,6 +129,40 @@ describe.each(["memory", "sqlite"] as const)("on the %s adapter", (adapter) => {
 })
 
 describe("the multi-tenant endpoints as the issuer", () => {
+  test("given past the factory (AUTH_MICROSOFT_ENTRA_ID_ISSUER on a made provider): discovery names {tenantid}, the sign-in fails, no row", async () => {
+    const common = await standUp(standIn, {
+      issuer: `${base("common")}/v2.0`,
+      authorize: `${base("common")}/oauth2/v2.0/authorize`,
+      token: `${base("common")}/oauth2/v2.0/token`,
+      jwks: `${base("common")}/discovery/v2.0/keys`,
+    })
+    // What Microsoft's common discovery document says.
+    standIn.on("GET", `${base("common")}/v2.0/.well-known/openid-configuration`, () =>
+      Response.json({
+        issuer: `${base("{tenantid}")}/v2.0`,
+        authorization_endpoint: `${base("common")}/oauth2/v2.0/authorize`,
+        token_endpoint: `${base("common")}/oauth2/v2.0/token`,
+        jwks_uri: `${base("common")}/discovery/v2.0/keys`,
+        response_types_supported: ["code"],
+        subject_types_supported: ["pairwise"],
+        id_token_signing_alg_values_supported: ["RS256"],
+      }),
+    )
+    common.answer.claims = claims(TENANT_B, { xms_edov: true })
+    const made = MicrosoftEntraID(clientOptions(standIn, true))
+    const provider = { ...made, issuer: `${base("common")}/v2.0` }
+    const { config, backend } = await app(provider, { adapter: "sqlite" })
+    const browser = new AppBrowser(config, ORIGIN)
+    const start = await browser.startSignIn("microsoft-entra-id")
+    expect(start.headers.get("location")).toMatch(new RegExp(`^${ORIGIN}/auth/(signin|error)\\?`))
+    // Refused at discovery: the document's issuer is not the one configured.
+    expect(
+      standIn.requestsTo(`${base("common")}/v2.0/.well-known/openid-configuration`),
+    ).toHaveLength(1)
+    expect(await backend.accounts()).toEqual([])
+    await backend.close()
+  })
+
   test.each(["common", "organizations", "consumers", "Common"])(
     "issuer https://login.microsoftonline.com/%s/v2.0: refused when the provider is made",
     (tenant) => {
