@@ -16,7 +16,7 @@
  * Connect userinfo (`userinfo: "<baseUrl>/oauth/userinfo"`, scope `openid`),
  * whose claims carry the same number as `sub` and have no `id` (as in Auth.js;
  * their e-mail counts as unverified: they carry no `confirmed_at`).
- * Verified e-mail: `email` once the account is confirmed (`confirmed_at` set);
+ * Verified e-mail: `email` once the account is confirmed (`confirmed_at` a timestamp);
  * GitLab's primary address is always one the user confirmed.
  * @see https://docs.gitlab.com/api/users/#get-the-current-user
  * @see https://docs.gitlab.com/integration/oauth_provider/

@@ -7,9 +7,11 @@
  *
  * The issuer is tenant-specific: `https://login.microsoftonline.com/<tenant id>/v2.0`
  * (give it, or `tenantId`). ID Tokens are checked against that tenant: a user
- * of another tenant cannot sign in. The multi-tenant endpoints (`common`,
- * `organizations`, `consumers`) publish no single issuer to check tokens
- * against and are not supported.
+ * of another tenant cannot sign in, and a token's `tid` must be its issuer's
+ * tenant (checked before any `profile` callback, yours too). The multi-tenant
+ * endpoints (`common`, `organizations`, `consumers`) publish no single issuer
+ * to check tokens against and are not supported: as `tenantId` or in `issuer`
+ * they throw when the provider is made.
  *
  * @example
  * ```ts
