@@ -78,9 +78,14 @@ export function clientOptions(standIn: StandIn, linking: boolean) {
 /** An app with `provider` on `adapter`, holding the victim's verified account unless told not to. */
 export async function app(
   provider: Provider,
-  options: { adapter?: "memory" | "sqlite"; victim?: boolean } = {},
+  options: { adapter?: "memory" | "sqlite" | (() => Promise<Backend>); victim?: boolean } = {},
 ) {
-  const backend: Backend = options.adapter === "sqlite" ? await sqliteBackend() : memoryBackend()
+  const backend: Backend =
+    typeof options.adapter === "function"
+      ? await options.adapter()
+      : options.adapter === "sqlite"
+        ? await sqliteBackend()
+        : memoryBackend()
   if (options.victim ?? true)
     await backend.adapter.createUser!({
       id: "victim",
