@@ -1,8 +1,8 @@
 /**
  * Red team, round 16: the key an account is stored under. An account is found again by
  * (provider, providerAccountId), so that id must be the provider's stable identifier, exactly:
- * two people must never get the same key. Attacked through `Auth()` on SQLite and the memory
- * adapter, with an IdP answering hostile identifiers:
+ * two people must never get the same key. Attacked through `Auth()` on SQLite, PostgreSQL and the
+ * memory adapter, with an IdP answering hostile identifiers:
  *
  * - OpenID (Keycloak): the ID Token's `sub` missing, empty, a number, an object, with a NUL byte;
  * - OAuth 2 (Kakao, GitLab): the userinfo `id` missing, past 2^53 (JSON.parse rounds
@@ -18,6 +18,7 @@ import Kakao from "@tessera/core/providers/kakao"
 import Keycloak from "@tessera/core/providers/keycloak"
 import Twitter from "@tessera/core/providers/twitter"
 import { setsSession, StandIn } from "@tessera/testing"
+import { PostgresFixture } from "../harness/backends.js"
 import { app, clientOptions, ORIGIN, signIn, standUp } from "./redteam16-helpers.js"
 
 let standIn: StandIn
@@ -26,8 +27,10 @@ let kakao: Awaited<ReturnType<typeof standUp>>
 let gitlab: Awaited<ReturnType<typeof standUp>>
 let twitter: Awaited<ReturnType<typeof standUp>>
 const REALM = "https://keycloak.test/realms/acme"
+const postgres = new PostgresFixture()
 
 beforeAll(async () => {
+  await postgres.start()
   standIn = await StandIn.start()
   keycloak = await standUp(standIn, {
     issuer: REALM,
@@ -53,8 +56,11 @@ beforeAll(async () => {
     token: "https://api.x.com/2/oauth2/token",
     userinfo: "https://api.x.com/2/users/me",
   })
+}, 120_000)
+afterAll(async () => {
+  await standIn?.stop()
+  await postgres.stop()
 })
-afterAll(() => standIn?.stop())
 
 const providers = {
   keycloak: () => Keycloak({ ...clientOptions(standIn, true), issuer: REALM }),
@@ -67,12 +73,16 @@ const idps = () => ({ keycloak, kakao, gitlab, twitter })
 /** Signs in with `id` on both adapters; returns what came back and what was stored. */
 async function attempt(id: keyof typeof providers, sub = "user-1") {
   const outcomes = []
-  for (const adapter of ["memory", "sqlite"] as const) {
+  for (const [name, adapter] of [
+    ["memory", "memory"],
+    ["sqlite", "sqlite"],
+    ["postgres", () => postgres.backend()],
+  ] as const) {
     const { config, backend } = await app(providers[id](), { adapter, victim: false })
     try {
       const { done } = await signIn(config, id, idps()[id].issuer, { sub })
       outcomes.push({
-        adapter,
+        adapter: name,
         status: done.status,
         location: done.headers.get("location"),
         session: setsSession(done),
@@ -115,8 +125,7 @@ describe("OpenID (Keycloak): a hostile `sub` in the signed ID Token", () => {
 
   test("the control: a string sub signs in and keys the account", async () => {
     keycloak.answer.claims = { ...EMAIL, email_verified: true }
-    const [memory, sqlite] = await attempt("keycloak", "f:4c1b:ada")
-    for (const outcome of [memory!, sqlite!]) {
+    for (const outcome of await attempt("keycloak", "f:4c1b:ada")) {
       expect(outcome.session).toBe(true)
       expect(outcome.accounts.map((a) => a.providerAccountId)).toEqual(["f:4c1b:ada"])
     }
