@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import Apple from "@tessera/core/providers/apple"
 import { AppBrowser, StandIn } from "@tessera/testing"
 import {
+  APPLE,
   app,
   clientOptions,
   expectNotTheVictims,
@@ -36,12 +37,7 @@ let apple: Awaited<ReturnType<typeof standUp>>
 
 beforeAll(async () => {
   standIn = await StandIn.start()
-  apple = await standUp(standIn, {
-    issuer: "https://appleid.apple.com",
-    authorize: "https://appleid.apple.com/auth/authorize",
-    token: "https://appleid.apple.com/auth/token",
-    jwks: "https://appleid.apple.com/auth/keys",
-  })
+  apple = await standUp(standIn, APPLE)
 })
 afterAll(() => standIn?.stop())
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import Apple from "@tessera/core/providers/apple"
 import { StandIn } from "@tessera/testing"
 import { PostgresFixture, type Backend } from "../harness/backends.js"
-import { app, clientOptions, ORIGIN, signIn, standUp } from "./redteam16-helpers.js"
+import { APPLE, app, clientOptions, ORIGIN, signIn, standUp } from "./redteam16-helpers.js"
 
 let standIn: StandIn
 let apple: Awaited<ReturnType<typeof standUp>>
@@ -19,12 +19,7 @@ const postgres = new PostgresFixture()
 
 beforeAll(async () => {
   standIn = await StandIn.start()
-  apple = await standUp(standIn, {
-    issuer: "https://appleid.apple.com",
-    authorize: "https://appleid.apple.com/auth/authorize",
-    token: "https://appleid.apple.com/auth/token",
-    jwks: "https://appleid.apple.com/auth/keys",
-  })
+  apple = await standUp(standIn, APPLE)
   await postgres.start()
 }, 120_000)
 afterAll(async () => {

@@ -24,6 +24,14 @@ export interface IdpShape {
   jwks?: string
 }
 
+/** appleid.apple.com: discovery, keys, and the authorization and token endpoints. */
+export const APPLE: IdpShape = {
+  issuer: "https://appleid.apple.com",
+  authorize: "https://appleid.apple.com/auth/authorize",
+  token: "https://appleid.apple.com/auth/token",
+  jwks: "https://appleid.apple.com/auth/keys",
+}
+
 /**
  * What the stand-in IdP answers: ID Token claims over the defaults, and the userinfo JSON (or
  * its raw text, for numbers JavaScript cannot hold).
