@@ -66,14 +66,46 @@ export interface AppleProfile {
   [claim: string]: ProviderClaim
 }
 
+/** Apple's names are short; the posted field is not, when the user signing in wrote it. */
+const NAME_LENGTH = 100
+
+/**
+ * One part of the posted name as display text: a string, control characters (a NUL, which
+ * PostgreSQL's text refuses; terminal escapes) removed, at most {@link NAME_LENGTH} characters.
+ */
+function namePart(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined
+  const text = value.replace(/[\u0000-\u001f\u007f]/g, "").trim()
+  return text === "" ? undefined : Array.from(text).slice(0, NAME_LENGTH).join("")
+}
+
+/**
+ * The posted `user`, reduced to what Apple sends: it passes through the browser unsigned, so the
+ * user signing in writes whatever they like in it. Only string name parts are kept (cleaned);
+ * the e-mail is kept as a string for `profile.user` but never used (the ID Token's is).
+ */
 function parseUser(raw: string | undefined): AppleUser | undefined {
   if (!raw) return undefined
+  let user: unknown
   try {
-    const user: unknown = JSON.parse(raw)
-    return user && typeof user === "object" && !Array.isArray(user) ? user : undefined
+    user = JSON.parse(raw)
   } catch {
     return undefined
   }
+  if (!user || typeof user !== "object" || Array.isArray(user)) return undefined
+  const { name, email } = user as Record<string, unknown>
+  const parts =
+    name && typeof name === "object"
+      ? {
+          firstName: namePart((name as Record<string, unknown>).firstName),
+          lastName: namePart((name as Record<string, unknown>).lastName),
+        }
+      : {}
+  const clean: AppleUser = {}
+  if (parts.firstName !== undefined || parts.lastName !== undefined)
+    clean.name = Object.fromEntries(Object.entries(parts).filter(([, part]) => part !== undefined))
+  if (typeof email === "string") clean.email = email
+  return clean
 }
 
 /** The validated ID Token claims, plus the `user` Apple posted alongside the code. */

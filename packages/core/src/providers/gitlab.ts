@@ -16,7 +16,7 @@
  * Connect userinfo (`userinfo: "<baseUrl>/oauth/userinfo"`, scope `openid`),
  * whose claims carry the same number as `sub` and have no `id` (as in Auth.js;
  * their e-mail counts as unverified: they carry no `confirmed_at`).
- * Verified e-mail: `email` once the account is confirmed (`confirmed_at` set);
+ * Verified e-mail: `email` once the account is confirmed (`confirmed_at` a timestamp);
  * GitLab's primary address is always one the user confirmed.
  * @see https://docs.gitlab.com/api/users/#get-the-current-user
  * @see https://docs.gitlab.com/integration/oauth_provider/
@@ -71,6 +71,14 @@ export interface GitLabProfile {
   [claim: string]: ProviderClaim
 }
 
+/**
+ * GitLab's `confirmed_at` is the timestamp the user confirmed their address, or `null`: only a
+ * timestamp counts, not any truthy value (`true`, `1`, `"yes"`) a proxy or a fork might send.
+ */
+function confirmed(value: unknown): boolean {
+  return typeof value === "string" && !Number.isNaN(Date.parse(value))
+}
+
 export interface GitLabOptions<P> extends OAuthUserConfig<P> {
   /** A self-managed instance, e.g. `https://gitlab.example.com`. Default `https://gitlab.com`. */
   baseUrl?: string
@@ -107,7 +115,8 @@ export default function GitLab<P extends GitLabProfile = GitLabProfile>(
         image: profile.avatar_url ?? null,
       }
     },
-    verifiedEmail: (profile) => (profile.confirmed_at && profile.email ? profile.email : null),
+    verifiedEmail: (profile) =>
+      confirmed(profile.confirmed_at) && profile.email ? profile.email : null,
     style: { brandColor: "#fc6d26" },
     options: endpointUrlsAsObjects(rest),
   }

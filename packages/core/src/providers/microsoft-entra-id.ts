@@ -7,9 +7,11 @@
  *
  * The issuer is tenant-specific: `https://login.microsoftonline.com/<tenant id>/v2.0`
  * (give it, or `tenantId`). ID Tokens are checked against that tenant: a user
- * of another tenant cannot sign in. The multi-tenant endpoints (`common`,
- * `organizations`, `consumers`) publish no single issuer to check tokens
- * against and are not supported.
+ * of another tenant cannot sign in, and a token's `tid` must be its issuer's
+ * tenant (checked before any `profile` callback, yours too). The multi-tenant
+ * endpoints (`common`, `organizations`, `consumers`) publish no single issuer
+ * to check tokens against and are not supported: as `tenantId` or in `issuer`
+ * they throw when the provider is made.
  *
  * @example
  * ```ts
@@ -69,6 +71,32 @@ export interface MicrosoftEntraIDOptions<P> extends OIDCUserConfig<P> {
 
 const MULTI_TENANT = new Set(["common", "organizations", "consumers"])
 
+/** A tenant segment that names no one tenant: a multi-tenant alias, or the `{tenantid}` template. */
+function notATenant(tenant: string): boolean {
+  return MULTI_TENANT.has(tenant.toLowerCase()) || /[{}]|%7b|%7d/i.test(tenant)
+}
+
+/** The tenant an issuer URL names: its first path segment (`/<tenant>/v2.0`, v1 `/<tenant>/`). */
+function issuerTenant(issuer: unknown): string | undefined {
+  if (typeof issuer !== "string") return undefined
+  try {
+    return new URL(issuer).pathname.split("/")[1] || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Entra signs every tenant's tokens with the same keys: the `tid` a token names must be the
+ * tenant of the `iss` that was checked against the configured issuer, or the claims of one
+ * tenant would pass as another's. Throws (the sign-in fails with `OAuthProfileParseError`).
+ */
+function checkTenant(profile: MicrosoftEntraIDProfile): void {
+  const tenant = issuerTenant(profile.iss)
+  if (typeof profile.tid !== "string" || tenant?.toLowerCase() !== profile.tid.toLowerCase())
+    throw new TypeError("Microsoft Entra ID: the token's tid is not the tenant of its issuer")
+}
+
 /**
  * Sign in with Microsoft Entra ID (OpenID Connect).
  *
@@ -87,7 +115,15 @@ export default function MicrosoftEntraID<
       `Microsoft Entra ID: "${tenantId}" is not a tenant id; use your directory (tenant) id`,
     )
   }
-  const userOptions = endpointUrlsAsObjects(rest)
+  const { profile: ownProfile, ...userOptions } = endpointUrlsAsObjects(rest)
+  // The multi-tenant endpoints as the issuer: discovery there names `{tenantid}`, no issuer to
+  // check tokens against, and any tenant's users could sign in with any `email` ("nOAuth").
+  const configured = issuerTenant(userOptions.issuer)
+  if (configured !== undefined && notATenant(configured)) {
+    throw new TypeError(
+      `Microsoft Entra ID: the issuer's "${configured}" is not a tenant id; use your directory (tenant) id`,
+    )
+  }
   if (tenantId && userOptions.issuer === undefined)
     userOptions.issuer = `https://login.microsoftonline.com/${tenantId}/v2.0`
   return {
@@ -97,7 +133,10 @@ export default function MicrosoftEntraID<
     authorization: { params: { scope: "openid profile email" } },
     // Credentials in the body, as Microsoft's token endpoint documents (Auth.js: HTTP Basic, also accepted).
     client: { token_endpoint_auth_method: "client_secret_post" },
-    profile(profile) {
+    // An app's own `profile` runs after the tenant check too: it replaces this one, not the check.
+    profile(profile, tokens) {
+      checkTenant(profile)
+      if (ownProfile) return ownProfile(profile, tokens)
       return {
         id: profile.sub,
         name: profile.name ?? null,

@@ -13,6 +13,7 @@ import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthClient } from "./client.js"
 import { storedEmailAddress } from "../email/address.js"
 import { httpOptions, providerFetch } from "./http.js"
+import { accountKey } from "./provider-options.js"
 import { verifyJwtResponseSignature } from "./tokens.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 
@@ -144,8 +145,11 @@ export async function toUserAndAccount(
   // A `profile` callback that maps without an `id` (Auth.js's own RBAC guide returns
   // `{ role, ...profile }`) keys the account by the provider's identifier, the one the
   // default callbacks use: the ID Token's `sub` (OIDC), the userinfo `id` or `sub` (OAuth 2).
+  // A hostile id the callback passed on (a NUL, 2^53 + 1) is refused, not replaced by the fallback.
   const id =
-    idOf(user.id) || idOf(provider.type === "oidc" ? profile.sub : (profile.id ?? profile.sub))
+    user.id === undefined || user.id === null || user.id === ""
+      ? accountKey(provider.type === "oidc" ? profile.sub : (profile.id ?? profile.sub))
+      : accountKey(user.id)
   if (id === "")
     throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
 
@@ -160,11 +164,6 @@ export async function toUserAndAccount(
   // user 7 and GitLab's user 7 are two people), so as in Auth.js a user without a stored one
   // (no adapter) gets an id of its own; the provider's is the account's `providerAccountId`.
   return { user: { ...user, id: crypto.randomUUID() }, account, stored }
-}
-
-/** A string or number identifier as text; "" for anything else. */
-function idOf(value: unknown): string {
-  return typeof value === "string" || typeof value === "number" ? String(value) : ""
 }
 
 /**

@@ -37,14 +37,30 @@ function queryParams(url: string): { params?: Record<string, string> } {
   return Object.keys(params).length > 0 ? { params } : {}
 }
 
+/** C0 controls and DEL: in no provider's identifier (PostgreSQL's text refuses a NUL). */
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+/**
+ * A provider's identifier of the user as an account key, or `""` when the value is none: a
+ * non-empty string without control characters (a key that differs from another only by one is
+ * another account that prints like it), or a non-negative safe integer. Past 2^53, JSON.parse
+ * rounds: Kakao's or GitLab's user 9007199254740993 arrives as ...992, another user's id, and
+ * would sign in to that user's account. A fraction, a negative number or `1e21` is no user id.
+ */
+export function accountKey(value: unknown): string {
+  if (typeof value === "string") return CONTROL.test(value) ? "" : value
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value)
+  return ""
+}
+
 /**
  * A provider's identifier of the user as text, for a built-in `profile`: a
- * string or a number as the provider sent it. Anything else throws (the sign-in
- * fails with `OAuthProfileParseError`): `String(profile.id)` of a profile
+ * string or a number as the provider sent it (see {@link accountKey}). Anything else throws
+ * (the sign-in fails with `OAuthProfileParseError`): `String(profile.id)` of a profile
  * without an id is `"undefined"`, one account every such sign-in would share.
  */
 export function idText(value: unknown): string {
-  if (typeof value === "string" && value !== "") return value
-  if (typeof value === "number" && Number.isFinite(value)) return String(value)
+  const key = accountKey(value)
+  if (key !== "") return key
   throw new TypeError("The profile has no user id")
 }
