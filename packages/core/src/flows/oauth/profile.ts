@@ -11,6 +11,7 @@ import * as o from "oauth4webapi"
 import { OAuthProfileParseError, OAuthProviderError } from "../../errors.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthClient } from "./client.js"
+import { hasControlCharacter, malformedTokenField } from "../../lib/control-characters.js"
 import { storedEmailAddress } from "../email/address.js"
 import { httpOptions, providerFetch } from "./http.js"
 import { verifyJwtResponseSignature } from "./tokens.js"
@@ -148,9 +149,20 @@ export async function toUserAndAccount(
     idOf(user.id) || idOf(provider.type === "oidc" ? profile.sub : (profile.id ?? profile.sub))
   if (id === "")
     throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
+  // An identifier: never a control character (U+0000 would fail the database's insert).
+  if (hasControlCharacter(id))
+    throw new OAuthProfileParseError(
+      `Provider "${provider.id}": the profile's id has a control character`,
+    )
 
   const keys = { provider: provider.id, type: provider.type, providerAccountId: id }
   const stored: Account = { ...(provider.account(tokens) ?? {}), ...keys }
+  // What is stored (`stored`), and what a later sign-in stores over it (`tokens`, persist.ts).
+  const malformed = malformedTokenField(stored) ?? malformedTokenField(tokens, false)
+  if (malformed)
+    throw new OAuthProviderError(
+      `Provider "${provider.id}": the token response's ${malformed} has a control character`,
+    )
   const account: Account = { ...tokens, ...keys }
   for (const each of [stored, account]) {
     if (typeof each.token_type === "string")
