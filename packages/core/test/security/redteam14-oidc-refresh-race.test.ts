@@ -24,28 +24,20 @@
  * version). The "kept refresh token" tests failed before that fix, on every backend; PostgreSQL
  * was added to the backends then.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { afterEach, expect, test } from "vitest"
 import { getAccessToken } from "@tessera/core"
 import type { Adapter } from "@tessera/core/adapters"
 import { RefreshTokenError } from "@tessera/core/errors"
-import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
-import { memoryBackend, PostgresFixture, sqliteBackend, type Backend } from "../harness/backends.js"
+import { completeOidcLogin } from "@tessera/testing"
+import { memoryBackend, type Backend } from "../harness/backends.js"
+import { oidcProviderAndDatabases } from "../harness/idp-databases.js"
 import { Browser, ORIGIN } from "../harness/index.js"
 import { signedInWithRefreshToken } from "../harness/offline-sign-in.js"
 
-let idp: OidcProviderServer
-const postgres = new PostgresFixture()
-beforeAll(async () => {
-  await postgres.start()
-  idp = await startOidcProvider({
-    redirectUris: [`${ORIGIN}/auth/callback/local`],
-    // Inside the 60 s margin: every getAccessToken refreshes.
-    accessTokenTtl: 30,
-  })
-}, 60_000)
-afterAll(async () => {
-  await idp?.stop()
-  await postgres.stop()
+const setup = oidcProviderAndDatabases({
+  redirectUris: [`${ORIGIN}/auth/callback/local`],
+  // Inside the 60 s margin: every getAccessToken refreshes.
+  accessTokenTtl: 30,
 })
 
 let backend: Backend | undefined
@@ -96,17 +88,13 @@ function provider(refusing: boolean, keepsRefreshToken: boolean) {
   return fetchImpl
 }
 
-const backends = [
-  ["sqlite", sqliteBackend],
-  ["memory", async () => memoryBackend()],
-  ["postgres", () => postgres.backend()],
-] as const
+const backends = [...setup.databases, ["memory", async () => memoryBackend()] as const]
 
 async function race(make: () => Promise<Backend>, refusing: boolean, keepsRefreshToken = false) {
   backend = await make()
   const held = holdingRefreshWrites(backend.adapter)
   const signIn = await signedInWithRefreshToken(
-    idp,
+    setup.idp,
     { ...backend, adapter: held.adapter },
     provider(refusing, keepsRefreshToken),
   )
