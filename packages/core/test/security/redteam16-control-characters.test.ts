@@ -48,6 +48,14 @@ const setup = oidcProviderAndDatabases({
   backchannelLogoutUri: `${ORIGIN}${LOGOUT_PATH}`,
 })
 
+/** A sign-in through the provider as `accountId`, up to the callback the browser is sent back to. */
+async function atProvider(config: AuthConfig, accountId: string) {
+  const browser = new Browser(config)
+  const start = await browser.startSignIn("local")
+  const back = await completeOidcLogin(start.headers.get("location")!, { accountId })
+  return { browser, callback: back.url.pathname + back.url.search }
+}
+
 describe.each(setup.databases)("on %s", (_name, makeBackend) => {
   let backend: Backend | undefined
   let log: ReturnType<typeof recordingLogger>
@@ -119,12 +127,8 @@ describe.each(setup.databases)("on %s", (_name, makeBackend) => {
     "a provider account id (the ID Token's sub) holding %s: an error redirect",
     async (_name, c) => {
       const config = await app()
-      const browser = new Browser(config)
-      const start = await browser.startSignIn("local")
-      const back = await completeOidcLogin(start.headers.get("location")!, {
-        accountId: `ada${c}x`,
-      })
-      const response = await browser.request(back.url.pathname + back.url.search)
+      const { browser, callback } = await atProvider(config, `ada${c}x`)
+      const response = await browser.request(callback)
       expect(response.status).toBe(302)
       expect(response.headers.get("location")).toMatch(/error=/)
       expect(await backend!.users()).toEqual([])
@@ -138,10 +142,8 @@ describe.each(setup.databases)("on %s", (_name, makeBackend) => {
       const config = await app((tokens) => {
         tokens[field] = `${String(tokens[field] ?? "bearer")}\u0000`
       })
-      const browser = new Browser(config)
-      const start = await browser.startSignIn("local")
-      const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "ada" })
-      const response = await browser.request(back.url.pathname + back.url.search)
+      const { browser, callback } = await atProvider(config, "ada")
+      const response = await browser.request(callback)
       expect(response.status).toBe(302)
       expect(response.headers.get("location")).toMatch(/error=/)
       expect(await backend!.accounts()).toEqual([])
@@ -176,10 +178,7 @@ describe.each(setup.databases)("on %s", (_name, makeBackend) => {
     "state, nonce and PKCE cookies (and the state) holding %s: refused, 302",
     async (_name, c) => {
       const config = await app()
-      const browser = new Browser(config)
-      const start = await browser.startSignIn("local")
-      const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "ada" })
-      const callback = back.url.pathname + back.url.search
+      const { browser, callback } = await atProvider(config, "ada")
       for (const name of ["state", "nonce", "pkce.code_verifier"]) {
         // The browser's cookies, one of the checks' with the character appended.
         const jar = new Jar(Object.fromEntries(browser.jar))
@@ -191,7 +190,7 @@ describe.each(setup.databases)("on %s", (_name, makeBackend) => {
         expect({ name, status: response.status }).toEqual({ name, status: 302 })
         expect(response.headers.get("location")).toMatch(/error=/)
       }
-      const url = new URL(back.url)
+      const url = new URL(callback, ORIGIN)
       url.searchParams.set("state", `${url.searchParams.get("state")}${c}`)
       const tampered = await Auth(get(url.pathname + url.search, { jar: browser.jar }), config)
       expect(tampered.headers.get("location")).toMatch(/error=/)
