@@ -260,14 +260,19 @@ export interface Adapter {
    * Tessera extension: stores new tokens of an account. With `leaseId`, only
    * while that refresh lease (see `leaseAccountRefresh`) still holds the
    * account, and releases it. With `expected`, only while the stored
-   * `refresh_token` is still `expected.refresh_token`, in the same atomic
-   * write (a compare-and-set: a refresh's outcome never overwrites the tokens
-   * a sign-in stored meanwhile). Returns null when it did not write (or no account).
+   * `refresh_token` is still `expected.refresh_token` and, when
+   * `expected.access_token` is given (`null`: none stored), the stored
+   * `access_token` still that one, in the same atomic write (a
+   * compare-and-set: a refresh's outcome never overwrites the tokens a
+   * sign-in stored meanwhile; every sign-in and refresh stores a new access
+   * token, while a provider may send no new refresh token). An adapter that
+   * compares the refresh token alone misses a sign-in that kept it. Returns
+   * null when it did not write (or no account).
    */
   updateAccount?(
     tokens: AdapterAccountTokens,
     leaseId?: string,
-    expected?: { refresh_token: string },
+    expected?: { refresh_token: string; access_token?: string | null },
   ): Awaitable<AdapterAccount | null>
   /**
    * Tessera extension: takes the account's refresh lease until `until`, unless

@@ -601,6 +601,14 @@ export function createAdapterMethods(
       if (leaseId !== undefined) query = query.where("refresh_lease_id", "=", leaseId)
       // The compare-and-set of a refresh: not over tokens a sign-in stored meanwhile.
       if (expected !== undefined) query = query.where("refresh_token", "=", expected.refresh_token)
+      // ... nor over a sign-in's that kept the refresh token (the provider sent none again).
+      if (expected?.access_token !== undefined) {
+        const access = expected.access_token
+        query =
+          access === null
+            ? query.where("access_token", "is", null)
+            : query.where("access_token", "=", access)
+      }
       if (!Object.keys(set).length) return account(tokens.provider, tokens.providerAccountId)
       const row = await query.returningAll().executeTakeFirst()
       return row ? toAccount(row) : null

@@ -666,6 +666,44 @@ export function runAdapterTests(options: AdapterTestOptions): void {
         expect(current).toMatchObject({ access_token: "refreshed" })
       })
 
+      it("updateAccount with expected.access_token: not over a sign-in that kept the refresh token", async () => {
+        const user = await createUser()
+        const { provider, providerAccountId } = await linkAccount(user.id, {
+          access_token: "before-the-refresh",
+          refresh_token: "not-rotated",
+        })
+        // A sign-in whose provider sent no new refresh token: only the access token changes.
+        await method("updateAccount")({
+          provider,
+          providerAccountId,
+          access_token: "from-the-sign-in",
+        })
+        const stale = await method("updateAccount")(
+          { provider, providerAccountId, access_token: "refreshed" },
+          undefined,
+          { refresh_token: "not-rotated", access_token: "before-the-refresh" },
+        )
+        expect(stale).toBeFalsy()
+        expect(await method("getAccount")(providerAccountId, provider)).toMatchObject({
+          access_token: "from-the-sign-in",
+          refresh_token: "not-rotated",
+        })
+        const current = await method("updateAccount")(
+          { provider, providerAccountId, access_token: "refreshed" },
+          undefined,
+          { refresh_token: "not-rotated", access_token: "from-the-sign-in" },
+        )
+        expect(current).toMatchObject({ access_token: "refreshed" })
+        // `null` expects no access token stored.
+        await method("updateAccount")({ provider, providerAccountId, access_token: null })
+        const cleared = await method("updateAccount")(
+          { provider, providerAccountId, access_token: "after-a-clear" },
+          undefined,
+          { refresh_token: "not-rotated", access_token: null },
+        )
+        expect(cleared).toMatchObject({ access_token: "after-a-clear" })
+      })
+
       it("leaseAccountRefresh: one lease at a time, released by updateAccount with its id", async () => {
         const user = await createUser()
         const { provider, providerAccountId } = await linkAccount(user.id)

@@ -452,6 +452,11 @@ export function MemoryAdapter(
       const lease = leases.get(key)
       if (leaseId !== undefined && lease?.id !== leaseId) return null
       if (expected !== undefined && account.refresh_token !== expected.refresh_token) return null
+      if (
+        expected?.access_token !== undefined &&
+        (account.access_token ?? null) !== expected.access_token
+      )
+        return null
       const next: Record<string, unknown> = { ...account }
       for (const field of TOKEN_FIELDS) {
         const value = tokens[field]

@@ -3,9 +3,9 @@
  * (OpenID Connect Back-Channel Logout 1.0). Server to server: no CSRF token,
  * no cookies. The logout token is verified (`flows/oauth/backchannel-logout.ts`),
  * then the sessions it names end: the one the provider's `sid` was stored with
- * at sign-in, or, for `sub` alone, every session of that provider account,
- * with its user's sessions of unknown origin (made under Auth.js, which
- * recorded no provider; `revokeUnknownOriginSessions`).
+ * at sign-in, or, for `sub` alone, every session of that provider account;
+ * either way with its user's sessions of unknown origin (made under Auth.js,
+ * which recorded no provider session; `revokeUnknownOriginSessions`).
  *
  * 200 on success; 400 `{ error: "invalid_request" }` otherwise; both with
  * `Cache-Control: no-store`, as the spec requires.
@@ -14,7 +14,11 @@
 import type { RequestContext } from "../context.js"
 import { AuthError, InvalidRequest, OAuthProviderError } from "../errors.js"
 import { callAdapter } from "../lib/adapter.js"
-import { InvalidLogoutToken, verifyLogoutToken } from "../flows/oauth/backchannel-logout.js"
+import {
+  InvalidLogoutToken,
+  verifyLogoutToken,
+  type LogoutSubject,
+} from "../flows/oauth/backchannel-logout.js"
 import { revokeSessions, revokeUnknownOriginSessions } from "../session/records.js"
 import type { ResponseInternal } from "../types.js"
 import { notImplemented } from "./sessions.js"
@@ -68,7 +72,7 @@ export async function backchannelLogout(ctx: RequestContext): Promise<ResponseIn
       },
     }
   }
-  await revokeSessions(
+  const ended = await revokeSessions(
     ctx,
     {
       provider: provider.id,
@@ -77,13 +81,32 @@ export async function backchannelLogout(ctx: RequestContext): Promise<ResponseIn
     },
     "backchannel-logout",
   )
-  // Every session of the account: those Tessera cannot tell the provider of may be among them.
-  if (subject.sub && !subject.sid) {
-    const user = await callAdapter(ctx.config, "getUserByAccount", {
-      provider: provider.id,
-      providerAccountId: subject.sub,
-    })
-    if (user) await revokeUnknownOriginSessions(ctx, user.id, "backchannel-logout")
+  // The user's sessions Tessera cannot tell the provider session of (made under Auth.js, which
+  // kept none: an adopted cookie, an imported database session) may be the one that ended,
+  // whether the provider ended one session (`sid`) or all (`sub`): they end too.
+  for (const userId of await usersNamed(ctx, provider.id, subject, ended)) {
+    await revokeUnknownOriginSessions(ctx, userId, "backchannel-logout")
   }
   return { status: 200, headers }
+}
+
+/**
+ * The users a logout token names: the one whose account is `sub`, else (`sid` alone) those
+ * whose sessions it just ended. A `sid` that named no session here ties to no user: their
+ * sessions of unknown origin stay (docs/sessions.md).
+ */
+async function usersNamed(
+  ctx: RequestContext,
+  provider: string,
+  subject: LogoutSubject,
+  ended: { userId: string }[],
+): Promise<Set<string>> {
+  if (subject.sub) {
+    const user = await callAdapter(ctx.config, "getUserByAccount", {
+      provider,
+      providerAccountId: subject.sub,
+    })
+    return new Set(user ? [user.id] : [])
+  }
+  return new Set(ended.map((record) => record.userId))
 }

@@ -11,8 +11,10 @@
  * rotating refresh token is spent once. A refused refresh clears the stored
  * tokens and throws `RefreshTokenError` (`code: "invalid_grant"`): ask the
  * user to sign in with the provider again. A refresh writes its outcome only
- * while the account still holds the refresh token it spent (the adapter's
- * compare-and-set), so tokens a sign-in stored meanwhile stay, and serve.
+ * while the account still holds the refresh token it spent and the access
+ * token it set out from (the adapter's compare-and-set: a sign-in may keep the
+ * refresh token, never the access token), so tokens a sign-in stored
+ * meanwhile stay, and serve.
  * @module
  */
 import type { AdapterAccount } from "../adapters.js"
@@ -207,13 +209,16 @@ async function refreshStored(
   const spent = current.refresh_token ?? null
   /**
    * Writes the refresh's outcome only while the account still holds the refresh token it spent
-   * (a compare-and-set): a sign-in that stored a new grant's tokens meanwhile keeps them. Returns
-   * the account as that sign-in left it, if one did.
+   * and the access token it started from (a compare-and-set): a sign-in that stored a new
+   * grant's tokens meanwhile keeps them, even one whose provider sent no new refresh token.
+   * Returns the account as that sign-in left it, if one did.
    */
+  const from = { refresh_token: spent, access_token: current.access_token ?? null }
   const store = async (tokens: Parameters<typeof storeTokens>[2]) => {
     released = true
-    const stored = await storeTokens(config, ids, tokens, leaseId, spent ?? undefined)
-    return stored ? undefined : notStored(config, ids, spent, leaseId)
+    const expected = spent === null ? undefined : { ...from, refresh_token: spent }
+    const stored = await storeTokens(config, ids, tokens, leaseId, expected)
+    return stored ? undefined : notStored(config, ids, from, leaseId)
   }
   try {
     // Someone refreshed between our read and our lease.
@@ -291,9 +296,8 @@ async function storeTokens(
     id_token?: string
   },
   leaseId: string | undefined,
-  spent?: string,
+  expected?: { refresh_token: string; access_token: string | null },
 ): Promise<AdapterAccount | null> {
-  const expected = spent === undefined ? undefined : { refresh_token: spent }
   return (
     (await callAdapter(config, "updateAccount", { ...ids, ...tokens }, leaseId, expected)) ?? null
   )
@@ -306,13 +310,17 @@ async function storeTokens(
 async function notStored(
   config: ResolvedConfig,
   ids: { provider: string; providerAccountId: string },
-  spent: string | null,
+  from: { refresh_token: string | null; access_token: string | null },
   leaseId: string | undefined,
 ): Promise<AdapterAccount | undefined> {
   const account = config.adapter?.getAccount
     ? await callAdapter(config, "getAccount", ids.providerAccountId, ids.provider)
     : undefined
-  if (account && account.refresh_token !== spent) {
+  const replaced =
+    account &&
+    ((account.refresh_token ?? null) !== from.refresh_token ||
+      (account.access_token ?? null) !== from.access_token)
+  if (account && replaced) {
     config.logger.debug("token refresh: the account's tokens were replaced meanwhile; kept", {
       provider: ids.provider,
     })

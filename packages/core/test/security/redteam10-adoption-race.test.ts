@@ -23,13 +23,14 @@
  *
  * On SQLite (a real file) and PostgreSQL, with JWT sessions and records.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest"
+import { afterEach, beforeEach, describe, expect, test } from "vitest"
 import type { Adapter, AdapterSessionRecord } from "@tessera/core/adapters"
 import { Auth, type AuthConfig } from "@tessera/core"
 import { listSessions, revokeUserSessions } from "@tessera/core/sessions"
-import { localOidcProvider, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
+import { localOidcProvider } from "@tessera/testing"
 import { ADA, Jar, makeConfig, ORIGIN, post } from "../harness/index.js"
-import { PostgresFixture, sqliteBackend, type Backend } from "../harness/backends.js"
+import type { Backend } from "../harness/backends.js"
+import { oidcProviderAndDatabases } from "../harness/idp-databases.js"
 import { AUTHJS_COOKIE, authjsToken, sessionOf } from "./redteam8-helpers.js"
 
 /** The `provider` of the mark that ends a user's Auth.js cookies (session/records.ts). */
@@ -72,24 +73,12 @@ class RecordGate {
 const hoursAgo = (hours: number) => Math.floor(Date.now() / 1000) - hours * 3600
 
 const LOGOUT_PATH = "/auth/backchannel-logout/local"
-const postgres = new PostgresFixture()
-let idp: OidcProviderServer
-beforeAll(async () => {
-  await postgres.start()
-  idp = await startOidcProvider({
-    redirectUris: [`${ORIGIN}/auth/callback/local`],
-    backchannelLogoutUri: `${ORIGIN}${LOGOUT_PATH}`,
-  })
-}, 60_000)
-afterAll(async () => {
-  await idp?.stop()
-  await postgres.stop()
+const setup = oidcProviderAndDatabases({
+  redirectUris: [`${ORIGIN}/auth/callback/local`],
+  backchannelLogoutUri: `${ORIGIN}${LOGOUT_PATH}`,
 })
 
-describe.each([
-  ["sqlite", sqliteBackend],
-  ["postgres", () => postgres.backend()],
-] as const)("on %s", (_name, makeBackend) => {
+describe.each(setup.databases)("on %s", (_name, makeBackend) => {
   let backend: Backend
   let gate: RecordGate
   let config: AuthConfig
@@ -171,9 +160,9 @@ describe.each([
       provider: "local",
       providerAccountId: "ada",
     })
-    config = { ...config, providers: [localOidcProvider(idp, "local")] }
+    config = { ...config, providers: [localOidcProvider(setup.idp, "local")] }
     gate.arm((record) => record.provider === CUTOFF_MARK)
-    const logoutToken = idp.logoutToken({ sub: "ada" })
+    const logoutToken = setup.idp.logoutToken({ sub: "ada" })
     const loggingOut = Auth(post(LOGOUT_PATH, { logout_token: logoutToken }), config)
     await gate.arrived
 

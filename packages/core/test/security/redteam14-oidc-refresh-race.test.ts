@@ -14,25 +14,31 @@
  *
  * Before the fix both tests failed: the refused refresh left the account with no tokens, the
  * successful one left the old grant's refresh token.
+ *
+ * Red team 16 (carried over): that compare-and-set looked at the refresh token alone. A provider
+ * that sends no refresh token at a sign-in after the first consent (Google), or the same one
+ * again, leaves the stored refresh token as it was: the refresh's write still matched, and put
+ * its access and ID Tokens (the older grant's scope, the older `auth_time`) over the sign-in's,
+ * or a refused refresh wiped the sign-in's fresh access token. The write now also compares the
+ * access token it set out from (every sign-in and refresh stores a new one: the account's
+ * version). The "kept refresh token" tests failed before that fix, on every backend; PostgreSQL
+ * was added to the backends then.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { afterEach, expect, test } from "vitest"
 import { getAccessToken } from "@tessera/core"
 import type { Adapter } from "@tessera/core/adapters"
 import { RefreshTokenError } from "@tessera/core/errors"
-import { completeOidcLogin, startOidcProvider, type OidcProviderServer } from "@tessera/testing"
-import { memoryBackend, sqliteBackend, type Backend } from "../harness/backends.js"
+import { completeOidcLogin } from "@tessera/testing"
+import { memoryBackend, type Backend } from "../harness/backends.js"
+import { oidcProviderAndDatabases } from "../harness/idp-databases.js"
 import { Browser, ORIGIN } from "../harness/index.js"
 import { signedInWithRefreshToken } from "../harness/offline-sign-in.js"
 
-let idp: OidcProviderServer
-beforeAll(async () => {
-  idp = await startOidcProvider({
-    redirectUris: [`${ORIGIN}/auth/callback/local`],
-    // Inside the 60 s margin: every getAccessToken refreshes.
-    accessTokenTtl: 30,
-  })
-}, 60_000)
-afterAll(() => idp?.stop())
+const setup = oidcProviderAndDatabases({
+  redirectUris: [`${ORIGIN}/auth/callback/local`],
+  // Inside the 60 s margin: every getAccessToken refreshes.
+  accessTokenTtl: 30,
+})
 
 let backend: Backend | undefined
 afterEach(() => backend?.close())
@@ -56,28 +62,41 @@ function holdingRefreshWrites(adapter: Adapter) {
   return { adapter: held, writeReached, release }
 }
 
-/** The provider's refresh answers, refused with `invalid_grant` while `refusing`. */
-function provider(refusing: boolean) {
+/**
+ * The provider's answers: refresh grants refused with `invalid_grant` while `refusing`; with
+ * `keepsRefreshToken`, a sign-in after the first brings no refresh token (as Google's), so the
+ * account keeps the one it had.
+ */
+function provider(refusing: boolean, keepsRefreshToken: boolean) {
+  let codeGrants = 0
   const fetchImpl: typeof fetch = async (input, init) => {
-    if (refusing && String(init?.body ?? "").includes("grant_type=refresh_token"))
+    const body = String(init?.body ?? "")
+    if (refusing && body.includes("grant_type=refresh_token"))
       return Response.json({ error: "invalid_grant" }, { status: 400 })
-    return fetch(input, init)
+    const response = await fetch(input, init)
+    if (!keepsRefreshToken || !body.includes("grant_type=authorization_code")) return response
+    if (++codeGrants === 1) return response
+    const { refresh_token: _dropped, ...tokens } = (await response.json()) as Record<
+      string,
+      unknown
+    >
+    return Response.json(tokens, {
+      status: response.status,
+      headers: { "cache-control": "no-store" },
+    })
   }
   return fetchImpl
 }
 
-const backends = [
-  ["sqlite", sqliteBackend],
-  ["memory", async () => memoryBackend()],
-] as const
+const backends = [...setup.databases, ["memory", async () => memoryBackend()] as const]
 
-async function race(make: () => Promise<Backend>, refusing: boolean) {
+async function race(make: () => Promise<Backend>, refusing: boolean, keepsRefreshToken = false) {
   backend = await make()
   const held = holdingRefreshWrites(backend.adapter)
   const signIn = await signedInWithRefreshToken(
-    idp,
+    setup.idp,
     { ...backend, adapter: held.adapter },
-    provider(refusing),
+    provider(refusing, keepsRefreshToken),
   )
   const { config, userId, account } = signIn
   const old = await account()
@@ -91,8 +110,10 @@ async function race(make: () => Promise<Backend>, refusing: boolean) {
   const back = await completeOidcLogin(start.headers.get("location")!, { accountId: "ada" })
   expect((await browser.request(back.url.pathname + back.url.search)).status).toBe(302)
   const renewed = await account()
+  expect(renewed.access_token).not.toBe(old.access_token)
   expect(renewed.refresh_token).toEqual(expect.any(String))
-  expect(renewed.refresh_token).not.toBe(old.refresh_token)
+  if (keepsRefreshToken) expect(renewed.refresh_token).toBe(old.refresh_token)
+  else expect(renewed.refresh_token).not.toBe(old.refresh_token)
 
   held.release()
   return { result: await refresh, renewed, account, config, userId }
@@ -130,5 +151,29 @@ test.each(backends)(
     // The lease was released: the next call refreshes the new grant at once.
     const next = await getAccessToken(config, { userId, provider: "local" })
     expect(next.accessToken).toBe((await account()).access_token)
+  },
+)
+
+test.each(backends)(
+  "%s: a successful refresh does not put its tokens over a sign-in's that kept the refresh token",
+  async (_name, make) => {
+    const { result, renewed, account } = await race(make, false, true)
+    expect(result).toMatchObject({ accessToken: expect.any(String) })
+    const after = await account()
+    expect({ access: after.access_token, id: after.id_token, expires: after.expires_at }).toEqual({
+      access: renewed.access_token,
+      id: renewed.id_token,
+      expires: renewed.expires_at,
+    })
+  },
+)
+
+test.each(backends)(
+  "%s: a refused refresh does not wipe a sign-in's tokens that kept the refresh token",
+  async (_name, make) => {
+    const { result, renewed, account } = await race(make, true, true)
+    expect(result).not.toBeInstanceOf(RefreshTokenError)
+    expect(result).toMatchObject({ accessToken: renewed.access_token })
+    expect((await account()).access_token).toBe(renewed.access_token)
   },
 )

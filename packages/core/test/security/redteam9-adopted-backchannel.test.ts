@@ -11,20 +11,28 @@
  *
  * A logout of all of an account's sessions now also ends its user's sessions
  * of unknown origin (adopted from Auth.js) and the Auth.js cookies not yet
- * adopted. A logout of one provider session (`sid`) cannot tell whether an
- * adopted session was that one, and leaves them, as it leaves the user's
- * other sessions.
+ * adopted.
+ *
+ * Red team 16 (carried over): a logout of one provider session (`sid`) left
+ * them. An adopted Auth.js cookie carries no provider session id (Auth.js
+ * never kept one), so Tessera cannot tell whether it was that session: the
+ * one that ended may be the very one the user is still signed in with. The
+ * safe side is taken: a `sid` logout ends, with the sessions it names, the
+ * sessions of unknown origin of the user it names (by `sub`, or, with `sid`
+ * alone, the user whose Tessera session carried that `sid`). The three `sid`
+ * tests below failed before the fix (the adopted session stayed signed in).
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest"
 import { Auth, type AuthConfig } from "@tessera/core"
 import { listSessions } from "@tessera/core/sessions"
 import {
+  completeOidcLogin,
   localOidcProvider,
   MemoryAdapter,
   startOidcProvider,
   type OidcProviderServer,
 } from "@tessera/testing"
-import { Jar, ORIGIN, post, recordingLogger, SECRET } from "../harness/index.js"
+import { Browser, Jar, ORIGIN, post, recordingLogger, SECRET } from "../harness/index.js"
 import { AUTHJS_COOKIE, authjsToken, sessionOf } from "./redteam8-helpers.js"
 
 const LOGOUT_PATH = "/auth/backchannel-logout/local"
@@ -130,11 +138,47 @@ test("a sub the app has no account for ends nothing", async () => {
   expect(revoked).toEqual([])
 })
 
-test("a logout of one provider session (sid) leaves the adopted sessions", async () => {
+test("a logout of one provider session (sid, with sub) ends the user's adopted sessions too", async () => {
+  const laptop = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(ADA) })
+  expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
+  const [adopted] = await listSessions(config, ADA.id)
+  const phone = await authjsCookieOf(ADA, 2)
+  const hers = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(GRACE) })
+  expect((await sessionOf(config, hers))?.user?.email).toBe(GRACE.email)
+
+  // The adopted cookie may be the provider session that ended: Tessera cannot tell.
+  await deliver({ sub: ADA.sub, sid: "one-provider-session" })
+
+  expect(await sessionOf(config, laptop)).toBeNull()
+  expect(await sessionOf(config, new Jar({ [AUTHJS_COOKIE]: phone }))).toBeNull()
+  expect(revoked).toEqual([adopted!.id])
+  // Another user's stay.
+  expect((await sessionOf(config, hers))?.user?.email).toBe(GRACE.email)
+})
+
+test("sid alone: the user whose session it names loses their adopted sessions too", async () => {
+  // Ada signs in again through the provider on a new device: that session's record has the sid.
+  const desktop = new Browser(config)
+  const start = await desktop.startSignIn("local")
+  const back = await completeOidcLogin(start.headers.get("location")!, { accountId: ADA.sub })
+  expect((await desktop.request(back.url.pathname + back.url.search)).status).toBe(302)
+  const signedIn = (await adapter.listSessionRecords!(ADA.id)).find((r) => r.provider === "local")
+  expect(signedIn?.providerSessionId).toEqual(expect.any(String))
   const laptop = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(ADA) })
   expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
 
-  await deliver({ sub: ADA.sub, sid: "one-provider-session" })
+  await deliver({ sid: signedIn!.providerSessionId! })
+
+  expect(await sessionOf(config, desktop.jar)).toBeNull()
+  expect(await sessionOf(config, laptop)).toBeNull()
+  expect(await listSessions(config, ADA.id)).toEqual([])
+})
+
+test("sid alone naming no session here ends nothing (no user to tie it to)", async () => {
+  const laptop = new Jar({ [AUTHJS_COOKIE]: await authjsCookieOf(ADA) })
+  expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
+
+  await deliver({ sid: "unknown-provider-session" })
 
   expect((await sessionOf(config, laptop))?.user?.email).toBe(ADA.email)
   expect(revoked).toEqual([])

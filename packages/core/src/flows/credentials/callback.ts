@@ -6,6 +6,7 @@
  * so nothing about it reaches the URL.
  * @module
  */
+import { hasControlCharacter } from "../../lib/control-characters.js"
 import type { RequestContext } from "../../context.js"
 import { AccessDenied, CallbackRouteError, CredentialsSignin } from "../../errors.js"
 import { completeSignIn } from "../sign-in/complete.js"
@@ -46,6 +47,10 @@ export async function credentialsCallback(
   }
   if (!user) throw new CredentialsSignin("authorize returned null")
   const id = user.id === undefined || user.id === null ? crypto.randomUUID() : String(user.id)
+  // An id taken from the form (a username) with a control character is no id: refused as a
+  // failed sign-in, before U+0000 reaches the database (PostgreSQL text refuses it).
+  if (hasControlCharacter(id))
+    throw new CredentialsSignin("The user id authorize returned has a control character")
   return completeSignIn(
     ctx,
     {

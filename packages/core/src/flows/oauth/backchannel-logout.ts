@@ -25,6 +25,7 @@ import {
 } from "jose"
 import type { RequestContext } from "../../context.js"
 import { callAdapter } from "../../lib/adapter.js"
+import { hasControlCharacter } from "../../lib/control-characters.js"
 import { sha256Hex } from "../../lib/crypto.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 import { oauthCacheOf } from "./cache.js"
@@ -143,6 +144,10 @@ export async function verifyLogoutToken(
     throw new InvalidLogoutToken("The logout token has no back-channel logout event")
   }
   if (nonce !== undefined) throw new InvalidLogoutToken("A logout token must not have a nonce")
+  // Identifiers, never text: a control character (U+0000 above all, which PostgreSQL text
+  // refuses) would only reach the database to fail there.
+  if ([sub, sid, jti].some(hasControlCharacter))
+    throw new InvalidLogoutToken("The logout token's sub, sid or jti has a control character")
   const subject: LogoutSubject = {}
   if (typeof sub === "string" && sub) subject.sub = sub
   if (typeof sid === "string" && sid) subject.sid = sid

@@ -11,6 +11,7 @@ import * as o from "oauth4webapi"
 import { OAuthProfileParseError, OAuthProviderError } from "../../errors.js"
 import type { Account, Profile, TokenSet, User } from "../../types.js"
 import type { OAuthClient } from "./client.js"
+import { malformedTokenField } from "../../lib/control-characters.js"
 import { storedEmailAddress } from "../email/address.js"
 import { httpOptions, providerFetch } from "./http.js"
 import { accountKey } from "./provider-options.js"
@@ -150,11 +151,18 @@ export async function toUserAndAccount(
     user.id === undefined || user.id === null || user.id === ""
       ? accountKey(provider.type === "oidc" ? profile.sub : (profile.id ?? profile.sub))
       : accountKey(user.id)
+  // accountKey refuses control characters too (U+0000 would fail the database's insert).
   if (id === "")
-    throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no id`)
+    throw new OAuthProfileParseError(`Provider "${provider.id}": the profile has no usable id`)
 
   const keys = { provider: provider.id, type: provider.type, providerAccountId: id }
   const stored: Account = { ...(provider.account(tokens) ?? {}), ...keys }
+  // What is stored (`stored`), and what a later sign-in stores over it (`tokens`, persist.ts).
+  const malformed = malformedTokenField(stored) ?? malformedTokenField(tokens, false)
+  if (malformed)
+    throw new OAuthProviderError(
+      `Provider "${provider.id}": the token response's ${malformed} has a control character`,
+    )
   const account: Account = { ...tokens, ...keys }
   for (const each of [stored, account]) {
     if (typeof each.token_type === "string")

@@ -22,6 +22,7 @@ import type { TokenSet } from "../../types.js"
 import type { ResolvedOAuthProvider } from "../types.js"
 import { oauthClient } from "./client.js"
 import { summary } from "./failures.js"
+import { malformedTokenField } from "../../lib/control-characters.js"
 import { authorizationServer } from "./discovery.js"
 import { expiresAtOf } from "./expiry.js"
 import { httpOptions, providerFetch } from "./http.js"
@@ -84,6 +85,12 @@ export async function refreshTokens(
   if (typeof tokens.access_token !== "string" || !tokens.access_token) {
     throw new OAuthProviderError(`Provider "${provider.id}": the refresh returned no access token`)
   }
+  // Nothing of it stored: a token with a control character (U+0000 fails PostgreSQL's write).
+  const malformed = malformedTokenField(tokens, false)
+  if (malformed)
+    throw new OAuthProviderError(
+      `Provider "${provider.id}": the refresh answer's ${malformed} has a control character`,
+    )
   return {
     access_token: tokens.access_token,
     // No new refresh token: the provider does not rotate them, and the old one stays good.
