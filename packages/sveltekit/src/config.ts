@@ -38,7 +38,7 @@ export function actionConfig(config: AuthConfig): ActionConfig {
   let derived = actionConfigs.get(config)
   if (!derived) {
     // Shares the app's once-per-configuration warnings: the hook's object and this say each once.
-    derived = deriveConfig(config, { raw, skipCSRFCheck }) as ActionConfig
+    derived = deriveConfig(config, { raw, skipCSRFCheck })
     actionConfigs.set(config, derived)
   }
   return derived
