@@ -24,6 +24,7 @@ export function sessionReader(
 }
 
 async function readSession(event: RequestEvent, config: AuthConfig): Promise<Session | null> {
+  reading.add(event)
   const { session, cookies } = await getSession(
     {
       url: event.url,
@@ -31,7 +32,7 @@ async function readSession(event: RequestEvent, config: AuthConfig): Promise<Ses
       headers: withoutForwardedHeaders(event.request.headers),
     },
     config,
-  )
+  ).finally(() => reading.delete(event))
   // The response now shows this user's data (or carries their cookie): see privateIfSessionSet.
   if (session) signedIn.add(event)
   // A refreshed session cookie (sliding expiry), or expired ones for a session that is no longer valid.
@@ -46,12 +47,19 @@ const setSessionCookies = new WeakSet<RequestEvent>()
 /** Requests for which `locals.auth()` found a session (see {@link privateIfSessionSet}). */
 const signedIn = new WeakSet<RequestEvent>()
 
+/**
+ * Requests whose `locals.auth()` had not answered yet: a load's unawaited promise (streamed by
+ * SvelteKit) may put the user's data in the body after the headers are made, so such a
+ * response counts as signed in (see {@link privateIfSessionSet}).
+ */
+const reading = new WeakSet<RequestEvent>()
+
 /** What a response that must stay out of shared caches gets: core's own responses say the same. */
 const PRIVATE = "private, no-cache, no-store"
 
 /**
  * The app's response to `event`, made private when it was rendered with a session (`locals.auth()`
- * found one, whether or not its cookie slid) or sets a cookie of Tessera's (a session cookie, in
+ * found one, whether or not its cookie slid, or had not answered yet: a streamed page) or sets a cookie of Tessera's (a session cookie, in
  * chunks or not, a CSRF token, ...): a shared cache (a CDN) must never keep one person's page or
  * session cookie and hand it to the next visitor. core's own responses follow the same rule. The
  * cookie may come from this request's `locals.auth()`, or from another request of the app's:
@@ -68,7 +76,10 @@ export function privateIfSessionSet(
   config: AuthConfig,
 ): Response {
   const personal =
-    signedIn.has(event) || setSessionCookies.has(event) || setsAuthCookie(response, config)
+    signedIn.has(event) ||
+    reading.has(event) ||
+    setSessionCookies.has(event) ||
+    setsAuthCookie(response, config)
   if (!personal || keepsSharedCachesOut(response.headers.get("cache-control"))) return response
   try {
     response.headers.set("cache-control", PRIVATE)

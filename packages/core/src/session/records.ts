@@ -334,15 +334,20 @@ export async function revokeOwnSession(
  * The live record with this id, whoever's it is: by `getSessionRecord`, or, on an adapter
  * without it, `touchSessionRecord` (which every adapter keeping JWT session records has; the
  * `lastSeenAt` it moves is only shown for a session, and not read for the other records).
+ * `"sessions only"` for an adapter with neither and no `createSessionRecord` (database
+ * sessions need only list/deleteSessionRecords): every record it holds is a session, since
+ * the other kinds (a sign-in waiting for its second factor, the sign-out-everywhere mark) are
+ * written with `createSessionRecord`.
  */
 async function recordById(
   config: ResolvedConfig,
   id: string,
-): Promise<AdapterSessionRecord | null> {
+): Promise<AdapterSessionRecord | null | "sessions only"> {
   if (typeof config.adapter?.getSessionRecord === "function")
     return callAdapter(config, "getSessionRecord", id)
   if (typeof config.adapter?.touchSessionRecord === "function")
     return callAdapter(config, "touchSessionRecord", id, { lastSeenAt: new Date() })
+  if (typeof config.adapter?.createSessionRecord !== "function") return "sessions only"
   throw new MissingAdapterMethods(
     "Revoking a session by id alone needs the adapter method getSessionRecord (or touchSessionRecord)",
   )
@@ -359,6 +364,10 @@ export async function revokeSessionById(
   reason: SessionRevokedReason,
 ): Promise<AdapterSessionRecord | undefined> {
   const record = await recordById(ctx.config, id)
+  if (record === "sessions only") {
+    const [revoked] = await revokeSessions(ctx, { id }, reason)
+    return revoked
+  }
   if (!record || !isSession(record)) return undefined
   // A record's kind never changes, so the look-up and the delete cannot disagree.
   const [revoked] = await revokeSessions(ctx, { id, userId: record.userId }, reason)

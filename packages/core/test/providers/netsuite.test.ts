@@ -56,7 +56,23 @@ const suite = runProviderTests<ProfileIdentity>({
         verifiedEmail: null,
       },
     },
+    // The administrator NetSuite made when it provisioned the account: internal id -5.
+    administrator: {
+      sub: "admin",
+      profile: { id: -5, name: "Administrator", email: "admin@netsuite.example", role: 3 },
+      expect: {
+        user: { id: "-5", name: "Administrator", email: "admin@netsuite.example", image: null },
+        verifiedEmail: null,
+      },
+    },
   },
+})
+
+test("the account's first administrator (internal id -5) signs in, keyed by -5", async () => {
+  const { done, session, seen } = await suite.signIn("admin")
+  expect(done.headers.get("location")).not.toMatch(/error=/)
+  expect(session?.user?.name).toBe("Administrator")
+  expect(seen.account?.providerAccountId).toBe("-5")
 })
 
 test("scope and prompt reach the authorization request", async () => {

@@ -6,7 +6,7 @@
  *
  * - OpenID (Keycloak): the ID Token's `sub` missing, empty, a number, an object, with a NUL byte;
  * - OAuth 2 (Kakao, GitLab): the userinfo `id` missing, past 2^53 (JSON.parse rounds
- *   9007199254740993 to ...992, another user's id), fractional, negative, `1e21`, a string with
+ *   9007199254740993 to ...992, another user's id), fractional, past -2^53, `1e21`, a string with
  *   a NUL byte; Twitter/X: `data.id` missing or a number.
  *
  * Each must end in an error redirect (`/auth/signin?error=...`), never a 500, never a row, never
@@ -141,7 +141,8 @@ describe("OAuth 2: a hostile numeric or text `id` in the userinfo", () => {
     ["past 2^53 (rounds to another user's id)", kakaoBody("9007199254740993")],
     ["2^53 itself (what 2^53 + 1 parses to)", kakaoBody("9007199254740992")],
     ["fractional", kakaoBody("1234.5")],
-    ["negative", kakaoBody("-1")],
+    // A negative id is exact (NetSuite's administrator is -5); past -2^53 it rounds too.
+    ["past -2^53", kakaoBody("-9007199254740993")],
     ["1e21", kakaoBody("1e21")],
     ["a string with a NUL byte", kakaoBody('"1234\\u0000"')],
     ["null", kakaoBody("null")],

@@ -142,4 +142,22 @@ describeStoredUser("revoking what is not a session", (setup, strategy) => {
     expect(await revokeSession(config, session!.id)).toBe(true)
     expect(await ids()).not.toContain(session!.id)
   })
+
+  // Database sessions need only listSessionRecords and deleteSessionRecords (docs/sessions.md):
+  // an adapter with just those cannot write a record that is not a session, so none is there
+  // to keep, and revokeSession() ends the session by its id as it did before getSessionRecord.
+  if (strategy === "database")
+    test("revokeSession() on a database-session adapter with only list/deleteSessionRecords", async () => {
+      const {
+        getSessionRecord: _g,
+        touchSessionRecord: _t,
+        createSessionRecord: _c,
+        ...adapter
+      } = setup.backend.adapter
+      const config = makeConfig({ ...setup.config, adapter }).config
+      const { otherId } = await anotherSession()
+      expect(await revokeSession(config, otherId)).toBe(true)
+      expect(await ids()).not.toContain(otherId)
+      expect(await revokeSession(config, otherId)).toBe(false)
+    })
 })

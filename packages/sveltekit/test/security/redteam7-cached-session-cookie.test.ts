@@ -123,3 +123,42 @@ it("a page that never asks for the session is untouched, signed in or not", asyn
   })
   expect(response.headers.get("cache-control")).toBe("public, max-age=60")
 })
+
+it("a streamed page whose session read is still under way when the head goes out is private", async () => {
+  // The session callback waits until the test lets it go: the read settles after `resolve`.
+  let release = () => {}
+  let held = Promise.resolve()
+  const { handle } = SvelteKitAuth(
+    testConfig({
+      adapter: adapterWithAda(),
+      callbacks: {
+        async session({ session }) {
+          await held
+          return session
+        },
+      },
+    }),
+  )
+  const browser = await signInThroughHandle(handle, ORIGIN)
+  held = new Promise<void>((done) => (release = done))
+  const event = createEvent(browser.request(`${ORIGIN}/`))
+  // SvelteKit streams a load's unawaited promise: the shell (and its headers) goes first,
+  // Ada's name follows in the same body, which a shared cache would keep with the rest.
+  const response = await handle({
+    event,
+    resolve: async () => {
+      const name = event.locals.auth().then((session) => session?.user?.name ?? "stranger")
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode("shell "))
+          controller.enqueue(new TextEncoder().encode(`hello ${await name}`))
+          controller.close()
+        },
+      })
+      return new Response(body, { headers: { "cache-control": "public, max-age=60" } })
+    },
+  })
+  release()
+  expect(await response.text()).toBe("shell hello Ada")
+  expect(response.headers.get("cache-control")).toBe("private, no-cache, no-store")
+})

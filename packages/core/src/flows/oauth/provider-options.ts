@@ -43,13 +43,14 @@ const CONTROL = /[\u0000-\u001f\u007f]/
 /**
  * A provider's identifier of the user as an account key, or `""` when the value is none: a
  * non-empty string without control characters (a key that differs from another only by one is
- * another account that prints like it), or a non-negative safe integer. Past 2^53, JSON.parse
- * rounds: Kakao's or GitLab's user 9007199254740993 arrives as ...992, another user's id, and
- * would sign in to that user's account. A fraction, a negative number or `1e21` is no user id.
+ * another account that prints like it), or a safe integer. Past 2^53, JSON.parse rounds:
+ * Kakao's or GitLab's user 9007199254740993 arrives as ...992, another user's id, and would sign
+ * in to that user's account. A fraction or `1e21` is no user id. A negative integer is exact and
+ * can be one: NetSuite's first administrator of an account is employee -5.
  */
 export function accountKey(value: unknown): string {
   if (typeof value === "string") return CONTROL.test(value) ? "" : value
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value)
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value)
   return ""
 }
 
