@@ -64,7 +64,6 @@ describe("a Local IdP profile under any name", () => {
   test.each([
     ["html", "<b>bold</b><script>alert(1)</script>"],
     ["rtl", "eve\u202ecod.exe"],
-    ["controls", "ctl\u0001\u0007\u001b[31mred"],
     ["long", "x".repeat(4000)],
   ])("%s: signed in, every page answers and shows it as text", async (_what, login) => {
     const browser = new HttpBrowser(demo.server.url)
@@ -85,5 +84,22 @@ describe("a Local IdP profile under any name", () => {
       expect(html).not.toContain("<b>bold</b>")
       expect(html).not.toContain("<script>alert(1)")
     }
+  })
+
+  // An account key with control characters is no account key (red team 16): refused, not a 500.
+  test("controls: the sign-in is refused with an error page, no session", async () => {
+    const browser = new HttpBrowser(demo.server.url)
+    const start = await browser.request("/signin", {
+      form: { providerId: "local-idp", redirectTo: "/account" },
+      headers: { origin: demo.server.url, accept: "text/html" },
+    })
+    expect(start.status).toBe(303)
+    const callback = await completeOidcLogin(start.headers.get("location")!, {
+      accountId: "ctl\u0001\u0007\u001b[31mred",
+    })
+    const landed = await browser.request(callback.url)
+    expect(landed.status).toBe(302)
+    expect(landed.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration$/)
+    expect(await browser.session()).toBeNull()
   })
 })
