@@ -3,6 +3,7 @@
  * @module
  */
 import type { OAuthUserConfig } from "../../providers/oauth.js"
+import { hasControlCharacter } from "../../lib/control-characters.js"
 
 /**
  * Endpoint options given as URL strings become `{ url }` objects, so merging
@@ -37,9 +38,6 @@ function queryParams(url: string): { params?: Record<string, string> } {
   return Object.keys(params).length > 0 ? { params } : {}
 }
 
-/** C0 controls and DEL: in no provider's identifier (PostgreSQL's text refuses a NUL). */
-const CONTROL = /[\u0000-\u001f\u007f]/
-
 /**
  * A provider's identifier of the user as an account key, or `""` when the value is none: a
  * non-empty string without control characters (a key that differs from another only by one is
@@ -49,7 +47,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/
  * can be one: NetSuite's first administrator of an account is employee -5.
  */
 export function accountKey(value: unknown): string {
-  if (typeof value === "string") return CONTROL.test(value) ? "" : value
+  if (typeof value === "string") return hasControlCharacter(value) ? "" : value
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value)
   return ""
 }
