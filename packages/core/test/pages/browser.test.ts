@@ -93,7 +93,12 @@ interface Violation {
   nodes: { target: unknown[]; failureSummary?: string }[]
 }
 
-/** axe-core on the open page, WCAG 2.0, 2.1 and 2.2 A and AA rules. */
+/**
+ * axe-core on the open page, WCAG 2.0, 2.1 and 2.2 A and AA rules. Injected with
+ * `page.evaluate` (the DevTools protocol, which the page's CSP does not govern), not
+ * `page.addScriptTag`: the pages' nonce-only `script-src` refuses an inline script tag, and
+ * `bypassCSP` would audit a page no visitor sees (a style the CSP blocks would still apply).
+ */
 async function axe(page: Page): Promise<Violation[]> {
   await page.evaluate(axeSource)
   return page.evaluate(async () => {
@@ -177,7 +182,7 @@ async function signIn(page: Page): Promise<void> {
 
 describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
   test(
-    "axe-core finds no serious or critical WCAG 2.2 A/AA violation on any page, in any look",
+    "axe-core finds no WCAG 2.2 A/AA violation, of any impact, on any page, in any look",
     { timeout: 480_000 },
     async () => {
       const found: { look: string; page: string; violation: Violation }[] = []
@@ -232,11 +237,10 @@ describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
           )
         if (!byRule.size) console.log("axe: no violations")
       }
-      const serious = found.filter(
-        (f) => f.violation.impact === "serious" || f.violation.impact === "critical",
-      )
+      // Every violation counts, whatever axe's impact: a moderate one (a missing landmark,
+      // a skipped heading level) is still a WCAG failure.
       expect(
-        serious.map(
+        found.map(
           (f) => `${f.page} (${f.look}): ${f.violation.id} ${JSON.stringify(f.violation.nodes)}`,
         ),
       ).toEqual([])
