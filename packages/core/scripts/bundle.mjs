@@ -76,9 +76,16 @@ export function entryPoints() {
 const PAGES = new Set([
   "actions/pages.ts",
   "flows/email/message.ts",
-  ...["layout", "error", "signin", "signout", "verify-request", "confirm-link", "messages"].map(
-    (name) => `pages/${name}.ts`,
-  ),
+  ...[
+    "layout",
+    "error",
+    "signin",
+    "signout",
+    "verify-request",
+    "confirm-link",
+    "messages",
+    "code-error",
+  ].map((name) => `pages/${name}.ts`),
   "pages/page-context.ts",
   "pages/pending-script.ts",
   "pages/i18n/catalogs.ts",

@@ -5,10 +5,10 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
+import { codeError } from "./code-error.js"
 import { csrfField } from "./form-fields.js"
 import { html } from "./html.js"
 import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
-import { codeErrorKey } from "./messages.js"
 
 export interface TwoFactorPageParams {
   action: string
@@ -24,7 +24,7 @@ export function renderTwoFactorPage(
 ): RenderedPage {
   const { t } = page
   const title = t.t("twoFactor.title")
-  const alert = error ? html`<div class="error" role="alert">${t.t(codeErrorKey(error))}</div>` : ""
+  const { alert, field } = codeError(t, error, "two-factor-code")
   const content = () => html`
     <h1>${title}</h1>
     <p>${t.t("twoFactor.prompt")}</p>
@@ -32,7 +32,7 @@ export function renderTwoFactorPage(
     <form action="${action}" method="POST">
       ${csrfField(csrfToken)}
       <label for="two-factor-code">${t.t("twoFactor.codeLabel")}</label>
-      <input id="two-factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus>
+      <input id="two-factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus${field}>
       <button type="submit" data-pending="${t.t("twoFactor.pending")}">${t.t("twoFactor.submit")}</button>
     </form>
     <div class="links">

@@ -6,10 +6,10 @@
  * @module
  */
 import type { RequestContext } from "../context.js"
+import { codeError } from "./code-error.js"
 import { csrfField } from "./form-fields.js"
 import { html } from "./html.js"
 import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
-import { codeErrorKey } from "./messages.js"
 
 export interface CodeFormParams {
   /** Where the form posts: the provider's callback. */
@@ -34,7 +34,7 @@ export function renderVerifyRequestPage(
     return renderDocument(page, title, content)
   }
   const { action, csrfToken, email, error } = codeForm
-  const alert = error ? html`<div class="error" role="alert">${t.t(codeErrorKey(error))}</div>` : ""
+  const { alert, field } = codeError(t, error, "verify-code")
   const content = () => html`
     <h1>${title}</h1>
     <p>${t.t("verifyRequest.code")}</p>
@@ -44,7 +44,7 @@ export function renderVerifyRequestPage(
       <label for="verify-email">${t.t("email.label")}</label>
       <input id="verify-email" type="email" name="email" autocomplete="email" required${email ? html` value="${email}"` : ""}>
       <label for="verify-code">${t.t("verifyRequest.codeLabel")}</label>
-      <input id="verify-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]{8,12}" maxlength="12" required autofocus>
+      <input id="verify-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]{8,12}" maxlength="12" required autofocus${field}>
       <button type="submit" data-pending="${t.t("signIn.pending")}">${t.t("verifyRequest.submit")}</button>
     </form>`
   return renderDocument(page, title, content)

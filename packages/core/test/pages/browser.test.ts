@@ -93,7 +93,12 @@ interface Violation {
   nodes: { target: unknown[]; failureSummary?: string }[]
 }
 
-/** axe-core on the open page, WCAG 2.0, 2.1 and 2.2 A and AA rules. */
+/**
+ * axe-core on the open page, WCAG 2.0, 2.1 and 2.2 A and AA rules. Injected with
+ * `page.evaluate` (the DevTools protocol, which the page's CSP does not govern), not
+ * `page.addScriptTag`: the pages' nonce-only `script-src` refuses an inline script tag, and
+ * `bypassCSP` would audit a page no visitor sees (a style the CSP blocks would still apply).
+ */
 async function axe(page: Page): Promise<Violation[]> {
   await page.evaluate(axeSource)
   return page.evaluate(async () => {
@@ -177,7 +182,7 @@ async function signIn(page: Page): Promise<void> {
 
 describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
   test(
-    "axe-core finds no serious or critical WCAG 2.2 A/AA violation on any page, in any look",
+    "axe-core finds no WCAG 2.2 A/AA violation, of any impact, on any page, in any look",
     { timeout: 480_000 },
     async () => {
       const found: { look: string; page: string; violation: Violation }[] = []
@@ -232,11 +237,10 @@ describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
           )
         if (!byRule.size) console.log("axe: no violations")
       }
-      const serious = found.filter(
-        (f) => f.violation.impact === "serious" || f.violation.impact === "critical",
-      )
+      // Every violation counts, whatever axe's impact: a moderate one (a missing landmark,
+      // a skipped heading level) is still a WCAG failure.
       expect(
-        serious.map(
+        found.map(
           (f) => `${f.page} (${f.look}): ${f.violation.id} ${JSON.stringify(f.violation.nodes)}`,
         ),
       ).toEqual([])
@@ -273,9 +277,22 @@ describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
         })
         const check = async (page: Page, name: string) => {
           for (const v of await axe(page))
-            if (v.impact === "serious" || v.impact === "critical")
-              found.push(`${name} (${look.name}): ${v.id} ${JSON.stringify(v.nodes)}`)
+            found.push(`${name} (${look.name}): ${v.id} ${JSON.stringify(v.nodes)}`)
         }
+        // axe does not check that an error names its field: the code field (focused when the
+        // page opens) must be marked invalid and described by the error, so a screen reader
+        // reads the error with the field (an alert already on the page at load is not announced).
+        const errorOf = (page: Page, field: string) =>
+          page.evaluate((id) => {
+            const input = document.getElementById(id)!
+            const described = input.getAttribute("aria-describedby")
+            return {
+              focused: document.activeElement === input,
+              invalid: input.getAttribute("aria-invalid"),
+              description: described && document.getElementById(described)?.textContent,
+              role: described && document.getElementById(described)?.getAttribute("role"),
+            }
+          }, field)
         try {
           const page = await context.newPage()
           await page.goto(`${origin}/auth/signin`)
@@ -285,9 +302,19 @@ describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
             page.click("form[action$='/signin/code'] button[type=submit]"),
           ])
           await check(page, "code form")
+          expect(await errorOf(page, "verify-code")).toMatchObject({
+            invalid: null,
+            description: null,
+          })
           await page.fill("#verify-code", "00000000")
           await Promise.all([page.waitForURL(/error=/), page.press("#verify-code", "Enter")])
           expect(await page.getByRole("alert").count()).toBe(1)
+          expect(await errorOf(page, "verify-code")).toEqual({
+            focused: true,
+            invalid: "true",
+            description: await page.getByRole("alert").textContent(),
+            role: "alert",
+          })
           await check(page, "code form, wrong code")
           await page.goto(link)
           expect(await page.locator("form p").textContent()).toContain("eve@example.com")
@@ -307,6 +334,12 @@ describe.skipIf(!hasChromium)("the built-in pages in Chromium", () => {
             page.press("#two-factor-code", "Enter"),
           ])
           expect(await page.getByRole("alert").count()).toBe(1)
+          expect(await errorOf(page, "two-factor-code")).toEqual({
+            focused: true,
+            invalid: "true",
+            description: await page.getByRole("alert").textContent(),
+            role: "alert",
+          })
           await check(page, "two-factor, wrong code")
         } finally {
           await context.close()

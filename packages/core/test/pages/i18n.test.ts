@@ -291,7 +291,7 @@ describe("the pages of codes and second factors", () => {
     expect(page).toContain(">Erneut anmelden</a>")
     const wrong = await Auth(get("/auth/two-factor?error=TwoFactor", { jar, headers }), config)
     expect(await wrong.text()).toContain(
-      '<div class="error" role="alert">Dieser Code hat nicht funktioniert. Versuchen Sie es noch einmal.</div>',
+      '<div id="two-factor-code-error" class="error" role="alert">Dieser Code hat nicht funktioniert. Versuchen Sie es noch einmal.</div>',
     )
   })
 
