@@ -11,7 +11,8 @@
  * tenant (checked before any `profile` callback, yours too). The multi-tenant
  * endpoints (`common`, `organizations`, `consumers`) publish no single issuer
  * to check tokens against and are not supported: as `tenantId` or in `issuer`
- * they throw when the provider is made.
+ * they throw when the provider is made. So does `idToken: false`: the profile is
+ * always the ID Token's, as the userinfo endpoint carries no `tid` or `iss` to check.
  *
  * @example
  * ```ts
@@ -113,6 +114,14 @@ export default function MicrosoftEntraID<
   if (tenantId !== undefined && MULTI_TENANT.has(tenantId.toLowerCase())) {
     throw new TypeError(
       `Microsoft Entra ID: "${tenantId}" is not a tenant id; use your directory (tenant) id`,
+    )
+  }
+  // The tenant check reads `tid` and `iss`, which only the ID Token carries: the userinfo
+  // endpoint (Microsoft Graph) sends neither, so every sign-in would be refused at runtime.
+  if (rest.idToken === false) {
+    throw new TypeError(
+      "Microsoft Entra ID: idToken: false is not supported: the tenant check needs the ID Token " +
+        "(its tid and iss), and the userinfo endpoint carries neither; remove idToken: false",
     )
   }
   const { profile: ownProfile, ...userOptions } = endpointUrlsAsObjects(rest)
