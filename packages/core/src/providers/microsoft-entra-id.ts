@@ -93,6 +93,11 @@ function issuerTenant(issuer: unknown): string | undefined {
  * tenant would pass as another's. Throws (the sign-in fails with `OAuthProfileParseError`).
  */
 function checkTenant(profile: MicrosoftEntraIDProfile): void {
+  // A profile read from the userinfo endpoint (`idToken: false` set over the made provider).
+  if (profile.tid === undefined && profile.iss === undefined)
+    throw new TypeError(
+      "Microsoft Entra ID: the profile has no tid or iss; the tenant check needs the ID Token (idToken: false is not supported)",
+    )
   const tenant = issuerTenant(profile.iss)
   if (typeof profile.tid !== "string" || tenant?.toLowerCase() !== profile.tid.toLowerCase())
     throw new TypeError("Microsoft Entra ID: the token's tid is not the tenant of its issuer")

@@ -107,6 +107,9 @@ test("idToken: false is refused up front: the tenant check needs the ID Token", 
     expect(() => MicrosoftEntraID({ ...options, idToken: false })).toThrow(
       /idToken: false.*tenant check needs the ID Token/,
     )
+  // Set over the made provider, the tenant check still refuses a userinfo profile, saying why.
+  const { profile } = MicrosoftEntraID({ tenantId: tenant })
+  expect(() => profile!({ sub: ADA, name: "Ada" } as any, {})).toThrow(/needs the ID Token/)
   // `idToken: true` (the default) is fine.
   expect(MicrosoftEntraID({ tenantId: tenant, idToken: true }).options?.idToken).toBe(true)
 })
