@@ -21,7 +21,7 @@ import { RedisRateLimitStore } from "@tessera/redis"
 import type { SqlAdapterInstance } from "@tessera/sql"
 import { findRedisServer, startRedis, type RedisServer } from "@tessera/testing"
 import { memoryBackend, PostgresFixture, sqliteBackend } from "../harness/backends.js"
-import { csrfToken, Jar, makeConfig, ORIGIN, post, setsSession, signIn } from "../harness/index.js"
+import { csrfToken, makeConfig, ORIGIN, post, setsSession, signIn } from "../harness/index.js"
 
 const rateLimitedPage = `${ORIGIN}/auth/signin?error=RateLimited`
 const wrongPasswordPage = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`
@@ -147,12 +147,8 @@ describe.each(stores)("a code guess racing the owner's right e-mail code, on %s"
         const mailed: string[] = []
         const victim = "victim@example.com"
         const enter = async (code: string) => {
-          const jar = new Jar()
-          const { token } = await csrfToken(config, jar)
-          const response = await Auth(
-            post("/auth/callback/email", { email: victim, code, csrfToken: token }, { jar }),
-            config,
-          )
+          const fields = { email: victim, code }
+          const { response } = await signIn(config, fields, { providerId: "email" })
           return {
             location: response.headers.get("location") ?? "",
             session: setsSession(response),
