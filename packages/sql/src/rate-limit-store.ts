@@ -168,12 +168,27 @@ export function SqlRateLimitStore(
 
     async compareAndDelete(expected) {
       const entries = Object.entries(expected)
+      if (entries.length === 0) return true
       // A counter expected at 0 has no row to delete; it is only compared (a row made
       // since is a hit counted since, and kept).
       const present = entries.filter(([, count]) => count > 0).map(([key]) => key)
       const current = time(now())
-      // Nothing to delete (the limiter never asks this: the success counted itself first).
-      if (present.length === 0) return true
+      // Nothing to delete (the limiter never asks this: the success counted itself first), but
+      // still compared, as every store does: a counter made since is a change, so `false`.
+      if (present.length === 0)
+        return guard(async () => {
+          const made = await kysely
+            .selectFrom("rate_limits")
+            .select("key")
+            .where(
+              "key",
+              "in",
+              entries.map(([key]) => key),
+            )
+            .where("expires_at", ">", current)
+            .executeTakeFirst()
+          return made === undefined
+        })
       return guard(async () => {
         if (dialect === "sqlite") {
           // Uncorrelated subqueries: evaluated once, before any row goes.

@@ -202,6 +202,8 @@ export function runRateLimitStoreTests(options: RateLimitStoreTestOptions): void
         0, 0, 0,
       ])
       expect(await store.increment(two!, 60)).toBe(1)
+      // Every key expected at 0 and still absent: nothing to delete, and nothing changed.
+      expect(await store.compareAndDelete!({ [uniqueKey("cad-none")]: 0, [absent!]: 0 })).toBe(true)
     })
 
     it("compareAndDelete deletes none when one key changed since it was read", async () => {
@@ -217,6 +219,10 @@ export function runRateLimitStoreTests(options: RateLimitStoreTestOptions): void
       expect(await Promise.all([one!, two!, absent!].map((key) => store.get(key)))).toEqual([
         1, 2, 1,
       ])
+      // Every key expected at 0, one counted since: compared like any other, so `false`.
+      const still = uniqueKey("cad-still-absent")
+      expect(await store.compareAndDelete!({ [still]: 0, [absent!]: 0 })).toBe(false)
+      expect(await store.get(absent!)).toBe(1)
     })
 
     it("100 concurrent increments of one key return 1 to 100, each once", async () => {

@@ -11,7 +11,8 @@
  * tenant (checked before any `profile` callback, yours too). The multi-tenant
  * endpoints (`common`, `organizations`, `consumers`) publish no single issuer
  * to check tokens against and are not supported: as `tenantId` or in `issuer`
- * they throw when the provider is made.
+ * they throw when the provider is made. So does `idToken: false`: the profile is
+ * always the ID Token's, as the userinfo endpoint carries no `tid` or `iss` to check.
  *
  * @example
  * ```ts
@@ -92,6 +93,11 @@ function issuerTenant(issuer: unknown): string | undefined {
  * tenant would pass as another's. Throws (the sign-in fails with `OAuthProfileParseError`).
  */
 function checkTenant(profile: MicrosoftEntraIDProfile): void {
+  // A profile read from the userinfo endpoint (`idToken: false` set over the made provider).
+  if (profile.tid === undefined && profile.iss === undefined)
+    throw new TypeError(
+      "Microsoft Entra ID: the profile has no tid or iss; the tenant check needs the ID Token (idToken: false is not supported)",
+    )
   const tenant = issuerTenant(profile.iss)
   if (typeof profile.tid !== "string" || tenant?.toLowerCase() !== profile.tid.toLowerCase())
     throw new TypeError("Microsoft Entra ID: the token's tid is not the tenant of its issuer")
@@ -113,6 +119,14 @@ export default function MicrosoftEntraID<
   if (tenantId !== undefined && MULTI_TENANT.has(tenantId.toLowerCase())) {
     throw new TypeError(
       `Microsoft Entra ID: "${tenantId}" is not a tenant id; use your directory (tenant) id`,
+    )
+  }
+  // The tenant check reads `tid` and `iss`, which only the ID Token carries: the userinfo
+  // endpoint (Microsoft Graph) sends neither, so every sign-in would be refused at runtime.
+  if (rest.idToken === false) {
+    throw new TypeError(
+      "Microsoft Entra ID: idToken: false is not supported: the tenant check needs the ID Token " +
+        "(its tid and iss), and the userinfo endpoint carries neither; remove idToken: false",
     )
   }
   const { profile: ownProfile, ...userOptions } = endpointUrlsAsObjects(rest)

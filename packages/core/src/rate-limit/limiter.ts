@@ -98,7 +98,14 @@ export interface RateLimiter<Rule extends string = string> {
   check(rule: Rule, subject: string): Promise<RateLimitResult>
   /** Counts one hit (an attempt, a failure, a mail sent) and says whether it went over. */
   hit(rule: Rule, subject: string): Promise<RateLimitResult>
-  /** Forgets the subject's hits under `rule` (after a successful sign-in, say). */
+  /**
+   * Forgets the subject's hits under `rule` (after a successful sign-in, say), and the
+   * hits taken back (`undo`). It reads them, then deletes them only if none was counted
+   * since (the store's `compareAndDelete`): a hit counted meanwhile (another attempt racing
+   * the success) makes it forget nothing, so that attempt stays counted. Take the success's
+   * own hit back with `undo` first, or it stays counted too. A store without
+   * `compareAndDelete` deletes them whatever was counted meanwhile.
+   */
   reset(rule: Rule, subject: string): Promise<void>
   /**
    * Records that an attempt `hit` counted succeeded: takes that hit back, and
@@ -341,8 +348,18 @@ export function createRateLimiter<Rule extends string>(
       return result(rule, before, count, elapsed, length, estimate > rule.max + EPSILON)
     },
     async reset(name, subject) {
-      const { current, previous } = await locate(name, subject)
-      await Promise.all([store.delete(current), store.delete(previous)])
+      const at = await locate(name, subject)
+      // The successes taken back go with the hits: left behind, they would take later hits back.
+      const keys = [at.current, at.previous, at.currentOk, at.previousOk]
+      if (store.compareAndDelete) {
+        // Only as read: a hit counted since (an attacker's guess racing the success that
+        // resets) makes it delete nothing, so the guess stays counted.
+        const counts = await Promise.all(keys.map((k) => store.get(k)))
+        await store.compareAndDelete(Object.fromEntries(keys.map((k, i) => [k, counts[i]!])))
+        return
+      }
+      // A store without it (written before it): a hit counted meanwhile goes too.
+      await Promise.all(keys.map((k) => store.delete(k)))
     },
     async undo(name, subject, hitAt) {
       const at = await locate(name, subject, hitAt)

@@ -385,7 +385,12 @@ export async function enforceRateLimits(
               ? limiter.failed(a.rule, a.subject, a.spelling)
               : limiter.succeeded(a.rule, a.subject, a.spelling),
           )
-        else if (!failed && a.counts === "failures") updates.push(limiter.reset(a.rule, a.subject))
+        else if (!failed && a.counts === "failures")
+          // Its own hit taken back first: if a guess counted meanwhile makes `reset` clear
+          // nothing, the success itself is not left counted as a failure.
+          updates.push(
+            limiter.undo(a.rule, a.subject, hitAt).then(() => limiter.reset(a.rule, a.subject)),
+          )
         if (!failed && a.counts === "attempts") updates.push(limiter.undo(a.rule, a.subject, hitAt))
       }
       await Promise.all(updates)

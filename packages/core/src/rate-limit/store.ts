@@ -45,7 +45,10 @@ export interface RateLimitStore {
   /**
    * Forgets every key of `expected` at once, and only if each still holds the
    * count given (0: unknown or expired), atomically against `increment` from
-   * any process: either all go, or none. Returns whether they went.
+   * any process: either all go, or none. Returns whether they went. A key
+   * expected at 0 is compared like any other: when every key is expected at 0,
+   * the answer is `true` only if each is still absent (there is nothing to
+   * delete), and `false` when one was counted since.
    *
    * The limiter reads a subject's counters after a success, decides from them
    * that every failure counted was the user's own, and clears them with this:

@@ -99,3 +99,17 @@ test("an ID Token from another tenant is refused", async () => {
 test("multi-tenant endpoints are refused up front", () => {
   expect(() => MicrosoftEntraID({ tenantId: "common" })).toThrow(/tenant id/)
 })
+
+// The userinfo endpoint (Microsoft Graph) carries no `tid` or `iss`: read from it, every
+// sign-in would fail the tenant check. Refused when the provider is made, saying why.
+test("idToken: false is refused up front: the tenant check needs the ID Token", () => {
+  for (const options of [{ tenantId: tenant }, { issuer: `${base}/v2.0` }, {}])
+    expect(() => MicrosoftEntraID({ ...options, idToken: false })).toThrow(
+      /idToken: false.*tenant check needs the ID Token/,
+    )
+  // Set over the made provider, the tenant check still refuses a userinfo profile, saying why.
+  const { profile } = MicrosoftEntraID({ tenantId: tenant })
+  expect(() => profile!({ sub: ADA, name: "Ada" } as any, {})).toThrow(/needs the ID Token/)
+  // `idToken: true` (the default) is fine.
+  expect(MicrosoftEntraID({ tenantId: tenant, idToken: true }).options?.idToken).toBe(true)
+})

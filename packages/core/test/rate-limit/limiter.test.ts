@@ -121,6 +121,39 @@ describe("check, hit, reset", () => {
     })
   })
 
+  test("reset forgets the hits taken back too: a later hit is not taken off by them", async () => {
+    const { limiter, hits } = setup(2)
+    await hits(1)
+    await limiter.undo("signin", "ada@example.com")
+    await limiter.reset("signin", "ada@example.com")
+    await hits(2)
+    // Left behind, the success taken back would make these two count as one.
+    expect((await limiter.hit("signin", "ada@example.com")).limited).toBe(true)
+  })
+
+  test("reset deletes nothing when a hit was counted since it read the counts", async () => {
+    const { limiter, store } = setup(10)
+    const subject = "ada@example.com"
+    const racing = createRateLimiter({
+      secret: SECRET,
+      now: () => T0,
+      rules: { signin: { max: 10, window: WINDOW } },
+      store: {
+        increment: (key, ttl) => store.increment(key, ttl),
+        get: (key) => store.get(key),
+        delete: (key) => store.delete(key),
+        // The other attempt lands between the read and the delete.
+        compareAndDelete: async (expected) => {
+          await limiter.hit("signin", subject)
+          return store.compareAndDelete(expected)
+        },
+      },
+    })
+    await racing.hit("signin", subject)
+    await racing.reset("signin", subject)
+    expect((await limiter.check("signin", subject)).remaining).toBe(8)
+  })
+
   test("an unknown rule and malformed rules are programming errors", async () => {
     const { limiter } = setup()
     await expect(limiter.hit("nope" as "signin", "x")).rejects.toThrow(/not defined/)

@@ -4,22 +4,24 @@
  * deleted them in a second step: a guess counted in between (an attacker racing the
  * user's own sign-in) was deleted with them, a free guess per sign-in of the user. Now the
  * store deletes them only if they still hold what was read (`compareAndDelete`), in one
- * atomic step, and the guess stays counted.
+ * atomic step, and the guess stays counted. The same for a right e-mail code, which resets
+ * its address's count (a rule without spellings): it deleted that count blindly.
  *
- * Through `Auth()` and the credentials provider, on each real store: memory, SQLite in a
+ * Through `Auth()` and the credentials and e-mail code providers, on each real store: memory, SQLite in a
  * file, PostgreSQL, and redis-server. The store is wrapped only to run the attacker's whole
  * attempt at the exact point of the race: after the success read the counters, before it
  * cleared them.
  */
 import { createClient } from "redis"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import type { AuthConfig } from "@tessera/core"
+import { Auth, type AuthConfig } from "@tessera/core"
+import Email from "@tessera/core/providers/email"
 import { MemoryRateLimitStore, type RateLimitStore } from "@tessera/core/rate-limit"
 import { RedisRateLimitStore } from "@tessera/redis"
 import type { SqlAdapterInstance } from "@tessera/sql"
 import { findRedisServer, startRedis, type RedisServer } from "@tessera/testing"
-import { PostgresFixture, sqliteBackend } from "../harness/backends.js"
-import { makeConfig, ORIGIN, setsSession, signIn } from "../harness/index.js"
+import { memoryBackend, PostgresFixture, sqliteBackend } from "../harness/backends.js"
+import { csrfToken, makeConfig, ORIGIN, post, setsSession, signIn } from "../harness/index.js"
 
 const rateLimitedPage = `${ORIGIN}/auth/signin?error=RateLimited`
 const wrongPasswordPage = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`
@@ -124,6 +126,61 @@ describe.each(stores)("a guess racing the user's successful sign-in, on %s", (na
         // one after is refused. Deleted, it would have left room for one guess more.
         expect((await guess()).response.headers.get("location")).toBe(wrongPasswordPage)
         expect((await guess()).response.headers.get("location")).toBe(rateLimitedPage)
+      } finally {
+        await close()
+      }
+    },
+  )
+})
+
+/**
+ * The same race on a rule without spellings: wrong e-mail codes per address (`emailCode`). The
+ * owner's right code cleared the address's count by deleting it blindly, and an attacker's
+ * wrong code counted while it did was deleted with it.
+ */
+describe.each(stores)("a code guess racing the owner's right e-mail code, on %s", (name, open) => {
+  test.skipIf(name === "redis" && !findRedisServer())(
+    "stays counted: the lock comes one guess sooner",
+    async () => {
+      const { store, close } = await open()
+      try {
+        const mailed: string[] = []
+        const victim = "victim@example.com"
+        const enter = async (code: string) => {
+          const fields = { email: victim, code }
+          const { response } = await signIn(config, fields, { providerId: "email" })
+          return {
+            location: response.headers.get("location") ?? "",
+            session: setsSession(response),
+          }
+        }
+        const config: AuthConfig = makeConfig({
+          adapter: memoryBackend().adapter,
+          twoFactor: false,
+          providers: [
+            Email({
+              method: "code",
+              sendVerificationRequest: async (p) => void mailed.push(p.code!),
+            }),
+          ],
+          rateLimit: {
+            email: false,
+            emailCode: { max: 2, window: 900 },
+            store: racing(store, async () => {
+              // The attacker's wrong code, between the success's read and its clear.
+              expect((await enter("00000000")).location).toContain("error=Verification")
+            }),
+          },
+        }).config
+        const { token, jar } = await csrfToken(config)
+        await Auth(post("/auth/signin/email", { email: victim, csrfToken: token }, { jar }), config)
+
+        expect((await enter(mailed.at(-1)!)).session).toBe(true)
+
+        // The raced guess counts: with the next one the limit (2) is reached, and the one
+        // after is refused. Deleted, it would have left room for one guess more.
+        expect((await enter("00000001")).location).toContain("error=Verification")
+        expect((await enter("00000002")).location).toContain("error=RateLimited")
       } finally {
         await close()
       }

@@ -41,20 +41,23 @@ function queryParams(url: string): { params?: Record<string, string> } {
 /**
  * A provider's identifier of the user as an account key, or `""` when the value is none: a
  * non-empty string without control characters (a key that differs from another only by one is
- * another account that prints like it), or a safe integer. Past 2^53, JSON.parse rounds:
+ * another account that prints like it), a safe integer, or a BigInt. Past 2^53, JSON.parse rounds:
  * Kakao's or GitLab's user 9007199254740993 arrives as ...992, another user's id, and would sign
  * in to that user's account. A fraction or `1e21` is no user id. A negative integer is exact and
- * can be one: NetSuite's first administrator of an account is employee -5.
+ * can be one: NetSuite's first administrator of an account is employee -5. A BigInt is always
+ * exact (a `profile` callback that read a 64-bit id from its digits returns one), so it is keyed
+ * by its decimal digits, negative ones too, as Auth.js's adapters store it.
  */
 export function accountKey(value: unknown): string {
   if (typeof value === "string") return hasControlCharacter(value) ? "" : value
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value)
+  if (typeof value === "bigint") return value.toString()
   return ""
 }
 
 /**
  * A provider's identifier of the user as text, for a built-in `profile`: a
- * string or a number as the provider sent it (see {@link accountKey}). Anything else throws
+ * string, a number or a BigInt as the provider sent it (see {@link accountKey}). Anything else throws
  * (the sign-in fails with `OAuthProfileParseError`): `String(profile.id)` of a profile
  * without an id is `"undefined"`, one account every such sign-in would share.
  */
