@@ -7,7 +7,8 @@
  * the returned response's. An app with `cors()` and a middleware that sets a
  * cookie of its own (a theme, a session of its own) lost every cookie core
  * sets: a sign-in set no session, and a sign-out cleared none, so the
- * browser kept a JWT session cookie the user believed ended. Both sets of
+ * browser kept a JWT session cookie the user believed ended (a middleware
+ * reading the session on every route even moved it forward). Both sets of
  * cookies now reach the browser, each on its own line, core's after the app's,
  * as on Express; headers core sets win over the app's.
  */
@@ -15,11 +16,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { cors } from "hono/cors"
 import { setCookie } from "hono/cookie"
 import { HttpBrowser, integrationConfig, integrationUsers } from "@tessera/testing"
+import { getAuthUser } from "../../src/index.js"
 import { startApp } from "../harness.js"
 
 const alice = { username: "alice", password: integrationUsers.alice.password }
 const config = () => integrationConfig({ logger: { error: () => {} } })
-const apps: Record<"cors" | "plain", Awaited<ReturnType<typeof startApp>>> = {} as never
+const apps: Record<"cors" | "plain" | "reader", Awaited<ReturnType<typeof startApp>>> = {} as never
 
 beforeAll(async () => {
   for (const name of ["cors", "plain"] as const) {
@@ -34,6 +36,22 @@ beforeAll(async () => {
       },
     })
   }
+})
+beforeAll(async () => {
+  // Reads the session for every route (to show the user in a layout), the auth routes included;
+  // updateAge 0: every read moves the session cookie forward.
+  apps.reader = await startApp(
+    () => integrationConfig({ logger: { error: () => {} }, session: { updateAge: 0 } }),
+    {
+      before: (app) => {
+        app.use("*", cors())
+        app.use("*", async (c, next) => {
+          await getAuthUser(c)
+          await next()
+        })
+      },
+    },
+  )
 })
 afterAll(() => Promise.all(Object.values(apps).map((app) => app.stop())))
 
@@ -68,4 +86,18 @@ describe.each(["cors", "plain"] as const)("an app with %s middleware setting a c
     const session = await browser.request("/auth/session")
     expect(session.headers.get("cache-control")).not.toMatch(/public/)
   })
+})
+
+test("a session read by a middleware before the auth routes does not outlive the sign-out", async () => {
+  const browser = new HttpBrowser(apps.reader.origin)
+  await browser.signInWithCredentials(alice)
+  expect(await browser.session()).not.toBeNull()
+  const signOut = await browser.signOut()
+  // The read's moved-forward cookie comes first, the sign-out's expired one last: the last one counts.
+  const lines = signOut.headers
+    .getSetCookie()
+    .filter((line) => line.startsWith("tessera.session-token="))
+  expect(lines.at(-1)).toMatch(/Max-Age=0/i)
+  expect(browser.jar.has("tessera.session-token")).toBe(false)
+  expect(await browser.session()).toBeNull()
 })
