@@ -14,7 +14,7 @@ import { Auth } from "@tessera/core"
 import { SvelteKitAuth } from "../../src/index.js"
 import { setKitRuntime } from "../../src/env.js"
 import { ORIGIN, testConfig, useKitRuntime } from "../helpers/config.js"
-import { actionOutcome as outcome, Browser, createEvent, formRequest } from "../helpers/kit.js"
+import { actionOutcome as outcome, createEvent, formRequest, signOutFrom } from "../helpers/kit.js"
 
 const SESSION = "tessera.session-token"
 const ADA = { providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/" }
@@ -42,18 +42,8 @@ describe("a same-site page that is not the app", () => {
   })
 
   it("signing out through the action is refused: the session stays", async () => {
-    const { signIn, signOut } = SvelteKitAuth(testConfig())
-    const signedIn = createEvent(formRequest(`${ORIGIN}/signin`, ADA))
-    await outcome(signIn, signedIn)
-    const browser = new Browser()
-    browser.receiveEvent(signedIn)
-    const request = browser.request(`${ORIGIN}/signout`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...SIBLING },
-      body: new URLSearchParams({ redirectTo: "/" }),
-    })
-    const event = createEvent(request)
-    expect(await outcome(signOut, event)).toEqual({ error: 403 })
+    const { outcome: signOut, event } = await signOutFrom(SvelteKitAuth(testConfig()), ADA, SIBLING)
+    expect(signOut).toEqual({ error: 403 })
     expect(event.cookies.latest(SESSION)).toBeUndefined()
   })
 

@@ -18,7 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { SvelteKitAuth } from "../../src/index.js"
 import { setKitRuntime } from "../../src/env.js"
 import { ORIGIN, testConfig, useKitRuntime } from "../helpers/config.js"
-import { actionOutcome as outcome, Browser, createEvent, formRequest } from "../helpers/kit.js"
+import { actionOutcome as outcome, createEvent, formRequest, signOutFrom } from "../helpers/kit.js"
 
 const SESSION = "tessera.session-token"
 const ADA = { providerId: "credentials", username: "ada", password: "lovelace", redirectTo: "/" }
@@ -50,19 +50,12 @@ describe("signIn", () => {
 
 describe("signOut", () => {
   it("a cross-site submission is refused: 403, the session stays", async () => {
-    const { signIn, signOut } = SvelteKitAuth(testConfig())
-    const signedIn = createEvent(formRequest(`${ORIGIN}/signin`, ADA))
-    await outcome(signIn, signedIn)
-    const browser = new Browser()
-    browser.receiveEvent(signedIn)
-
-    const request = browser.request(`${ORIGIN}/signout`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...crossSite },
-      body: new URLSearchParams({ redirectTo: "/" }),
-    })
-    const event = createEvent(request)
-    expect(await outcome(signOut, event)).toEqual({ error: 403 })
+    const { outcome: signOut, event } = await signOutFrom(
+      SvelteKitAuth(testConfig()),
+      ADA,
+      crossSite,
+    )
+    expect(signOut).toEqual({ error: 403 })
     expect(event.cookies.latest(SESSION)).toBeUndefined()
   })
 })
