@@ -16,16 +16,14 @@ import type { Context } from "hono"
 
 /** `answer`, with its headers also on `c.res` so Hono's merge keeps them and the app's cookies. */
 export function onContext(c: Context, answer: Response): Response {
-  let begun: Headers
   try {
-    begun = c.res.headers
+    const begun = c.res.headers
     for (const [name, value] of answer.headers) {
       if (name !== "set-cookie") begun.set(name, value)
     }
     for (const line of answer.headers.getSetCookie()) begun.append("set-cookie", line)
   } catch {
     // Immutable headers on a response the app set itself: Hono's merge is left as it is.
-    return answer
   }
   return answer
 }
