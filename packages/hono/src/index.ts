@@ -40,7 +40,7 @@ import {
   type AuthConfig,
   type AuthEnv,
 } from "./config.js"
-import { applyCookiesOnce, privateIfSessionSet, setCookieLines } from "./cookies.js"
+import { applyCookiesOnce, carryCookies, privateIfSessionSet, setCookieLines } from "./cookies.js"
 import { authRequest, BodyUnreadable, requestHeaders, requestUrl } from "./request.js"
 import { onContext } from "./response.js"
 
@@ -96,6 +96,7 @@ export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
   return async (c, next) => {
     c.set("authConfig", cb(c))
     await next()
+    carryCookies(c)
     privateIfSessionSet(c)
   }
 }

@@ -101,3 +101,29 @@ test("a session read by a middleware before the auth routes does not outlive the
   expect(browser.jar.has("tessera.session-token")).toBe(false)
   expect(await browser.session()).toBeNull()
 })
+
+test("getAuthUser in a route that answers with a raw Response: its session cookies still reach the browser", async () => {
+  const app = await startApp(
+    () => integrationConfig({ logger: { error: () => {} }, session: { updateAge: 0 } }),
+    {
+      after: (hono) =>
+        hono.get("/raw", async (c) => new Response((await getAuthUser(c)) ? "in" : "out")),
+    },
+  )
+  try {
+    const browser = new HttpBrowser(app.origin)
+    await browser.signInWithCredentials(alice)
+    // A sliding session moves forward on the read: the new cookie must not be lost.
+    const moved = await browser.request("/raw")
+    expect(await moved.text()).toBe("in")
+    expect(names(moved)).toEqual(["tessera.session-token"])
+    expect(moved.headers.get("cache-control")).toBe("private, no-cache, no-store")
+    // A cookie that is no session is cleared, not left for every later request to re-read.
+    browser.jar.set("tessera.session-token", "forged")
+    const forged = await browser.request("/raw")
+    expect(await forged.text()).toBe("out")
+    expect(forged.headers.getSetCookie().join("\n")).toMatch(/tessera\.session-token=;.*Max-Age=0/i)
+  } finally {
+    await app.stop()
+  }
+})
