@@ -14,16 +14,35 @@ export function setCookieLines(cookies: readonly Cookie[]): string[] {
   return cookies.map(({ name, value, options }) => serialize(name, value, options))
 }
 
-const applied = new WeakSet<Context>()
+/** The lines applied per request (see {@link carryCookies}); set once, however often the session is read. */
+const applied = new WeakMap<Context, readonly string[]>()
 /** Requests whose response carries session cookies set here (see {@link privateIfSessionSet}). */
 const carried = new WeakSet<Context>()
 
 /** Appends `lines` to the response of `c`, the first time only. */
 export function applyCookiesOnce(c: Context, lines: readonly string[]): void {
   if (applied.has(c)) return
-  applied.add(c)
+  applied.set(c, lines)
   for (const line of lines) c.header("Set-Cookie", line, { append: true })
   if (lines.length > 0) carried.add(c)
+}
+
+/**
+ * Once the app answered `c`: the lines {@link applyCookiesOnce} applied and the response lacks
+ * are appended. A route that read the session and answered with a `Response` of its own
+ * (`return new Response(...)`) had them on Hono's prepared headers, which Hono drops for such
+ * a response: a sliding session never moved forward, a cookie that is no session was never
+ * cleared.
+ */
+export function carryCookies(c: Context): void {
+  const lines = applied.get(c)
+  if (!lines?.length) return
+  const present = new Set(c.res.headers.getSetCookie())
+  try {
+    for (const line of lines) if (!present.has(line)) c.res.headers.append("Set-Cookie", line)
+  } catch {
+    // Immutable headers: the app's own response object, left as it is.
+  }
 }
 
 /**

@@ -40,8 +40,9 @@ import {
   type AuthConfig,
   type AuthEnv,
 } from "./config.js"
-import { applyCookiesOnce, privateIfSessionSet, setCookieLines } from "./cookies.js"
+import { applyCookiesOnce, carryCookies, privateIfSessionSet, setCookieLines } from "./cookies.js"
 import { authRequest, BodyUnreadable, requestHeaders, requestUrl } from "./request.js"
+import { onContext } from "./response.js"
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -95,6 +96,7 @@ export function initAuthConfig(cb: ConfigHandler): MiddlewareHandler {
   return async (c, next) => {
     c.set("authConfig", cb(c))
     await next()
+    carryCookies(c)
     privateIfSessionSet(c)
   }
 }
@@ -134,7 +136,7 @@ export function authHandler(options: AuthHandlerOptions = {}): MiddlewareHandler
       // No `Request` can carry these: core is asked with a method it answers the same way (one
       // its route table does not list), so the status and `Allow` are the route table's.
       const stand = new Request(url, { method: STAND_IN_METHOD, headers: requestHeaders(c, url) })
-      return forMethod(await Auth(stand, config), c.req.method)
+      return onContext(c, await forMethod(await Auth(stand, config), c.req.method))
     }
     let request: Request
     try {
@@ -144,7 +146,7 @@ export function authHandler(options: AuthHandlerOptions = {}): MiddlewareHandler
       throw error
     }
     if (clientAddress) withClientAddress(request, () => clientAddress(c))
-    return Auth(request, config)
+    return onContext(c, await Auth(request, config))
   }
 }
 

@@ -191,8 +191,9 @@ function signInPageUrl(event: RequestEvent, config: AuthConfig, callbackUrl: str
  *
  * Core runs without its CSRF token here: SvelteKit's origin check guards form
  * actions. An app may turn that check off; a submission the browser itself
- * calls cross-site (`Sec-Fetch-Site`) is refused anyway, or another site's page
- * could sign the visitor in to its own account (login CSRF) or out.
+ * calls cross-site (`Sec-Fetch-Site`), or whose `Origin` is not the app's, is
+ * refused anyway, or another page could sign the visitor in to its own account
+ * (login CSRF) or out.
  */
 function internalRequest(event: RequestEvent, url: URL, body: Record<string, string>): Request {
   if (isCrossSite(event)) error(403, "Cross-site form submissions cannot sign in or out")
@@ -209,15 +210,16 @@ function internalRequest(event: RequestEvent, url: URL, body: Record<string, str
 }
 
 /**
- * A form post from another site. Browsers since 2023 say so in `Sec-Fetch-Site`;
- * older ones (Safari before 16.4) send only `Origin` with a POST, so without
- * `Sec-Fetch-Site` an `Origin` other than the app's own (or `null`) counts as
- * another site. A request with neither (server code, a test) is not a browser's
- * cross-site post.
+ * A form post from a page that is not the app's. Browsers since 2023 mark one from
+ * another site in `Sec-Fetch-Site`; every browser sends `Origin` with a POST, and
+ * an `Origin` other than the app's own (or `null`) is another page even when the
+ * browser calls it `same-site` (another port on the same host, a sibling
+ * subdomain): core's own routes refuse that post token or not, and these actions
+ * have no token. A request with neither header (server code, a test) is not a
+ * browser's post from another page.
  */
 function isCrossSite(event: RequestEvent): boolean {
-  const site = event.request.headers.get("sec-fetch-site")
-  if (site !== null) return site === "cross-site"
+  if (event.request.headers.get("sec-fetch-site") === "cross-site") return true
   const origin = event.request.headers.get("origin")
   return origin !== null && origin !== event.url.origin
 }

@@ -11,6 +11,7 @@ import {
   type RequestEvent,
 } from "@sveltejs/kit"
 import { parse, serialize, type SerializeOptions } from "cookie"
+import { ORIGIN } from "./config.js"
 
 export interface JarCookie {
   name: string
@@ -208,4 +209,29 @@ export async function actionOutcome(
     throw thrown
   }
   return {}
+}
+
+/**
+ * Signs in with `fields` through `signIn`, then posts the `signOut` form from that browser
+ * with `headers` (where the post claims to come from): the sign-out's event, to check what
+ * it left of the session.
+ */
+export async function signOutFrom(
+  actions: { signIn: (event: TestEvent) => unknown; signOut: (event: TestEvent) => unknown },
+  fields: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<{ outcome: Awaited<ReturnType<typeof actionOutcome>>; event: TestEvent }> {
+  const signedIn = createEvent(formRequest(`${ORIGIN}/signin`, fields))
+  const signIn = await actionOutcome(actions.signIn, signedIn)
+  if (signIn.redirect !== 303)
+    throw new Error(`The sign-in before the sign-out ended ${JSON.stringify(signIn)}`)
+  const browser = new Browser()
+  browser.receiveEvent(signedIn)
+  const request = browser.request(`${ORIGIN}/signout`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams({ redirectTo: "/" }),
+  })
+  const event = createEvent(request)
+  return { outcome: await actionOutcome(actions.signOut, event), event }
 }
