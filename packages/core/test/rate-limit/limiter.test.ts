@@ -154,6 +154,35 @@ describe("check, hit, reset", () => {
     expect((await limiter.check("signin", subject)).remaining).toBe(8)
   })
 
+  test("succeeded (no spelling) clears as reset does: a guess counted as it clears stays", async () => {
+    const { limiter, store } = setup(10)
+    const subject = "ada@example.com"
+    let raced = false
+    // The attacker's guess lands at the first step that clears, whichever the limiter uses.
+    const race = async () => {
+      if (raced) return
+      raced = true
+      await limiter.hit("signin", subject)
+    }
+    const racing = createRateLimiter({
+      secret: SECRET,
+      now: () => T0,
+      rules: { signin: { max: 10, window: WINDOW } },
+      store: {
+        increment: (key, ttl) => store.increment(key, ttl),
+        get: (key) => store.get(key),
+        delete: async (key) => (await race(), store.delete(key)),
+        compareAndDelete: async (expected) => (await race(), store.compareAndDelete(expected)),
+      },
+    })
+    await racing.hit("signin", subject)
+    await racing.hit("signin", subject)
+    await racing.succeeded("signin", subject)
+    expect(raced).toBe(true)
+    // The earlier failure, the success's own hit taken back, and the guess still counted.
+    expect((await limiter.check("signin", subject)).remaining).toBe(8)
+  })
+
   test("an unknown rule and malformed rules are programming errors", async () => {
     const { limiter } = setup()
     await expect(limiter.hit("nope" as "signin", "x")).rejects.toThrow(/not defined/)
