@@ -111,10 +111,10 @@ export interface RateLimiter<Rule extends string = string> {
    * Records that an attempt `hit` counted succeeded: takes that hit back, and
    * the first success of a window also forgets the subject's earlier hits
    * (as `reset`: only if none was counted since it read them), later ones only
-   * their own. For subjects several accounts can
-   * share (an identifier compared loosely, where `Ada` and `adá` may be two
-   * users): with `reset`, one account's successes could keep clearing the
-   * failures counted against the other, and its lockout would never engage.
+   * their own. For subjects several accounts can share (an identifier compared
+   * loosely, where `Ada` and `adá` may be two users): with `reset`, one
+   * account's successes could keep clearing the failures counted against the
+   * other, and its lockout would never engage.
    *
    * @param rule a rule's name
    * @param subject what is limited, as given to `hit`
