@@ -110,10 +110,11 @@ export interface RateLimiter<Rule extends string = string> {
   /**
    * Records that an attempt `hit` counted succeeded: takes that hit back, and
    * the first success of a window also forgets the subject's earlier hits
-   * (as `reset`), later ones only their own. For subjects several accounts can
-   * share (an identifier compared loosely, where `Ada` and `adá` may be two
-   * users): with `reset`, one account's successes could keep clearing the
-   * failures counted against the other, and its lockout would never engage.
+   * (as `reset`: only if none was counted since it read them), later ones only
+   * their own. For subjects several accounts can share (an identifier compared
+   * loosely, where `Ada` and `adá` may be two users): with `reset`, one
+   * account's successes could keep clearing the failures counted against the
+   * other, and its lockout would never engage.
    *
    * @param rule a rule's name
    * @param subject what is limited, as given to `hit`
@@ -206,6 +207,7 @@ function wait(
  * // Counted before the (slow) check: concurrent guesses cannot all pass `check` first.
  * if ((await limiter.hit("signin-email", email)).limited) return tooManyAttempts()
  * if (await passwordMatches(email, input.password)) {
+ *   await limiter.undo("signin-email", email) // this attempt's own hit
  *   await limiter.reset("signin-email", email)
  *   return signedIn()
  * }
@@ -325,6 +327,22 @@ export function createRateLimiter<Rule extends string>(
     await Promise.all(keys.map((k) => store.delete(k)))
   }
 
+  /** `reset`: the subject's hits and successes taken back, cleared only as read. */
+  async function clear(name: string, subject: string) {
+    const at = await locate(name, subject)
+    // The successes taken back go with the hits: left behind, they would take later hits back.
+    const keys = [at.current, at.previous, at.currentOk, at.previousOk]
+    if (store.compareAndDelete) {
+      // Only as read: a hit counted since (an attacker's guess racing the success that
+      // resets) makes it delete nothing, so the guess stays counted.
+      const counts = await Promise.all(keys.map((k) => store.get(k)))
+      await store.compareAndDelete(Object.fromEntries(keys.map((k, i) => [k, counts[i]!])))
+      return
+    }
+    // A store without it (written before it): a hit counted meanwhile goes too.
+    await Promise.all(keys.map((k) => store.delete(k)))
+  }
+
   return {
     async check(name, subject) {
       const at = await locate(name, subject)
@@ -347,20 +365,7 @@ export function createRateLimiter<Rule extends string>(
       const estimate = before * (1 - elapsed / length) + count
       return result(rule, before, count, elapsed, length, estimate > rule.max + EPSILON)
     },
-    async reset(name, subject) {
-      const at = await locate(name, subject)
-      // The successes taken back go with the hits: left behind, they would take later hits back.
-      const keys = [at.current, at.previous, at.currentOk, at.previousOk]
-      if (store.compareAndDelete) {
-        // Only as read: a hit counted since (an attacker's guess racing the success that
-        // resets) makes it delete nothing, so the guess stays counted.
-        const counts = await Promise.all(keys.map((k) => store.get(k)))
-        await store.compareAndDelete(Object.fromEntries(keys.map((k, i) => [k, counts[i]!])))
-        return
-      }
-      // A store without it (written before it): a hit counted meanwhile goes too.
-      await Promise.all(keys.map((k) => store.delete(k)))
-    },
+    reset: clear,
     async undo(name, subject, hitAt) {
       const at = await locate(name, subject, hitAt)
       // The hit's own window: `currentOk` of the time it was counted. One older than the
@@ -377,12 +382,11 @@ export function createRateLimiter<Rule extends string>(
       const at = await locate(name, subject)
       const ttl = 2 * at.rule.window + 1
       // Atomic in every store: of concurrent successes in one window, exactly one sees 1.
-      if ((await store.increment(at.marker, ttl)) === 1) {
-        const keys = [at.current, at.previous, at.currentOk, at.previousOk]
-        await Promise.all(keys.map((key) => store.delete(key)))
-      } else {
-        await store.increment(at.currentOk, ttl)
-      }
+      const first = (await store.increment(at.marker, ttl)) === 1
+      await store.increment(at.currentOk, ttl)
+      // The first also clears, as `reset` does: its own hit taken back first, then only as
+      // read, so a guess counted meanwhile is not deleted with the rest (it was, blindly).
+      if (first) await clear(name, subject)
     },
   }
 }

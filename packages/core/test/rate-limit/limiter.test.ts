@@ -39,6 +39,21 @@ function setup(max = 10, window = WINDOW) {
   return { limiter, keys, store, at, hits }
 }
 
+/** A limiter (max 10) on `store` whose clearing steps (`delete`, `compareAndDelete`) run `race` first. */
+function racingLimiter(store: MemoryRateLimitStore, race: () => Promise<unknown>) {
+  return createRateLimiter({
+    secret: SECRET,
+    now: () => T0,
+    rules: { signin: { max: 10, window: WINDOW } },
+    store: {
+      increment: (key, ttl) => store.increment(key, ttl),
+      get: (key) => store.get(key),
+      delete: async (key) => (await race(), store.delete(key)),
+      compareAndDelete: async (expected) => (await race(), store.compareAndDelete(expected)),
+    },
+  })
+}
+
 describe("keys", () => {
   test("are <rule>:<HMAC-SHA-256(secret, subject)>:<window index>, with no raw subject", async () => {
     const { limiter, keys } = setup()
@@ -134,23 +149,29 @@ describe("check, hit, reset", () => {
   test("reset deletes nothing when a hit was counted since it read the counts", async () => {
     const { limiter, store } = setup(10)
     const subject = "ada@example.com"
-    const racing = createRateLimiter({
-      secret: SECRET,
-      now: () => T0,
-      rules: { signin: { max: 10, window: WINDOW } },
-      store: {
-        increment: (key, ttl) => store.increment(key, ttl),
-        get: (key) => store.get(key),
-        delete: (key) => store.delete(key),
-        // The other attempt lands between the read and the delete.
-        compareAndDelete: async (expected) => {
-          await limiter.hit("signin", subject)
-          return store.compareAndDelete(expected)
-        },
-      },
-    })
+    // The other attempt lands between the read and the delete.
+    const racing = racingLimiter(store, () => limiter.hit("signin", subject))
     await racing.hit("signin", subject)
     await racing.reset("signin", subject)
+    expect((await limiter.check("signin", subject)).remaining).toBe(8)
+  })
+
+  test("succeeded (no spelling) clears as reset does: a guess counted as it clears stays", async () => {
+    const { limiter, store } = setup(10)
+    const subject = "ada@example.com"
+    let raced = false
+    // The attacker's guess lands at the first step that clears, whichever the limiter uses.
+    const race = async () => {
+      if (raced) return
+      raced = true
+      await limiter.hit("signin", subject)
+    }
+    const racing = racingLimiter(store, race)
+    await racing.hit("signin", subject)
+    await racing.hit("signin", subject)
+    await racing.succeeded("signin", subject)
+    expect(raced).toBe(true)
+    // The earlier failure, the success's own hit taken back, and the guess still counted.
     expect((await limiter.check("signin", subject)).remaining).toBe(8)
   })
 
