@@ -40,6 +40,7 @@ import {
 } from "./routes.js"
 import { adoptAuthjsSession, hasAuthjsSessionToAdopt } from "./session/authjs-cookies.js"
 import { raw } from "./symbols.js"
+import { asError } from "./lib/as-error.js"
 import type { LoggerInstance, ResponseInternal } from "./types.js"
 
 /** Auth.js's words for a broken configuration in a JSON answer (its error page says "is"). */
@@ -232,8 +233,6 @@ async function guarded(
   await ticket.settle(result)
   return result
 }
-
-const asError = (value: unknown) => (value instanceof Error ? value : new Error(String(value)))
 
 /**
  * Client mistakes (a bad request, a wrong password, a used link) are the

@@ -21,6 +21,7 @@ import { sessionStrategy } from "../session/index.js"
 import { readPending } from "../two-factor/pending.js"
 import type { ResponseInternal } from "../types.js"
 import { clientAddressOf } from "../http/client-address.js"
+import { asError } from "../lib/as-error.js"
 import { addressSubject, clientIpSubject } from "./client-ip.js"
 import type { RateLimitRuleName, ResolvedRateLimits } from "./config.js"
 
@@ -393,7 +394,12 @@ export async function enforceRateLimits(
           )
         if (!failed && a.counts === "attempts") updates.push(limiter.undo(a.rule, a.subject, hitAt))
       }
-      await Promise.all(updates)
+      if (failed) return void (await Promise.all(updates))
+      // A success is done by now (a session made, a link or code used up): a store that fails to
+      // record it leaves the counts as they were, the strict side, so it is logged (once), not
+      // answered: refusing would leave the user signed out with their link spent.
+      const fault = (await Promise.allSettled(updates)).find((r) => r.status === "rejected")
+      if (fault) ctx.config.logger.error(asError(fault.reason))
     },
   }
 }

@@ -191,3 +191,65 @@ test("createRateLimiter bounds its store's calls too (storeTimeout, validated)",
       createRateLimiter({ secret: "s", rules: { signin: { max: 1, window: 1 } }, storeTimeout }),
     ).toThrow(/storeTimeout/)
 })
+
+/**
+ * A store that works until `fail()`, then rejects every call: the service went away between
+ * the check before the sign-in and the bookkeeping after it.
+ */
+function failingLaterStore() {
+  const memory = new MemoryRateLimitStore()
+  let failing = false
+  const call = <T>(run: () => Promise<T>) =>
+    failing ? Promise.reject(new Error("rate-limit store connection lost")) : run()
+  const store: RateLimitStore = {
+    increment: (key, ttl) => call(() => memory.increment(key, ttl)),
+    get: (key) => call(() => memory.get(key)),
+    delete: (key) => call(() => memory.delete(key)),
+    compareAndDelete: (expected) => call(() => memory.compareAndDelete(expected)),
+  }
+  return { store, fail: () => (failing = true) }
+}
+
+describe("a rate-limit store that fails after the sign-in succeeded", () => {
+  // The session is made (and an e-mail link or code is used up) before the success is
+  // recorded: refusing then would leave the user signed out with their link spent. The counts
+  // it could not clear only stay as they were (the strict side), so it is logged, not refused.
+  test("credentials: signed in, the fault logged once at error level", async () => {
+    const failing = failingLaterStore()
+    const { config, log } = makeConfig({
+      session: { strategy: "jwt" },
+      providers: [
+        credentialsProvider({
+          async authorize(credentials: Record<string, unknown>) {
+            failing.fail()
+            return credentials.password === "correct horse" ? { id: "ada", name: "Ada" } : null
+          },
+        }),
+      ],
+      rateLimit: { store: failing.store },
+    })
+    const { response } = await signIn(config, { username: "ada", password: "correct horse" })
+    expect(response.headers.get("location")).toBe(ORIGIN)
+    expect(response.headers.getSetCookie().join()).toMatch(/session-token=[^;]/)
+    expect(log.errors.map((e) => e.message)).toEqual(["rate-limit store connection lost"])
+  })
+
+  test("a wrong password is still refused when the failure cannot be counted", async () => {
+    const failing = failingLaterStore()
+    const { config } = makeConfig({
+      session: { strategy: "jwt" },
+      providers: [
+        credentialsProvider({
+          async authorize() {
+            failing.fail()
+            return null
+          },
+        }),
+      ],
+      rateLimit: { store: failing.store },
+    })
+    const { response } = await signIn(config, { username: "ada", password: "wrong" })
+    expect(response.headers.get("location")).not.toBe(ORIGIN)
+    expect(response.headers.getSetCookie().join()).not.toMatch(/session-token=[^;]/)
+  })
+})
