@@ -104,7 +104,9 @@ export interface RateLimiter<Rule extends string = string> {
    * since (the store's `compareAndDelete`): a hit counted meanwhile (another attempt racing
    * the success) makes it forget nothing, so that attempt stays counted. Take the success's
    * own hit back with `undo` first, or it stays counted too. A store without
-   * `compareAndDelete` deletes them whatever was counted meanwhile.
+   * `compareAndDelete` deletes them whatever was counted meanwhile. It does not know the
+   * spellings `failed` counted under, so it leaves those counts: a rule counted with
+   * spellings is cleared with `succeeded` and the same spelling, not with `reset`.
    */
   reset(rule: Rule, subject: string): Promise<void>
   /**
