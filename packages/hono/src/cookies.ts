@@ -32,17 +32,25 @@ export function applyCookiesOnce(c: Context, lines: readonly string[]): void {
  * are appended. A route that read the session and answered with a `Response` of its own
  * (`return new Response(...)`) had them on Hono's prepared headers, which Hono drops for such
  * a response: a sliding session never moved forward, a cookie that is no session was never
- * cleared.
+ * cleared. Through `c.header`, which copies a response whose headers are immutable (a `fetch`
+ * result passed through) rather than fail on it. A cookie the response sets itself (the route
+ * clearing the session cookie) is the route's word: core's line after it would undo it.
  */
 export function carryCookies(c: Context): void {
   const lines = applied.get(c)
   if (!lines?.length) return
-  const present = new Set(c.res.headers.getSetCookie())
+  const own = new Set(c.res.headers.getSetCookie().map(cookieName))
   try {
-    for (const line of lines) if (!present.has(line)) c.res.headers.append("Set-Cookie", line)
+    for (const line of lines)
+      if (!own.has(cookieName(line))) c.header("Set-Cookie", line, { append: true })
   } catch {
-    // Immutable headers: the app's own response object, left as it is.
+    // A body already read: the response is left as it is.
   }
+}
+
+/** The name a `Set-Cookie` line sets. */
+function cookieName(line: string): string {
+  return line.slice(0, line.indexOf("=")).trim()
 }
 
 /**
