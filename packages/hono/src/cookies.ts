@@ -32,19 +32,31 @@ export function applyCookiesOnce(c: Context, lines: readonly string[]): void {
  * are appended. A route that read the session and answered with a `Response` of its own
  * (`return new Response(...)`) had them on Hono's prepared headers, which Hono drops for such
  * a response: a sliding session never moved forward, a cookie that is no session was never
- * cleared. Through `c.header`, which copies a response whose headers are immutable (a `fetch`
- * result passed through) rather than fail on it. A cookie the response sets itself (the route
- * clearing the session cookie) is the route's word: core's line after it would undo it.
+ * cleared. A cookie the response sets itself (the route clearing the session cookie) is the
+ * route's word: core's line after it would undo it.
  */
 export function carryCookies(c: Context): void {
   const lines = applied.get(c)
   if (!lines?.length) return
   const own = new Set(c.res.headers.getSetCookie().map(cookieName))
+  for (const line of lines) if (!own.has(cookieName(line))) appendCookie(c, line)
+}
+
+/**
+ * Appends `line` to `c.res` in place, or, when its headers are immutable (a `fetch` result
+ * passed through), to the copy Hono's `c.header` makes of it. In place first: a copy of some
+ * responses (a WebSocket upgrade) is not the same answer.
+ */
+function appendCookie(c: Context, line: string): void {
   try {
-    for (const line of lines)
-      if (!own.has(cookieName(line))) c.header("Set-Cookie", line, { append: true })
+    return c.res.headers.append("Set-Cookie", line)
   } catch {
-    // A body already read: the response is left as it is.
+    // Immutable headers: copied below.
+  }
+  try {
+    c.header("Set-Cookie", line, { append: true })
+  } catch {
+    // A body already read cannot be copied: the response is left as it is.
   }
 }
 
