@@ -21,10 +21,24 @@ const carried = new WeakSet<Context>()
 
 /** Appends `lines` to the response of `c`, the first time only. */
 export function applyCookiesOnce(c: Context, lines: readonly string[]): void {
-  if (applied.has(c)) return
-  applied.set(c, lines)
+  if (!recordOnce(c, lines)) return
   for (const line of lines) c.header("Set-Cookie", line, { append: true })
+}
+
+/**
+ * Once the route answered `c`: `lines` added as {@link carryCookies} adds them (never after a
+ * cookie the response sets itself), the first time only.
+ */
+export function carryCookiesOnce(c: Context, lines: readonly string[]): void {
+  if (recordOnce(c, lines)) carryCookies(c)
+}
+
+/** Records `lines` as the ones applied to `c`; false when some already were. */
+function recordOnce(c: Context, lines: readonly string[]): boolean {
+  if (applied.has(c)) return false
+  applied.set(c, lines)
   if (lines.length > 0) carried.add(c)
+  return true
 }
 
 /**

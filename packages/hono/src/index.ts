@@ -40,7 +40,13 @@ import {
   type AuthConfig,
   type AuthEnv,
 } from "./config.js"
-import { applyCookiesOnce, carryCookies, privateIfSessionSet, setCookieLines } from "./cookies.js"
+import {
+  applyCookiesOnce,
+  carryCookies,
+  carryCookiesOnce,
+  privateIfSessionSet,
+  setCookieLines,
+} from "./cookies.js"
 import { authRequest, BodyUnreadable, requestHeaders, requestUrl } from "./request.js"
 import { onContext } from "./response.js"
 
@@ -220,8 +226,9 @@ export function verifyAuth(): MiddlewareHandler {
     }
     c.set("authUser", authUser)
     await next()
-    // After the handler, so the cookies reach its response even when it returned a raw `Response`.
-    applyCookiesOnce(c, cookies)
+    // After the handler, so the cookies reach its response even when it returned a raw `Response`,
+    // and never after a cookie that response sets itself (a sign-out of the app's own).
+    carryCookiesOnce(c, cookies)
   }
 }
 

@@ -6,11 +6,13 @@
  * them: a sliding session never moved forward on such a route (`verifyAuth()`
  * routes had them, through Hono's `c.header`). And a route that set the same
  * cookie itself (clearing the session cookie to sign the user out) had core's
- * line appended after its own: the browser kept the session the route ended.
+ * line appended after its own, by `initAuthConfig` or `verifyAuth()`: the
+ * browser kept the session the route ended.
  */
 import { afterAll, beforeAll, expect, test } from "vitest"
 import { HttpBrowser, integrationConfig, integrationUsers } from "@tessera/testing"
-import { getAuthUser } from "../../src/index.js"
+import { deleteCookie } from "hono/cookie"
+import { getAuthUser, verifyAuth } from "../../src/index.js"
 import { startApp } from "../harness.js"
 
 const alice = { username: "alice", password: integrationUsers.alice.password }
@@ -32,6 +34,11 @@ beforeAll(async () => {
           await getAuthUser(c)
           const headers = { "Set-Cookie": "tessera.session-token=; Path=/; Max-Age=0" }
           return new Response("bye", { headers })
+        })
+        // A sign-out of the app's own behind `verifyAuth()`, which reads the session first.
+        hono.post("/api/leave", verifyAuth(), (c) => {
+          deleteCookie(c, "tessera.session-token", { path: "/" })
+          return c.text("bye")
         })
       },
     },
@@ -56,6 +63,16 @@ test("a route that clears the session cookie itself: its line is the one the bro
   const browser = new HttpBrowser(app.origin)
   await browser.signInWithCredentials(alice)
   const leave = await browser.request("/leave")
+  expect(await leave.text()).toBe("bye")
+  expect(sessionLines(leave).at(-1)).toMatch(/Max-Age=0/i)
+  expect(browser.jar.has("tessera.session-token")).toBe(false)
+  expect(await browser.session()).toBeNull()
+})
+
+test("a verifyAuth route that clears the session cookie itself: its line is the one the browser keeps", async () => {
+  const browser = new HttpBrowser(app.origin)
+  await browser.signInWithCredentials(alice)
+  const leave = await browser.request("/api/leave", { method: "POST" })
   expect(await leave.text()).toBe("bye")
   expect(sessionLines(leave).at(-1)).toMatch(/Max-Age=0/i)
   expect(browser.jar.has("tessera.session-token")).toBe(false)
