@@ -251,7 +251,10 @@ export function verifyAuth(): MiddlewareHandler {
  */
 export async function getAuthUser(c: Context): Promise<AuthUser | null> {
   const { authUser, cookies } = await readAuthUser(c)
-  applyCookiesOnce(c, cookies)
+  // Read once the route answered (a middleware after `next()`): never after a cookie that answer
+  // sets itself, or a sign-out's expired session cookie would be followed by a live one.
+  if (c.finalized) carryCookiesOnce(c, cookies)
+  else applyCookiesOnce(c, cookies)
   return authUser
 }
 

@@ -46,6 +46,30 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
+test("a middleware reading the session after the sign-out answered does not undo it", async () => {
+  // Reads the session once the route answered (to log who made the request, say).
+  const after = await startApp(
+    () => integrationConfig({ logger: { error: () => {} }, session: { updateAge: 0 } }),
+    {
+      before: (hono) =>
+        hono.use("*", async (c, next) => {
+          await next()
+          await getAuthUser(c)
+        }),
+    },
+  )
+  try {
+    const browser = new HttpBrowser(after.origin)
+    await browser.signInWithCredentials(alice)
+    const signOut = await browser.signOut()
+    expect(sessionLines(signOut).at(-1)).toMatch(/Max-Age=0/i)
+    expect(browser.jar.has("tessera.session-token")).toBe(false)
+    expect(await browser.session()).toBeNull()
+  } finally {
+    await after.stop()
+  }
+})
+
 const sessionLines = (response: Response) =>
   response.headers.getSetCookie().filter((line) => line.startsWith("tessera.session-token="))
 
