@@ -7,7 +7,8 @@
  * routes had them, through Hono's `c.header`). And a route that set the same
  * cookie itself (clearing the session cookie to sign the user out) had core's
  * line appended after its own, by `initAuthConfig` or `verifyAuth()`: the
- * browser kept the session the route ended.
+ * browser kept the session the route ended. So did a middleware reading the
+ * session after `await next()`, after Tessera's own sign-out.
  */
 import { afterAll, beforeAll, expect, test } from "vitest"
 import { HttpBrowser, integrationConfig, integrationUsers } from "@tessera/testing"
