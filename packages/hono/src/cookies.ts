@@ -21,10 +21,24 @@ const carried = new WeakSet<Context>()
 
 /** Appends `lines` to the response of `c`, the first time only. */
 export function applyCookiesOnce(c: Context, lines: readonly string[]): void {
-  if (applied.has(c)) return
-  applied.set(c, lines)
+  if (!recordOnce(c, lines)) return
   for (const line of lines) c.header("Set-Cookie", line, { append: true })
+}
+
+/**
+ * Once the route answered `c`: `lines` added as {@link carryCookies} adds them (never after a
+ * cookie the response sets itself), the first time only.
+ */
+export function carryCookiesOnce(c: Context, lines: readonly string[]): void {
+  if (recordOnce(c, lines)) carryCookies(c)
+}
+
+/** Records `lines` as the ones applied to `c`; false when some already were. */
+function recordOnce(c: Context, lines: readonly string[]): boolean {
+  if (applied.has(c)) return false
+  applied.set(c, lines)
   if (lines.length > 0) carried.add(c)
+  return true
 }
 
 /**
@@ -32,17 +46,37 @@ export function applyCookiesOnce(c: Context, lines: readonly string[]): void {
  * are appended. A route that read the session and answered with a `Response` of its own
  * (`return new Response(...)`) had them on Hono's prepared headers, which Hono drops for such
  * a response: a sliding session never moved forward, a cookie that is no session was never
- * cleared.
+ * cleared. A cookie the response sets itself (the route clearing the session cookie) is the
+ * route's word: core's line after it would undo it.
  */
 export function carryCookies(c: Context): void {
   const lines = applied.get(c)
   if (!lines?.length) return
-  const present = new Set(c.res.headers.getSetCookie())
+  const own = new Set(c.res.headers.getSetCookie().map(cookieName))
+  for (const line of lines) if (!own.has(cookieName(line))) appendCookie(c, line)
+}
+
+/**
+ * Appends `line` to `c.res` in place, or, when its headers are immutable (a `fetch` result
+ * passed through), to the copy Hono's `c.header` makes of it. In place first: a copy of some
+ * responses (a WebSocket upgrade) is not the same answer.
+ */
+function appendCookie(c: Context, line: string): void {
   try {
-    for (const line of lines) if (!present.has(line)) c.res.headers.append("Set-Cookie", line)
+    return c.res.headers.append("Set-Cookie", line)
   } catch {
-    // Immutable headers: the app's own response object, left as it is.
+    // Immutable headers: copied below.
   }
+  try {
+    c.header("Set-Cookie", line, { append: true })
+  } catch {
+    // A body already read cannot be copied: the response is left as it is.
+  }
+}
+
+/** The name a `Set-Cookie` line sets. */
+function cookieName(line: string): string {
+  return line.slice(0, line.indexOf("=")).trim()
 }
 
 /**

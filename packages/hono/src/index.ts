@@ -40,7 +40,13 @@ import {
   type AuthConfig,
   type AuthEnv,
 } from "./config.js"
-import { applyCookiesOnce, carryCookies, privateIfSessionSet, setCookieLines } from "./cookies.js"
+import {
+  applyCookiesOnce,
+  carryCookies,
+  carryCookiesOnce,
+  privateIfSessionSet,
+  setCookieLines,
+} from "./cookies.js"
 import { authRequest, BodyUnreadable, requestHeaders, requestUrl } from "./request.js"
 import { onContext } from "./response.js"
 
@@ -220,8 +226,9 @@ export function verifyAuth(): MiddlewareHandler {
     }
     c.set("authUser", authUser)
     await next()
-    // After the handler, so the cookies reach its response even when it returned a raw `Response`.
-    applyCookiesOnce(c, cookies)
+    // After the handler, so the cookies reach its response even when it returned a raw `Response`,
+    // and never after a cookie that response sets itself (a sign-out of the app's own).
+    carryCookiesOnce(c, cookies)
   }
 }
 
@@ -244,7 +251,10 @@ export function verifyAuth(): MiddlewareHandler {
  */
 export async function getAuthUser(c: Context): Promise<AuthUser | null> {
   const { authUser, cookies } = await readAuthUser(c)
-  applyCookiesOnce(c, cookies)
+  // Read once the route answered (a middleware after `next()`): never after a cookie that answer
+  // sets itself, or a sign-out's expired session cookie would be followed by a live one.
+  if (c.finalized) carryCookiesOnce(c, cookies)
+  else applyCookiesOnce(c, cookies)
   return authUser
 }
 
