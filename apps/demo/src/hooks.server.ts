@@ -118,8 +118,25 @@ const withoutAuthentication: Handle = ({ event, resolve }) => {
   return resolve(event)
 }
 
+/**
+ * For apps/demo/test/earlier-hook-cookies.test.ts only (`DEMO_EARLIER_COOKIES=on`): a hook
+ * before Tessera's that sets a cookie the two ways docs/sveltekit.md compares. SvelteKit adds
+ * `event.cookies` to the answers `resolve` renders, not to the ones Tessera's hook answers
+ * `/auth/*` with; a cookie appended to whatever `resolve` returned reaches both.
+ */
+const earlierCookies: Handle = async ({ event, resolve }) => {
+  event.cookies.set("demo-set", "1", { path: "/", secure: false })
+  const response = await resolve(event)
+  response.headers.append(
+    "set-cookie",
+    event.cookies.serialize("demo-appended", "1", { path: "/", secure: false }),
+  )
+  return response
+}
+
 export const handle = sequence(
   noFraming,
+  ...(env.DEMO_EARLIER_COOKIES === "on" ? [earlierCookies] : []),
   failuresToOwnPage,
   env.DEMO_AUTH_HOOK === "off" ? withoutAuthentication : authentication,
   authorization,

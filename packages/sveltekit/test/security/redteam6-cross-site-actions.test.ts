@@ -59,3 +59,31 @@ describe("signOut", () => {
     expect(event.cookies.latest(SESSION)).toBeUndefined()
   })
 })
+
+/**
+ * `kit.csrf.trustedOrigins` lets another origin's form posts past SvelteKit's check (meant for a
+ * provider posting its callback to `/auth/callback/...`). The actions cannot read svelte.config,
+ * and take no list of their own on purpose: a page on another origin that may submit the
+ * sign-in form is the login CSRF this guards against, trusted or not (its own XSS, a user
+ * account there). Such a page links to the app's sign-in page instead (docs/sveltekit.md).
+ */
+describe("an origin svelte.config trusts (kit.csrf.trustedOrigins)", () => {
+  const partner = "https://partner.example"
+  it.each([
+    ["marked cross-site", { origin: partner, "sec-fetch-site": "cross-site" }],
+    ["from a browser without Sec-Fetch-Site", { origin: partner }],
+  ])("%s: signing in is refused (403, no session)", async (_name, headers) => {
+    const { signIn } = SvelteKitAuth(testConfig())
+    const event = createEvent(formRequest(`${ORIGIN}/signin`, ADA, headers))
+    expect(await outcome(signIn, event)).toEqual({ error: 403 })
+    expect(event.cookies.latest(SESSION)).toBeUndefined()
+  })
+
+  it("signing out is refused too: the session stays", async () => {
+    const { outcome: signOut, event } = await signOutFrom(SvelteKitAuth(testConfig()), ADA, {
+      origin: partner,
+    })
+    expect(signOut).toEqual({ error: 403 })
+    expect(event.cookies.latest(SESSION)).toBeUndefined()
+  })
+})
