@@ -8,6 +8,8 @@
 // skipped. Names the samples take as given (`db`, `request`, `findUser`, ...) are declared
 // once, in scripts/doc-samples.d.ts: a sample may use them without declaring them.
 //
+// The README's JavaScript quick starts are checked with them (`checkJs`): see below.
+//
 // Errors are reported at the Markdown file and line: `docs/sessions.md:42: TS2304 ...`.
 //
 // It also checks the links between the repository's Markdown files: each relative link names a
@@ -73,7 +75,41 @@ for (const file of markdown) {
   }
 }
 
+// The README's Node.js quick starts are JavaScript (`<!-- quickstart[ <framework>]: <file>.mjs -->`
+// then a code block): checked too (`checkJs`, strict), as an editor shows them to a user who
+// opens them or renames them to `.ts`. Each framework's files sit in a folder of their own, with
+// the shared `auth.mjs` beside its `server.mjs`.
+const quickStartFiles = new Map()
+const readmeText = readFileSync(join(root, "README.md"), "utf8")
+for (const match of readmeText.matchAll(
+  /<!-- quickstart(?: (\w+))?: ([\w-]+\.mjs) -->\s*\n```\w*\n([\s\S]*?)\n```/g,
+)) {
+  const [, framework, file, code] = match
+  // The line of the opening fence, as for the ```ts samples.
+  const fence = match.index + match[0].indexOf("```")
+  const line = readmeText.slice(0, fence).split("\n").length
+  quickStartFiles.set(framework ? `${framework}/${file}` : file, { code, line })
+}
+const shared = [...quickStartFiles].filter(([key]) => !key.includes("/"))
+const frameworks = new Set(
+  [...quickStartFiles.keys()].flatMap((key) => key.split("/").slice(0, -1)),
+)
+for (const framework of frameworks) {
+  const dir = join(outDir, `quickstart-${framework}`)
+  mkdirSync(dir, { recursive: true })
+  const own = [...quickStartFiles].filter(([key]) => key.startsWith(`${framework}/`))
+  for (const [key, { code, line }] of [...shared, ...own]) {
+    const path = join(dir, key.split("/").pop())
+    writeFileSync(path, `${code}\n`)
+    samples.push({ file: "README.md", line, code, path, js: true })
+  }
+}
+if (frameworks.size === 0)
+  throw new Error("README.md: no <!-- quickstart <framework>: server.mjs --> blocks found")
+
 const options = {
+  allowJs: true,
+  checkJs: true,
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
   target: ts.ScriptTarget.ES2022,
@@ -175,7 +211,8 @@ for (const file of markdown) {
   })
 }
 
-const summary = `${samples.length} TypeScript samples in ${markdown.length} files (${skipped} marked no-check)`
+const jsFiles = samples.filter((sample) => sample.js).length
+const summary = `${samples.length - jsFiles} TypeScript samples in ${markdown.length} files (${skipped} marked no-check) and ${jsFiles} files of the README's JavaScript quick starts`
 if (errors || brokenLinks || badInstalls) {
   console.error(
     `check:docs: ${errors} type errors in ${summary}; ${brokenLinks} broken links; ${badInstalls} install commands that fail`,
