@@ -5,7 +5,7 @@
 // Every ```ts block of README.md and docs/*.md is its own module (a `.mts` file, so top-level
 // `await` and `import` work as in an ESM project). A block right after a `<!-- no-check -->`
 // line is a fragment (a few options, a file of a SvelteKit app that imports `./$types`) and is
-// skipped. Names the samples take as given (`db`, `request`, `findUser`, ...) are declared
+// skipped; one after `<!-- commonjs -->` is a CommonJS project's file (`.cts`). Names the samples take as given (`db`, `request`, `findUser`, ...) are declared
 // once, in scripts/doc-samples.d.ts: a sample may use them without declaring them.
 //
 // The README's JavaScript quick starts are checked with them (`checkJs`): see below.
@@ -52,7 +52,8 @@ function samplesOf(file) {
     else {
       const indent = open[1].length
       const code = lines.slice(i + 1, end).map((line) => line.slice(indent))
-      samples.push({ file, line: i + 1, code: code.join("\n") })
+      const commonjs = lines[before]?.trim() === "<!-- commonjs -->"
+      samples.push({ file, line: i + 1, code: code.join("\n"), commonjs })
     }
     i = end
   }
@@ -68,7 +69,8 @@ for (const file of markdown) {
   const found = samplesOf(file)
   skipped += found.skipped
   for (const sample of found.samples) {
-    const name = `${file.replace(/[^\w]+/g, "_")}_L${sample.line}.mts`
+    // A CommonJS project's file (`.cts`) where the block follows `<!-- commonjs -->`.
+    const name = `${file.replace(/[^\w]+/g, "_")}_L${sample.line}.${sample.commonjs ? "cts" : "mts"}`
     // `export {}` keeps a sample without imports a module: its names stay its own.
     writeFileSync(join(outDir, name), `${sample.code}\nexport {}\n`)
     samples.push({ ...sample, path: join(outDir, name) })
