@@ -15,9 +15,10 @@
 // It also checks the links between the repository's Markdown files: each relative link names a
 // file that exists and, for a `#fragment` into a Markdown file, a heading that does.
 //
-// And the install commands of the README and the guide: while the packages are not on the npm
-// registry, each `npm install` in a shell block installs `npm run pack`'s tarballs, named with
-// the packages' current version (a bare `@tessera/<name>` is an npm 404 for whoever pastes it).
+// And the install commands of the README, the guide and the packages' READMEs: while the
+// packages are not on the npm registry, each `npm install` in a shell block installs `npm run
+// pack`'s tarballs, named with the packages' current version (a bare `@tessera/<name>` is an npm
+// 404 for whoever pastes it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -188,8 +189,13 @@ const versions = new Map(
     return unpublished ? [] : [[name.replace(/^@tessera\//, ""), version]]
   }),
 )
+// The packages' own READMEs too: the guide links them, and npm shows them on each package's page.
+const packageReadmes = readdirSync(join(root, "packages"))
+  .map((dir) => `packages/${dir}/README.md`)
+  .filter((file) => existsSync(join(root, file)))
+  .sort()
 let badInstalls = 0
-for (const file of markdown) {
+for (const file of [...markdown, ...packageReadmes]) {
   const lines = readFileSync(join(root, file), "utf8").split("\n")
   let shell = false
   lines.forEach((line, index) => {
