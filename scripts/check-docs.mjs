@@ -5,17 +5,20 @@
 // Every ```ts block of README.md and docs/*.md is its own module (a `.mts` file, so top-level
 // `await` and `import` work as in an ESM project). A block right after a `<!-- no-check -->`
 // line is a fragment (a few options, a file of a SvelteKit app that imports `./$types`) and is
-// skipped. Names the samples take as given (`db`, `request`, `findUser`, ...) are declared
+// skipped; one after `<!-- commonjs -->` is a CommonJS project's file (`.cts`). Names the samples take as given (`db`, `request`, `findUser`, ...) are declared
 // once, in scripts/doc-samples.d.ts: a sample may use them without declaring them.
+//
+// The README's JavaScript quick starts are checked with them (`checkJs`): see below.
 //
 // Errors are reported at the Markdown file and line: `docs/sessions.md:42: TS2304 ...`.
 //
 // It also checks the links between the repository's Markdown files: each relative link names a
 // file that exists and, for a `#fragment` into a Markdown file, a heading that does.
 //
-// And the install commands of the README and the guide: while the packages are not on the npm
-// registry, each `npm install` in a shell block installs `npm run pack`'s tarballs, named with
-// the packages' current version (a bare `@tessera/<name>` is an npm 404 for whoever pastes it).
+// And the install commands of the README, the guide and the packages' READMEs: while the
+// packages are not on the npm registry, each `npm install` in a shell block installs `npm run
+// pack`'s tarballs, named with the packages' current version (a bare `@tessera/<name>` is an npm
+// 404 for whoever pastes it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -50,7 +53,8 @@ function samplesOf(file) {
     else {
       const indent = open[1].length
       const code = lines.slice(i + 1, end).map((line) => line.slice(indent))
-      samples.push({ file, line: i + 1, code: code.join("\n") })
+      const commonjs = lines[before]?.trim() === "<!-- commonjs -->"
+      samples.push({ file, line: i + 1, code: code.join("\n"), commonjs })
     }
     i = end
   }
@@ -66,14 +70,49 @@ for (const file of markdown) {
   const found = samplesOf(file)
   skipped += found.skipped
   for (const sample of found.samples) {
-    const name = `${file.replace(/[^\w]+/g, "_")}_L${sample.line}.mts`
+    // A CommonJS project's file (`.cts`) where the block follows `<!-- commonjs -->`.
+    const name = `${file.replace(/[^\w]+/g, "_")}_L${sample.line}.${sample.commonjs ? "cts" : "mts"}`
     // `export {}` keeps a sample without imports a module: its names stay its own.
     writeFileSync(join(outDir, name), `${sample.code}\nexport {}\n`)
     samples.push({ ...sample, path: join(outDir, name) })
   }
 }
 
+// The README's Node.js quick starts are JavaScript (`<!-- quickstart[ <framework>]: <file>.mjs -->`
+// then a code block): checked too (`checkJs`, strict), as an editor shows them to a user who
+// opens them or renames them to `.ts`. Each framework's files sit in a folder of their own, with
+// the shared `auth.mjs` beside its `server.mjs`.
+const quickStartFiles = new Map()
+const readmeText = readFileSync(join(root, "README.md"), "utf8")
+for (const match of readmeText.matchAll(
+  /<!-- quickstart(?: (\w+))?: ([\w-]+\.mjs) -->\s*\n```\w*\n([\s\S]*?)\n```/g,
+)) {
+  const [, framework, file, code] = match
+  // The line of the opening fence, as for the ```ts samples.
+  const fence = match.index + match[0].indexOf("```")
+  const line = readmeText.slice(0, fence).split("\n").length
+  quickStartFiles.set(framework ? `${framework}/${file}` : file, { code, line })
+}
+const shared = [...quickStartFiles].filter(([key]) => !key.includes("/"))
+const frameworks = new Set(
+  [...quickStartFiles.keys()].flatMap((key) => key.split("/").slice(0, -1)),
+)
+for (const framework of frameworks) {
+  const dir = join(outDir, `quickstart-${framework}`)
+  mkdirSync(dir, { recursive: true })
+  const own = [...quickStartFiles].filter(([key]) => key.startsWith(`${framework}/`))
+  for (const [key, { code, line }] of [...shared, ...own]) {
+    const path = join(dir, key.split("/").pop())
+    writeFileSync(path, `${code}\n`)
+    samples.push({ file: "README.md", line, code, path, js: true })
+  }
+}
+if (frameworks.size === 0)
+  throw new Error("README.md: no <!-- quickstart <framework>: server.mjs --> blocks found")
+
 const options = {
+  allowJs: true,
+  checkJs: true,
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
   target: ts.ScriptTarget.ES2022,
@@ -150,8 +189,13 @@ const versions = new Map(
     return unpublished ? [] : [[name.replace(/^@tessera\//, ""), version]]
   }),
 )
+// The packages' own READMEs too: the guide links them, and npm shows them on each package's page.
+const packageReadmes = readdirSync(join(root, "packages"))
+  .map((dir) => `packages/${dir}/README.md`)
+  .filter((file) => existsSync(join(root, file)))
+  .sort()
 let badInstalls = 0
-for (const file of markdown) {
+for (const file of [...markdown, ...packageReadmes]) {
   const lines = readFileSync(join(root, file), "utf8").split("\n")
   let shell = false
   lines.forEach((line, index) => {
@@ -175,7 +219,8 @@ for (const file of markdown) {
   })
 }
 
-const summary = `${samples.length} TypeScript samples in ${markdown.length} files (${skipped} marked no-check)`
+const jsFiles = samples.filter((sample) => sample.js).length
+const summary = `${samples.length - jsFiles} TypeScript samples in ${markdown.length} files (${skipped} marked no-check) and ${jsFiles} files of the README's JavaScript quick starts`
 if (errors || brokenLinks || badInstalls) {
   console.error(
     `check:docs: ${errors} type errors in ${summary}; ${brokenLinks} broken links; ${badInstalls} install commands that fail`,

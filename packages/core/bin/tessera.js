@@ -18,13 +18,28 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 
+/**
+ * How to install @tessera/sql. Not `npm install @tessera/sql`: the packages are not on the npm
+ * registry yet, so that line is a 404 (or a stranger's package of that name). They are the
+ * tarballs `npm run pack` writes, all of one version (core's, read from its package.json).
+ */
+const SQL_INSTALL = (() => {
+  let version = "<version>"
+  try {
+    version = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version
+  } catch {
+    // A copy of the bin without its package.json: the placeholder says what to fill in.
+  }
+  return `npm run pack in a Tessera checkout, then npm install <checkout>/packs/tessera-sql-${version}.tgz`
+})()
+
 const USAGE = `Usage:
   tessera secret
       Prints a random secret for AUTH_SECRET (32 bytes, base64url)
   tessera migrate [--sqlite <path> | --postgres <url>]
   tessera migrate --from authjs [...]
   tessera purge [--sqlite <path> | --postgres <url>]
-      Database commands, from @tessera/sql (npm install @tessera/sql):
+      Database commands, from @tessera/sql (${SQL_INSTALL}):
       \`tessera help\` lists their options when it is installed.
 `
 
@@ -80,7 +95,9 @@ function loadSqlCli() {
       return { problem: "@tessera/sql is not built: run `npm run build` in the repository" }
     return { file }
   }
-  return { problem: "needs @tessera/sql: npm install @tessera/sql" }
+  return {
+    problem: `needs @tessera/sql beside @tessera/core; it is not on the npm registry yet: ${SQL_INSTALL} (https://github.com/tessera-auth/tessera#install)`,
+  }
 }
 
 function usage(message) {

@@ -6,9 +6,9 @@
  * packed tarballs in scripts/test/pack.test.ts.
  */
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import Database from "better-sqlite3"
 import { afterAll, describe, expect, test } from "vitest"
@@ -97,5 +97,42 @@ describe("database commands go to @tessera/sql", () => {
     const result = tessera(["migrate", "--mysql", "x"])
     expect(result.code).toBe(2)
     expect(result.err).toContain("Unknown option: --mysql")
+  })
+})
+
+describe("without @tessera/sql", () => {
+  // core's bin in a project of its own, outside the repository: no @tessera/sql anywhere it looks.
+  const project = join(dir, "core-alone")
+  const copy = join(project, "node_modules/@tessera/core/bin/tessera.js")
+  mkdirSync(dirname(copy), { recursive: true })
+  copyFileSync(bin, copy)
+  const { version } = JSON.parse(
+    readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+  ) as { version: string }
+  writeFileSync(
+    join(project, "node_modules/@tessera/core/package.json"),
+    JSON.stringify({ name: "@tessera/core", version, type: "module" }),
+  )
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", private: true }))
+
+  test("tessera migrate says how to install it while it is not on the npm registry", () => {
+    const result = spawnSync(process.execPath, [copy, "migrate"], {
+      cwd: project,
+      encoding: "utf8",
+      timeout: 20_000,
+    })
+    expect(result.status).toBe(1)
+    // `npm install @tessera/sql` alone is a registry 404 (or a stranger's package of that name).
+    expect(result.stderr).not.toMatch(/npm install @tessera\/sql\b/)
+    expect(result.stderr).toContain("needs @tessera/sql")
+    expect(result.stderr).toContain(`npm install <checkout>/packs/tessera-sql-${version}.tgz`)
+    expect(result.stderr).toContain("npm run pack")
+  })
+
+  test("the usage names the tarball too, never a bare registry install", () => {
+    const result = spawnSync(process.execPath, [copy, "help"], { cwd: project, encoding: "utf8" })
+    expect(result.status).toBe(0)
+    expect(result.stdout).not.toMatch(/npm install @tessera\/sql\b/)
+    expect(result.stdout).toContain(`tessera-sql-${version}.tgz`)
   })
 })
