@@ -30,7 +30,7 @@ import {
   type ChallengeClaims,
   type WebAuthnAction,
 } from "./challenge.js"
-import { raiseCounter, swapCounter, swapsCounter } from "./counter.js"
+import { claimCounterStep, raiseCounter, swapCounter, swapsCounter } from "./counter.js"
 import { fromBase64Url, toBase64Url } from "./encoding.js"
 import { persistWebAuthn, type PendingWebAuthnSignIn } from "./persist.js"
 import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
@@ -248,8 +248,19 @@ async function authenticate(
   // The compare-and-set comes before the challenge is recorded used: the sign-in
   // that loses the race (a cloned authenticator) writes nothing at all.
   if (counts && swaps) await swapCounter(ctx, authenticator, newCounter)
-  await recordChallengeUse(ctx, claims)
-  if (counts && !swaps) await raiseCounter(ctx, authenticator, newCounter)
+  // Without the swap, the step from the stored counter is claimed first, to the same end.
+  const unclaim =
+    counts && !swaps
+      ? await claimCounterStep(ctx, authenticator, provider.challengeMaxAge)
+      : undefined
+  try {
+    await recordChallengeUse(ctx, claims)
+    if (counts && !swaps) await raiseCounter(ctx, authenticator, newCounter)
+  } catch (error) {
+    // The count was not stored: a later sign-in from the same counter must not meet the claim.
+    if (unclaim) await unclaim().catch((undoError: Error) => ctx.config.logger.error(undoError))
+    throw error
+  }
   const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
   if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
   const account = {
