@@ -15,7 +15,7 @@
 import type { ResolvedWebAuthnProvider } from "../types.js"
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
-import type { AdapterUser } from "../../adapters.js"
+import type { AdapterAuthenticator, AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { InvalidRequest, WebAuthnVerificationError } from "../../errors.js"
 import { RequestError } from "../../http/request.js"
@@ -214,6 +214,33 @@ async function register(
   return completeSignIn(ctx, { user, account, webauthn }, persistWebAuthn)
 }
 
+/**
+ * The user a verified passkey signs in: through its account with this provider, as Auth.js
+ * (`getAccount`). The authenticator row alone is not enough: an app removes a passkey by
+ * unlinking its account (the adapter interface has no `deleteAuthenticator`), and a passkey
+ * registered through another provider must not sign in as this one (red team 22). Checked
+ * before anything is written, so a refusal writes nothing.
+ */
+async function ownerThroughAccount(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+  authenticator: AdapterAuthenticator,
+): Promise<AdapterUser> {
+  const account = await callAdapter(
+    ctx.config,
+    "getAccount",
+    authenticator.providerAccountId,
+    provider.id,
+  )
+  if (!account || account.userId !== authenticator.userId)
+    throw new WebAuthnVerificationError(
+      "The passkey is not linked to an account with this provider (removed, or registered through another)",
+    )
+  const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
+  if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
+  return user
+}
+
 async function authenticate(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
@@ -240,6 +267,7 @@ async function authenticate(
   )
   if (!result.verified)
     throw new WebAuthnVerificationError("The passkey sign-in could not be verified")
+  const user = await ownerThroughAccount(ctx, provider, authenticator)
   // The library refused a counter that did not go up (a cloned authenticator);
   // authenticators that do not count report 0 every time and need no write.
   const { newCounter } = result.authenticationInfo
@@ -261,8 +289,6 @@ async function authenticate(
     if (unclaim) await unclaim().catch((undoError: Error) => ctx.config.logger.error(undoError))
     throw error
   }
-  const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
-  if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
   const account = {
     type: "webauthn" as const,
     provider: provider.id,
