@@ -10,6 +10,9 @@
  * - a passkey registered through one provider signed in through another,
  *   whose id the `signIn`/`jwt` callbacks and events then saw as `account.provider`.
  * Now the account of this provider must link the credential to its owner.
+ * Fixed too: a registration stored the transports the browser reported as given
+ * (unsigned: up to the 64 KB body of anything, commas included); now only
+ * transport-shaped names, once each, at most 8.
  *
  * Pinned (held when tested): a signed-in user asking for options with another
  * address registers to themself; an answer from an origin that differs in
@@ -99,6 +102,26 @@ describe("red team 22: a passkey signs in only through its account", () => {
     expect(await passkeySignIn(browser)).toBe(REFUSED)
     expect(await browser.session()).toBeNull()
     expect([...store.sessions.values()].some((s) => s.userId === other.id)).toBe(false)
+  })
+})
+
+describe("red team 22: what a registration stores", () => {
+  test("transports are kept only as transport names: no huge, odd or repeated values", async () => {
+    const { config, store } = passkeyConfig()
+    const browser = new PasskeyBrowser(config)
+    const { body } = await browser.options({ email: "ada@example.com" })
+    const answer = browser.authenticator.register(body.options, { origin: browser.origin })
+    // Not signed by anything: the browser (or whoever posts) reports them as it likes.
+    answer.response.transports = [
+      "usb",
+      "x".repeat(40_000),
+      "<img src=x onerror=alert(1)>",
+      "usb,internal",
+      ...Array.from({ length: 2_000 }, () => "nfc"),
+      "hybrid",
+    ]
+    expect((await browser.callback("register", answer)).headers.get("location")).toBe(HOME)
+    expect(store.authenticators.get(answer.id)?.transports).toBe("usb,nfc,hybrid")
   })
 })
 

@@ -138,6 +138,20 @@ async function verified<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+const TRANSPORT = /^[a-z][a-z0-9-]{0,31}$/
+const MAX_TRANSPORTS = 8
+
+/**
+ * The transports to store (comma-separated), from what the browser reported: nothing signs
+ * them, so only names shaped like transports (`usb`, `hybrid`, ...; new ones too), once
+ * each, a few at most. They are hints sent back in later options, not a place for 60 KB of
+ * anything or a comma that would split into two.
+ */
+function storedTransports(reported: readonly string[] | undefined): string | null {
+  const kept = [...new Set((reported ?? []).filter((t) => TRANSPORT.test(t)))]
+  return kept.length ? kept.slice(0, MAX_TRANSPORTS).join(",") : null
+}
+
 async function register(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
@@ -189,9 +203,7 @@ async function register(
       emailVerified: null,
     }
   }
-  const transports = response.response.transports?.length
-    ? response.response.transports.join(",")
-    : null
+  const transports = storedTransports(response.response.transports)
   const webauthn: PendingWebAuthnSignIn = {
     kind: "register",
     isNewUser: !claims.signedIn,
