@@ -19,9 +19,11 @@
  * scheme, port or subdomain is refused; a registration replayed after it
  * succeeded is refused; a challenge cookie holding another cookie's encrypted
  * value is a refusal, not a server error; a passkey of a deleted user (an
- * adapter that keeps its authenticators) signs nobody in; no refusal logs the
- * challenge or the credential's public key.
+ * adapter that keeps its authenticators) signs nobody in; refused answers naming
+ * someone's credential do not lock its owner out; no refusal logs the challenge
+ * or the credential's public key.
  */
+import { generateKeyPairSync } from "node:crypto"
 import { describe, expect, test } from "vitest"
 import Passkey from "@tessera/core/providers/passkey"
 import type { Adapter } from "@tessera/core/adapters"
@@ -213,6 +215,19 @@ describe("red team 22: pinned", () => {
     expect(await browser.session()).toBeNull()
     expect(store.users.size).toBe(0)
     expect(store.sessions.size).toBe(sessions)
+  })
+
+  test("refused answers naming someone's passkey do not lock its owner out", async () => {
+    const { browser, credentialId, errors } = await userWithPasskey()
+    const attacker = new PasskeyBrowser(browser.config)
+    // The credential id is public (it travels in every answer); the attacker's key signs.
+    const [own] = browser.authenticator.credentials.values()
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
+    attacker.authenticator.credentials.set(credentialId, { ...own!, privateKey })
+    for (let i = 0; i < 25; i++) expect(await passkeySignIn(attacker)).toBe(REFUSED)
+    expect(errors.filter((e) => /could not be verified/.test(e.message ?? ""))).toHaveLength(25)
+    // No failure count on the credential or the user: the owner signs in at once.
+    expect(await passkeySignIn(browser)).toBe(HOME)
   })
 
   test("no refusal logs the challenge or the credential's public key", async () => {
