@@ -10,7 +10,9 @@
  * - a passkey registered through one provider signed in through another,
  *   whose id the `signIn`/`jwt` callbacks and events then saw as `account.provider`.
  * Now the account of this provider must link the credential to its owner.
- * Fixed too: a registration stored the transports the browser reported as given
+ * Fixed too: adding a passkey checked for a recent sign-in only when the
+ * options were asked for; a ceremony left open on a fresh session could be
+ * finished with anyone's key for as long as its challenge lived. And a registration stored the transports the browser reported as given
  * (unsigned: up to the 64 KB body of anything, commas included); now only
  * transport-shaped names, once each, at most 8.
  *
@@ -24,11 +26,13 @@
  * or the credential's public key.
  */
 import { generateKeyPairSync } from "node:crypto"
-import { describe, expect, test } from "vitest"
+import { afterEach, describe, expect, test, vi } from "vitest"
 import Passkey from "@tessera/core/providers/passkey"
 import type { Adapter } from "@tessera/core/adapters"
 import { MemoryAdapter } from "@tessera/testing"
+import { SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 import { PasskeyBrowser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
+import { fakeClock } from "../two-factor/helpers.js"
 
 const HOME = "http://localhost:3000"
 const REFUSED = "http://localhost:3000/auth/signin?error=Callback"
@@ -126,6 +130,45 @@ describe("red team 22: what a registration stores", () => {
     expect(store.authenticators.get(answer.id)?.transports).toBe("usb,nfc,hybrid")
   })
 })
+
+describe.each(["jwt", "database"] as const)(
+  "red team 22: adding a passkey needs a recent sign-in when it is added (%s sessions)",
+  (strategy) => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    test("a ceremony left open on a fresh session cannot be finished once the session is stale", async () => {
+      const clock = fakeClock()
+      const { config, store } = passkeyConfig({
+        session: { strategy },
+        // An app that gives ceremonies an hour (the longest allowed); recent sign-in: 10 minutes.
+        providers: [Passkey({ challengeMaxAge: 3600 })],
+      })
+      const owner = new PasskeyBrowser(config)
+      expect((await owner.registerNew("owner@example.com")).status).toBe(302)
+      // The owner starts adding a passkey, and walks away with the browser's dialog open.
+      const { status, body } = await owner.options()
+      expect(status).toBe(200)
+      clock.nextStep(30 * 60)
+      // Whoever sits down answers it with their own security key.
+      const intruder = new SoftAuthenticator()
+      const answer = intruder.register(body.options, { origin: owner.origin })
+      const response = await owner.callback("register", answer)
+      expect(response.headers.get("location")).toBe(REFUSED)
+      expect(store.authenticators.size).toBe(1)
+      expect(store.authenticators.has(answer.id)).toBe(false)
+
+      // Signed in again, the owner adds it.
+      vi.useRealTimers()
+      await owner.signInWithPasskey()
+      const again = await owner.options()
+      const added = intruder.register(again.body.options, { origin: owner.origin })
+      expect((await owner.callback("register", added)).headers.get("location")).toBe(HOME)
+      expect(store.authenticators.size).toBe(2)
+    })
+  },
+)
 
 describe("red team 22: pinned", () => {
   test("signed in, options with another address: the passkey goes to the signed-in user", async () => {

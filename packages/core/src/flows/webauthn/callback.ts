@@ -22,6 +22,7 @@ import { RequestError } from "../../http/request.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { timingSafeEqual } from "../../lib/crypto.js"
 import { sessionStrategy } from "../../session/index.js"
+import { staleSignIn } from "../../session/recent-sign-in.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import type { ResponseInternal } from "../../types.js"
 import {
@@ -189,6 +190,12 @@ async function register(
     const currentId = await sessionStrategy(ctx).currentUserId(ctx)
     if (currentId !== claims.userId)
       throw new WebAuthnVerificationError("The signed-in user changed during passkey registration")
+    // Checked again now that the passkey is added: the options were asked for up to
+    // `challengeMaxAge` ago, and a ceremony left open must not outlive the recent sign-in.
+    if (await staleSignIn(ctx))
+      throw new WebAuthnVerificationError(
+        "Adding a passkey needs a recent sign-in (session.recentSignInAge): the session's is older",
+      )
     const current = await callAdapter(ctx.config, "getUser", currentId)
     if (!current) throw new WebAuthnVerificationError("The signed-in user no longer exists")
     user = current
