@@ -22,7 +22,8 @@
  * succeeded is refused; a challenge cookie holding another cookie's encrypted
  * value is a refusal, not a server error; a passkey of a deleted user (an
  * adapter that keeps its authenticators) signs nobody in; refused answers naming
- * someone's credential do not lock its owner out; no refusal logs the challenge
+ * someone's credential do not lock its owner out; `attestationType: "direct"`
+ * asks for an attestation without requiring one; no refusal logs the challenge
  * or the credential's public key.
  */
 import { generateKeyPairSync } from "node:crypto"
@@ -271,6 +272,19 @@ describe("red team 22: pinned", () => {
     expect(errors.filter((e) => /could not be verified/.test(e.message ?? ""))).toHaveLength(25)
     // No failure count on the credential or the user: the owner signs in at once.
     expect(await passkeySignIn(browser)).toBe(HOME)
+  })
+
+  test('attestationType: "direct" asks for an attestation but does not require one', async () => {
+    // Tessera keeps no list of trusted authenticator makers: an answer without an attestation
+    // statement (fmt "none", what most passkeys send) is a passkey like any other.
+    const { config, store } = passkeyConfig({
+      providers: [Passkey({ registrationOptions: { attestationType: "direct" } })],
+    })
+    const browser = new PasskeyBrowser(config)
+    const { body } = await browser.options({ email: "ada@example.com" })
+    expect(body.options.attestation).toBe("direct")
+    expect((await browser.registerNew("ada@example.com")).headers.get("location")).toBe(HOME)
+    expect(store.authenticators.size).toBe(1)
   })
 
   test("no refusal logs the challenge or the credential's public key", async () => {
