@@ -151,3 +151,26 @@ describe.each([
     }
   },
 )
+
+test("a sign-in whose count could not be stored takes its claim back: the passkey is not refused as a clone", async () => {
+  const backend = memoryBackend()
+  const { swapAuthenticatorCounter: _swap, ...adapter } = backend.adapter
+  let failNext = true
+  adapter.updateAuthenticatorCounter = async (id, counter) => {
+    if (failNext) {
+      failNext = false
+      throw new Error("database unavailable")
+    }
+    return backend.adapter.updateAuthenticatorCounter!(id, counter)
+  }
+  failNext = false
+  const { config, errors } = passkeyConfig({ adapter })
+  const browser = new PasskeyBrowser(config)
+  expect((await browser.registerNew("ada@example.com")).status).toBe(302)
+  await browser.signOut()
+  failNext = true
+  expect((await browser.signInWithPasskey()).headers.get("location")).not.toBe(HOME)
+  expect(errors.at(-1)?.message).toMatch(/updateAuthenticatorCounter failed/)
+  // Stored counter still 0; the next answer (count 2) is verified from 0 again and gets in.
+  expect((await browser.signInWithPasskey()).headers.get("location")).toBe(HOME)
+})
