@@ -298,7 +298,9 @@ export interface Adapter {
    * Tessera asks (as `@tessera/sql` and the memory adapter do) that it never lower the counter:
    * when the stored one is already higher (a concurrent sign-in with a higher count), it is
    * kept and returned, and Tessera refuses the sign-in (a cloned authenticator). Used only
-   * when the adapter has no `swapAuthenticatorCounter`, which closes the race this leaves.
+   * when the adapter has no `swapAuthenticatorCounter`; Tessera then claims the move away from
+   * the stored counter as a verification token first, so two sign-ins from one counter cannot
+   * both get here.
    */
   updateAuthenticatorCounter?(
     credentialID: AdapterAuthenticator["credentialID"],

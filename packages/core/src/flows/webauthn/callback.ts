@@ -15,13 +15,14 @@
 import type { ResolvedWebAuthnProvider } from "../types.js"
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
-import type { AdapterUser } from "../../adapters.js"
+import type { AdapterAuthenticator, AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { InvalidRequest, WebAuthnVerificationError } from "../../errors.js"
 import { RequestError } from "../../http/request.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { timingSafeEqual } from "../../lib/crypto.js"
 import { sessionStrategy } from "../../session/index.js"
+import { staleSignIn } from "../../session/recent-sign-in.js"
 import { completeSignIn } from "../sign-in/complete.js"
 import type { ResponseInternal } from "../../types.js"
 import {
@@ -30,7 +31,7 @@ import {
   type ChallengeClaims,
   type WebAuthnAction,
 } from "./challenge.js"
-import { raiseCounter, swapCounter, swapsCounter } from "./counter.js"
+import { claimCounterStep, raiseCounter, swapCounter, swapsCounter } from "./counter.js"
 import { fromBase64Url, toBase64Url } from "./encoding.js"
 import { persistWebAuthn, type PendingWebAuthnSignIn } from "./persist.js"
 import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
@@ -138,6 +139,20 @@ async function verified<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+const TRANSPORT = /^[a-z][a-z0-9-]{0,31}$/
+const MAX_TRANSPORTS = 8
+
+/**
+ * The transports to store (comma-separated), from what the browser reported: nothing signs
+ * them, so only names shaped like transports (`usb`, `hybrid`, ...; new ones too), once
+ * each, a few at most. They are hints sent back in later options, not a place for 60 KB of
+ * anything or a comma that would split into two.
+ */
+function storedTransports(reported: readonly string[] | undefined): string | null {
+  const kept = [...new Set((reported ?? []).filter((t) => TRANSPORT.test(t)))]
+  return kept.length ? kept.slice(0, MAX_TRANSPORTS).join(",") : null
+}
+
 async function register(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
@@ -175,6 +190,12 @@ async function register(
     const currentId = await sessionStrategy(ctx).currentUserId(ctx)
     if (currentId !== claims.userId)
       throw new WebAuthnVerificationError("The signed-in user changed during passkey registration")
+    // Checked again now that the passkey is added: the options were asked for up to
+    // `challengeMaxAge` ago, and a ceremony left open must not outlive the recent sign-in.
+    if (await staleSignIn(ctx))
+      throw new WebAuthnVerificationError(
+        "Adding a passkey needs a recent sign-in (session.recentSignInAge): the session's is older",
+      )
     const current = await callAdapter(ctx.config, "getUser", currentId)
     if (!current) throw new WebAuthnVerificationError("The signed-in user no longer exists")
     user = current
@@ -189,9 +210,7 @@ async function register(
       emailVerified: null,
     }
   }
-  const transports = response.response.transports?.length
-    ? response.response.transports.join(",")
-    : null
+  const transports = storedTransports(response.response.transports)
   const webauthn: PendingWebAuthnSignIn = {
     kind: "register",
     isNewUser: !claims.signedIn,
@@ -212,6 +231,33 @@ async function register(
     providerAccountId: credential.id,
   }
   return completeSignIn(ctx, { user, account, webauthn }, persistWebAuthn)
+}
+
+/**
+ * The user a verified passkey signs in: through its account with this provider, as Auth.js
+ * (`getAccount`). The authenticator row alone is not enough: an app removes a passkey by
+ * unlinking its account (the adapter interface has no `deleteAuthenticator`), and a passkey
+ * registered through another provider must not sign in as this one (red team 22). Checked
+ * before anything is written, so a refusal writes nothing.
+ */
+async function ownerThroughAccount(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+  authenticator: AdapterAuthenticator,
+): Promise<AdapterUser> {
+  const account = await callAdapter(
+    ctx.config,
+    "getAccount",
+    authenticator.providerAccountId,
+    provider.id,
+  )
+  if (!account || account.userId !== authenticator.userId)
+    throw new WebAuthnVerificationError(
+      "The passkey is not linked to an account with this provider (removed, or registered through another)",
+    )
+  const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
+  if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
+  return user
 }
 
 async function authenticate(
@@ -240,6 +286,7 @@ async function authenticate(
   )
   if (!result.verified)
     throw new WebAuthnVerificationError("The passkey sign-in could not be verified")
+  const user = await ownerThroughAccount(ctx, provider, authenticator)
   // The library refused a counter that did not go up (a cloned authenticator);
   // authenticators that do not count report 0 every time and need no write.
   const { newCounter } = result.authenticationInfo
@@ -248,10 +295,19 @@ async function authenticate(
   // The compare-and-set comes before the challenge is recorded used: the sign-in
   // that loses the race (a cloned authenticator) writes nothing at all.
   if (counts && swaps) await swapCounter(ctx, authenticator, newCounter)
-  await recordChallengeUse(ctx, claims)
-  if (counts && !swaps) await raiseCounter(ctx, authenticator, newCounter)
-  const user = await callAdapter(ctx.config, "getUser", authenticator.userId)
-  if (!user) throw new WebAuthnVerificationError("The passkey's user no longer exists")
+  // Without the swap, the step from the stored counter is claimed first, to the same end.
+  const unclaim =
+    counts && !swaps
+      ? await claimCounterStep(ctx, authenticator, provider.challengeMaxAge)
+      : undefined
+  try {
+    await recordChallengeUse(ctx, claims)
+    if (counts && !swaps) await raiseCounter(ctx, authenticator, newCounter)
+  } catch (error) {
+    // The count was not stored: a later sign-in from the same counter must not meet the claim.
+    if (unclaim) await unclaim().catch((undoError: Error) => ctx.config.logger.error(undoError))
+    throw error
+  }
   const account = {
     type: "webauthn" as const,
     provider: provider.id,

@@ -35,6 +35,8 @@ export const requiredAdapterMethods = [
   "updateAuthenticatorCounter",
   "getUserByEmail",
   "getUser",
+  // A passkey signs in through its account with the provider, as in Auth.js (which requires it too).
+  "getAccount",
   "createUser",
   "linkAccount",
   "createVerificationToken",
