@@ -383,9 +383,34 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
 }
 
 class InCodeMigrationProvider implements MigrationProvider {
-  constructor(private readonly dialect: SqlDialect) {}
+  constructor(
+    private readonly dialect: SqlDialect,
+    private readonly inTransaction = false,
+  ) {}
   async getMigrations() {
-    return migrations(this.dialect)
+    const all = migrations(this.dialect)
+    if (!this.inTransaction || this.dialect !== "postgres") return all
+    // In the caller's PostgreSQL transaction a failed statement aborts it, and Kysely's next
+    // one (releasing its lock) would then fail too and hide which migration failed: each runs
+    // in a savepoint, so the failure is reported by name and the caller rolls back the rest.
+    return Object.fromEntries(
+      Object.entries(all).map(([name, migration]) => [
+        name,
+        {
+          ...migration,
+          async up(db: Kysely<any>) {
+            await sql`savepoint tessera_migration`.execute(db)
+            try {
+              await migration.up(db)
+            } catch (error) {
+              await sql`rollback to savepoint tessera_migration`.execute(db)
+              throw error
+            }
+            await sql`release savepoint tessera_migration`.execute(db)
+          },
+        },
+      ]),
+    )
   }
 }
 
@@ -424,24 +449,39 @@ export async function migrate(
   const dialect = options.dialect ?? detectDialect(db)
   if (!dialect)
     throw new Error('Cannot tell the database engine: pass { dialect: "sqlite" | "postgres" }')
-  if (dialect === "sqlite") {
-    // Kysely takes no lock on SQLite (it assumes a single connection), so two
-    // processes sharing the file would both apply 0001 and one would fail to
-    // record it. SQLite DDL is transactional: one write transaction, taken
-    // up front, makes the others wait (busy timeout) and then find nothing to do.
-    return db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection)
-      try {
-        const result = await runMigrations(connection, dialect)
-        await sql`commit`.execute(connection)
-        return result
-      } catch (error) {
-        await sql`rollback`.execute(connection).catch(() => {})
-        throw error
-      }
-    })
-  }
-  return runMigrations(db, dialect)
+  // One transaction on one connection, the schema lock taken first. SQLite: Kysely takes no
+  // lock (it assumes a single connection), so two processes sharing the file would both apply
+  // 0001 and one would fail to record it; `begin immediate` makes the others wait (busy
+  // timeout) and then find nothing to do. PostgreSQL: Kysely's own path creates its migration
+  // tables before its lock, outside any transaction, and so raced an Auth.js import (whose
+  // transaction cannot recover from losing that race); both take `SCHEMA_LOCK` first.
+  return db.connection().execute(async (connection) => {
+    await sql.raw(dialect === "sqlite" ? "begin immediate" : "begin").execute(connection)
+    try {
+      await lockSchema(connection, dialect)
+      const result = await runMigrations(connection, dialect, { inTransaction: true })
+      await sql`commit`.execute(connection)
+      return result
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => {})
+      throw error
+    }
+  })
+}
+
+/**
+ * The PostgreSQL advisory lock every writer of Tessera's schema takes first, in its
+ * transaction: `migrate` and the Auth.js import (`tessera migrate --from authjs --apply`).
+ */
+const SCHEMA_LOCK = "tessera: schema"
+
+/**
+ * Takes {@link SCHEMA_LOCK} for the rest of the caller's transaction on PostgreSQL (released
+ * at commit or rollback). Nothing on SQLite, where `begin immediate` already serialises writers.
+ */
+export async function lockSchema(connection: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  if (dialect === "postgres")
+    await sql`select pg_advisory_xact_lock(hashtext(${SCHEMA_LOCK}))`.execute(connection)
 }
 
 /**
@@ -480,7 +520,7 @@ async function migrator(
     throw new Error("migrate: no schema on the search_path to create tables in")
   return new Migrator({
     db,
-    provider: new InCodeMigrationProvider(dialect),
+    provider: new InCodeMigrationProvider(dialect, options.inTransaction),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     ...(schema ? { migrationTableSchema: schema } : {}),
