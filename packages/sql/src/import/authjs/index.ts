@@ -28,6 +28,7 @@ import {
   migrateInTransaction,
   migrations,
   pendingMigrations,
+  refuseForeignTables,
 } from "../../migrations.js"
 import type { SqlDialect } from "../../schema.js"
 import {
@@ -158,6 +159,8 @@ async function importInto(
       `The target database has a table ${blocking.join(", ")} that is not Tessera's; Tessera's` +
         " tables cannot be created there. Choose another target with --to.",
     )
+  // A dry run refuses what `--apply` would: a table of the app's named like one of Tessera's.
+  await refuseForeignTables(connection, dialect)
   const applied = apply
     ? (await migrateInTransaction(connection, dialect)).applied
     : await pendingMigrations(connection, dialect)
