@@ -32,6 +32,7 @@ export {
   migrate,
   migrations,
   MIGRATION_TABLE,
+  SchemaNotMigratedError,
   type MigrateOptions,
 } from "./migrations.js"
 export { isUniqueViolation, type SqlAdapterMethods } from "./adapter.js"

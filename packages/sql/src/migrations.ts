@@ -592,6 +592,33 @@ export async function refuseForeignTables(db: Kysely<any>, dialect: SqlDialect):
   )
 }
 
+/**
+ * A command that only uses Tessera's tables (`purge`) found a database whose migrations have
+ * not all run (a new file, a schema never migrated, an older release's): it refuses before
+ * touching any row, rather than failing half way on a missing table.
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md#what-migrate-refuses)
+ */
+export class SchemaNotMigratedError extends Error {
+  override name = "SchemaNotMigratedError"
+  /** Identifies the error in logs. Stable across releases. */
+  readonly type = "SchemaNotMigrated"
+}
+
+/**
+ * Throws unless `db` holds Tessera's tables, every migration applied ({@link
+ * SchemaNotMigratedError}), none of them an app's own ({@link ForeignTableError}). Reads only.
+ */
+export async function assertMigrated(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  await refuseForeignTables(db, dialect)
+  const pending = await pendingMigrations(db, dialect)
+  if (pending.length)
+    throw new SchemaNotMigratedError(
+      `The database is not migrated (pending: ${pending.join(", ")}): run tessera migrate` +
+        " first. Nothing was changed.",
+    )
+}
+
 /** The names of the migrations not yet applied. Reads only: creates no table. */
 export async function pendingMigrations(db: Kysely<any>, dialect: SqlDialect): Promise<string[]> {
   const migrations = await (await migrator(db, dialect)).getMigrations()

@@ -5,8 +5,13 @@
  * table was kept and altered: Tessera's columns added to the app's `sessions`, its `users` taken
  * for Tessera's. migrate now refuses, naming the table and what to do, and changes nothing; the
  * tables it recognises (its own, and Auth.js's snake_case ones, the same columns) still migrate.
+ *
+ * `tessera purge` deleted "expired" rows of whatever `sessions` it found (an app's own, with an
+ * `expires` column), created an empty file for a mistyped SQLite path, and on a database never
+ * migrated failed with `no such table: sessions` after deleting from the tables it had. It now
+ * refuses all three, changing nothing.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Sqlite from "better-sqlite3"
@@ -133,6 +138,53 @@ describe("SQLite: a foreign table named like Tessera's", () => {
     const columns = db.prepare("select name from pragma_table_info('sessions')").all()
     db.close()
     expect(columns).toContainEqual({ name: "last_seen_at" })
+  })
+})
+
+describe("tessera purge on a database that is not Tessera's", () => {
+  test("SQLite: an app's own sessions with expired rows: refused, no row deleted", async () => {
+    const file = join(dir, "purge-app.db")
+    const db = new Sqlite(file)
+    db.exec([FOREIGN.sessions, ROWS[0]].join(";\n"))
+    db.close()
+    const before = sqliteSnapshot(file)
+    expectRefusal(await cli("purge", "--sqlite", file), ["sessions"])
+    expect(sqliteSnapshot(file)).toEqual(before)
+  })
+
+  test("SQLite: a mistyped path is refused, and no file is created", async () => {
+    const file = join(dir, "no-such", "auth.db")
+    const run = await cli("purge", "--sqlite", file)
+    expect(run.code).toBe(1)
+    expect(run.err).toMatch(/No database file/)
+    expect(run.err).toMatch(/tessera migrate/)
+    expect(existsSync(join(dir, "no-such"))).toBe(false)
+  })
+
+  test("SQLite: a database Tessera never migrated: refused before any delete", async () => {
+    const file = join(dir, "purge-partial.db")
+    const db = new Sqlite(file)
+    // Tessera's sessions (0001's columns) with an expired row, but no other table.
+    db.exec(`create table sessions (session_token text primary key, user_id text not null,
+      expires integer not null); insert into sessions values ('t', 'u', 1)`)
+    db.close()
+    const before = sqliteSnapshot(file)
+    const run = await cli("purge", "--sqlite", file)
+    expect(run.code).toBe(1)
+    expect(run.err).toMatch(/not migrated/)
+    expect(run.err).toMatch(/tessera migrate/)
+    expect(sqliteSnapshot(file)).toEqual(before)
+  })
+
+  test("PostgreSQL: an app's own sessions with expired rows: refused, no row deleted", async () => {
+    const schema = await pgs.fresh("purge")
+    const client = new pg.Client(pgs.poolConfig(schema))
+    await client.connect()
+    for (const statement of [FOREIGN.sessions, ROWS[0]!]) await client.query(statement)
+    await client.end()
+    const before = await postgresSnapshot(schema)
+    expectRefusal(await cli("purge", "--postgres", pgs.url(schema)), ["sessions"])
+    expect(await postgresSnapshot(schema)).toEqual(before)
   })
 })
 
