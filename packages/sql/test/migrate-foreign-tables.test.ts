@@ -76,42 +76,60 @@ function expectRefusal(run: { code: number; err: string }, tables: string[]) {
   expect(run.err).not.toMatch(/\n\s+at /) // no stack trace
 }
 
+/** A new SQLite file holding what `statements` make. */
+function sqliteFile(name: string, statements: string[]): string {
+  const file = join(dir, name)
+  const db = new Sqlite(file)
+  db.exec(statements.join(";\n"))
+  db.close()
+  return file
+}
+
+/** `tessera <command>` on `file` is refused, naming `tables`; the file is as it was. */
+async function expectSqliteRefusal(command: string, file: string, tables: string[]) {
+  const before = sqliteSnapshot(file)
+  expectRefusal(await cli(command, "--sqlite", file), tables)
+  expect(sqliteSnapshot(file)).toEqual(before)
+}
+
+/** A new schema holding what `statements` make. */
+async function postgresSchema(name: string, statements: string[]): Promise<string> {
+  const schema = await pgs.fresh(name)
+  const client = new pg.Client(pgs.poolConfig(schema))
+  await client.connect()
+  try {
+    for (const statement of statements) await client.query(statement)
+  } finally {
+    await client.end()
+  }
+  return schema
+}
+
+/** `tessera <command>` on `schema` is refused, naming `tables`; the schema is as it was. */
+async function expectPostgresRefusal(command: string, schema: string, tables: string[]) {
+  const before = await postgresSnapshot(schema)
+  expectRefusal(await cli(command, "--postgres", pgs.url(schema)), tables)
+  expect(await postgresSnapshot(schema)).toEqual(before)
+}
+
 describe("SQLite: a foreign table named like Tessera's", () => {
   test("an app's own sessions and users: migrate refuses, names them, changes nothing", async () => {
-    const file = join(dir, "app.db")
-    const db = new Sqlite(file)
-    db.exec([FOREIGN.sessions, FOREIGN.users, ...ROWS].join(";\n"))
-    db.close()
-    const before = sqliteSnapshot(file)
-    expectRefusal(await cli("migrate", "--sqlite", file), ["sessions", "users"])
-    expect(sqliteSnapshot(file)).toEqual(before)
+    const file = sqliteFile("app.db", [FOREIGN.sessions, FOREIGN.users, ...ROWS])
+    await expectSqliteRefusal("migrate", file, ["sessions", "users"])
   })
 
   test("only sessions foreign, every other table missing: nothing created either", async () => {
-    const file = join(dir, "sessions-only.db")
-    const db = new Sqlite(file)
-    db.exec([FOREIGN.sessions, ROWS[0]].join(";\n"))
-    db.close()
-    const before = sqliteSnapshot(file)
-    expectRefusal(await cli("migrate", "--sqlite", file), ["sessions"])
-    expect(sqliteSnapshot(file)).toEqual(before)
+    const file = sqliteFile("sessions-only.db", [FOREIGN.sessions, ROWS[0]!])
+    await expectSqliteRefusal("migrate", file, ["sessions"])
   })
 
   test("SQLite names are caseless: an app's USERS is refused too", async () => {
-    const file = join(dir, "upper.db")
-    const db = new Sqlite(file)
-    db.exec('create table "USERS" (id text primary key, login text)')
-    db.close()
-    const before = sqliteSnapshot(file)
-    expectRefusal(await cli("migrate", "--sqlite", file), ["USERS"])
-    expect(sqliteSnapshot(file)).toEqual(before)
+    const file = sqliteFile("upper.db", ['create table "USERS" (id text primary key, login text)'])
+    await expectSqliteRefusal("migrate", file, ["USERS"])
   })
 
   test("adapter.migrate() refuses with a configuration error of its own type", async () => {
-    const file = join(dir, "adapter.db")
-    const db = new Sqlite(file)
-    db.exec(FOREIGN.rate_limits)
-    db.close()
+    const file = sqliteFile("adapter.db", [FOREIGN.rate_limits])
     const before = sqliteSnapshot(file)
     const adapter = SqlAdapter.sqlite(file)
     try {
@@ -143,13 +161,8 @@ describe("SQLite: a foreign table named like Tessera's", () => {
 
 describe("tessera purge on a database that is not Tessera's", () => {
   test("SQLite: an app's own sessions with expired rows: refused, no row deleted", async () => {
-    const file = join(dir, "purge-app.db")
-    const db = new Sqlite(file)
-    db.exec([FOREIGN.sessions, ROWS[0]].join(";\n"))
-    db.close()
-    const before = sqliteSnapshot(file)
-    expectRefusal(await cli("purge", "--sqlite", file), ["sessions"])
-    expect(sqliteSnapshot(file)).toEqual(before)
+    const file = sqliteFile("purge-app.db", [FOREIGN.sessions, ROWS[0]!])
+    await expectSqliteRefusal("purge", file, ["sessions"])
   })
 
   test("SQLite: a mistyped path is refused, and no file is created", async () => {
@@ -162,12 +175,12 @@ describe("tessera purge on a database that is not Tessera's", () => {
   })
 
   test("SQLite: a database Tessera never migrated: refused before any delete", async () => {
-    const file = join(dir, "purge-partial.db")
-    const db = new Sqlite(file)
     // Tessera's sessions (0001's columns) with an expired row, but no other table.
-    db.exec(`create table sessions (session_token text primary key, user_id text not null,
-      expires integer not null); insert into sessions values ('t', 'u', 1)`)
-    db.close()
+    const file = sqliteFile("purge-partial.db", [
+      `create table sessions (session_token text primary key, user_id text not null,
+        expires integer not null)`,
+      "insert into sessions values ('t', 'u', 1)",
+    ])
     const before = sqliteSnapshot(file)
     const run = await cli("purge", "--sqlite", file)
     expect(run.code).toBe(1)
@@ -177,31 +190,15 @@ describe("tessera purge on a database that is not Tessera's", () => {
   })
 
   test("PostgreSQL: an app's own sessions with expired rows: refused, no row deleted", async () => {
-    const schema = await pgs.fresh("purge")
-    const client = new pg.Client(pgs.poolConfig(schema))
-    await client.connect()
-    for (const statement of [FOREIGN.sessions, ROWS[0]!]) await client.query(statement)
-    await client.end()
-    const before = await postgresSnapshot(schema)
-    expectRefusal(await cli("purge", "--postgres", pgs.url(schema)), ["sessions"])
-    expect(await postgresSnapshot(schema)).toEqual(before)
+    const schema = await postgresSchema("purge", [FOREIGN.sessions, ROWS[0]!])
+    await expectPostgresRefusal("purge", schema, ["sessions"])
   })
 })
 
 describe("PostgreSQL: a foreign table named like Tessera's", () => {
   test("an app's own sessions, users and rate_limits: refused by name, nothing changed", async () => {
-    const schema = await pgs.fresh("app")
-    const client = new pg.Client(pgs.poolConfig(schema))
-    await client.connect()
-    for (const statement of [...Object.values(FOREIGN), ...ROWS]) await client.query(statement)
-    await client.end()
-    const before = await postgresSnapshot(schema)
-    expectRefusal(await cli("migrate", "--postgres", pgs.url(schema)), [
-      "sessions",
-      "users",
-      "rate_limits",
-    ])
-    expect(await postgresSnapshot(schema)).toEqual(before)
+    const schema = await postgresSchema("app", [...Object.values(FOREIGN), ...ROWS])
+    await expectPostgresRefusal("migrate", schema, ["sessions", "users", "rate_limits"])
   })
 
   test("a foreign table in another schema of the search_path is not in the way", async () => {
