@@ -19,6 +19,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto"
+import { existsSync } from "node:fs"
 import { describeLocation, type DatabaseLocation } from "./dialects.js"
 import { formatReport, ImportRefused, importAuthjs } from "./import/authjs/index.js"
 import { SqlAdapter, type SqlAdapterInstance } from "./index.js"
@@ -183,6 +184,15 @@ async function withAdapter(
 }
 
 function runPurge(args: string[], io: CliIO): Promise<number> {
+  const target = resolveTarget(args, io.env)
+  // Opening a SQLite path creates the file: a mistyped one would leave an empty database behind.
+  if (target.kind === "sqlite" && target.path !== ":memory:" && !existsSync(target.path)) {
+    io.err(
+      `tessera purge: ${describeLocation(target)}: No database file there; run tessera migrate` +
+        " first (purge creates nothing).\n",
+    )
+    return Promise.resolve(1)
+  }
   return withAdapter("purge", args, io, async (adapter, label) => {
     const { sessions, verificationTokens, rateLimits } = await adapter.purge()
     io.out(

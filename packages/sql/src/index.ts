@@ -27,7 +27,14 @@ import { redactError, secretsOf } from "./redact.js"
 import type { Database, SqlDialect } from "./schema.js"
 
 export type * from "./schema.js"
-export { migrate, migrations, MIGRATION_TABLE, type MigrateOptions } from "./migrations.js"
+export {
+  ForeignTableError,
+  migrate,
+  migrations,
+  MIGRATION_TABLE,
+  SchemaNotMigratedError,
+  type MigrateOptions,
+} from "./migrations.js"
 export { isUniqueViolation, type SqlAdapterMethods } from "./adapter.js"
 export { redactError } from "./redact.js"
 export type { PurgeResult } from "./purge.js"

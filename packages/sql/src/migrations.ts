@@ -383,9 +383,34 @@ export function migrations(dialect: SqlDialect): Record<string, Migration> {
 }
 
 class InCodeMigrationProvider implements MigrationProvider {
-  constructor(private readonly dialect: SqlDialect) {}
+  constructor(
+    private readonly dialect: SqlDialect,
+    private readonly inTransaction = false,
+  ) {}
   async getMigrations() {
-    return migrations(this.dialect)
+    const all = migrations(this.dialect)
+    if (!this.inTransaction || this.dialect !== "postgres") return all
+    // In the caller's PostgreSQL transaction a failed statement aborts it, and Kysely's next
+    // one (releasing its lock) would then fail too and hide which migration failed: each runs
+    // in a savepoint, so the failure is reported by name and the caller rolls back the rest.
+    return Object.fromEntries(
+      Object.entries(all).map(([name, migration]) => [
+        name,
+        {
+          ...migration,
+          async up(db: Kysely<any>) {
+            await sql`savepoint tessera_migration`.execute(db)
+            try {
+              await migration.up(db)
+            } catch (error) {
+              await sql`rollback to savepoint tessera_migration`.execute(db)
+              throw error
+            }
+            await sql`release savepoint tessera_migration`.execute(db)
+          },
+        },
+      ]),
+    )
   }
 }
 
@@ -424,24 +449,40 @@ export async function migrate(
   const dialect = options.dialect ?? detectDialect(db)
   if (!dialect)
     throw new Error('Cannot tell the database engine: pass { dialect: "sqlite" | "postgres" }')
-  if (dialect === "sqlite") {
-    // Kysely takes no lock on SQLite (it assumes a single connection), so two
-    // processes sharing the file would both apply 0001 and one would fail to
-    // record it. SQLite DDL is transactional: one write transaction, taken
-    // up front, makes the others wait (busy timeout) and then find nothing to do.
-    return db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection)
-      try {
-        const result = await runMigrations(connection, dialect)
-        await sql`commit`.execute(connection)
-        return result
-      } catch (error) {
-        await sql`rollback`.execute(connection).catch(() => {})
-        throw error
-      }
-    })
-  }
-  return runMigrations(db, dialect)
+  // One transaction on one connection, the schema lock taken first. SQLite: Kysely takes no
+  // lock (it assumes a single connection), so two processes sharing the file would both apply
+  // 0001 and one would fail to record it; `begin immediate` makes the others wait (busy
+  // timeout) and then find nothing to do. PostgreSQL: Kysely's own path creates its migration
+  // tables before its lock, outside any transaction, and so raced an Auth.js import (whose
+  // transaction cannot recover from losing that race); both take `SCHEMA_LOCK` first.
+  return db.connection().execute(async (connection) => {
+    await sql.raw(dialect === "sqlite" ? "begin immediate" : "begin").execute(connection)
+    try {
+      await lockSchema(connection, dialect)
+      await refuseForeignTables(connection, dialect)
+      const result = await runMigrations(connection, dialect, { inTransaction: true })
+      await sql`commit`.execute(connection)
+      return result
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => {})
+      throw error
+    }
+  })
+}
+
+/**
+ * The PostgreSQL advisory lock every writer of Tessera's schema takes first, in its
+ * transaction: `migrate` and the Auth.js import (`tessera migrate --from authjs --apply`).
+ */
+const SCHEMA_LOCK = "tessera: schema"
+
+/**
+ * Takes {@link SCHEMA_LOCK} for the rest of the caller's transaction on PostgreSQL (released
+ * at commit or rollback). Nothing on SQLite, where `begin immediate` already serialises writers.
+ */
+export async function lockSchema(connection: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  if (dialect === "postgres")
+    await sql`select pg_advisory_xact_lock(hashtext(${SCHEMA_LOCK}))`.execute(connection)
 }
 
 /**
@@ -454,7 +495,128 @@ export async function migrateInTransaction(
   connection: Kysely<any>,
   dialect: SqlDialect,
 ): Promise<{ applied: string[] }> {
+  await refuseForeignTables(connection, dialect)
   return runMigrations(connection, dialect, { inTransaction: true })
+}
+
+/**
+ * The columns each of Tessera's tables has from the migration that creates it (later ones only
+ * add columns): what `migrate` asks of a table of that name it finds already there. Tessera's own
+ * have them, and so have Auth.js's snake_case tables (Prisma's `@map` schema), which `migrate`
+ * brings up to date as it would Tessera's; apps' own columns beside them are left alone.
+ */
+const TABLE_COLUMNS: Record<string, readonly string[]> = {
+  users: ["id", "name", "email", "email_verified", "image"],
+  accounts: [
+    "user_id",
+    "type",
+    "provider",
+    "provider_account_id",
+    "refresh_token",
+    "access_token",
+    "expires_at",
+    "token_type",
+    "scope",
+    "id_token",
+    "session_state",
+  ],
+  sessions: ["session_token", "user_id", "expires"],
+  verification_tokens: ["identifier", "token", "expires"],
+  authenticators: [
+    "credential_id",
+    "user_id",
+    "provider_account_id",
+    "credential_public_key",
+    "counter",
+    "credential_device_type",
+    "credential_backed_up",
+    "transports",
+  ],
+  rate_limits: ["key", "count", "expires_at"],
+  two_factors: ["user_id", "secret", "enabled_at", "last_used_step"],
+  two_factor_recovery_codes: ["user_id", "code_hash"],
+}
+
+/**
+ * `migrate` found a table with the name of one of Tessera's that is neither Tessera's nor
+ * Auth.js's (an app's own `users` or `sessions`): it refuses before changing anything, since
+ * it would otherwise add Tessera's columns to that table or take it for its own.
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md#what-migrate-refuses)
+ */
+export class ForeignTableError extends Error {
+  override name = "ForeignTableError"
+  /** Identifies the error in logs. Stable across releases. */
+  readonly type = "ForeignTable"
+}
+
+/**
+ * Throws {@link ForeignTableError} when a table named like one of Tessera's lacks the columns
+ * Tessera gave it (PostgreSQL: in the schema `migrate` creates tables in; SQLite: names compared
+ * without regard to case, as SQLite does). Runs first in `migrate`'s transaction, after the
+ * schema lock: nothing has been created or altered yet.
+ */
+export async function refuseForeignTables(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  const names = Object.keys(TABLE_COLUMNS)
+  const { rows } =
+    dialect === "postgres"
+      ? await sql<{ table: string; column: string }>`select table_name as "table",
+            column_name as "column" from information_schema.columns
+          where table_schema = current_schema() and table_name in (${sql.join(names)})`.execute(db)
+      : await sql<{ table: string; column: string }>`select m.name as "table", p.name as "column"
+          from sqlite_master m join pragma_table_info(m.name) p
+          where m.type in ('table', 'view') and lower(m.name) in (${sql.join(names)})`.execute(db)
+  const found = new Map<string, Set<string>>()
+  for (const row of rows) {
+    const columns = found.get(row.table) ?? new Set<string>()
+    columns.add(dialect === "sqlite" ? row.column.toLowerCase() : row.column)
+    found.set(row.table, columns)
+  }
+  const foreign = [...found]
+    .map(([table, columns]) => ({
+      table,
+      missing: TABLE_COLUMNS[table.toLowerCase()]!.filter((c) => !columns.has(c)),
+    }))
+    .filter((t) => t.missing.length > 0)
+    .sort((a, b) => a.table.localeCompare(b.table))
+  if (!foreign.length) return
+  const list = foreign.map((t) => `"${t.table}" (no column ${t.missing.join(", ")})`).join(" and ")
+  throw new ForeignTableError(
+    `The database has ${foreign.length > 1 ? "tables" : "a table"} ${list} named like Tessera's` +
+      ` but not Tessera's, nor Auth.js's: migrate would add Tessera's columns to ${
+        foreign.length > 1 ? "them" : "it"
+      } or take ${foreign.length > 1 ? "them" : "it"} for its own, so it refuses. Nothing was` +
+      " changed. Rename the app's table, or keep Tessera's tables apart: another SQLite file, or" +
+      ' on PostgreSQL a schema of their own (options: "-c search_path=auth" in the pool config,' +
+      " ?options=-c%20search_path%3Dauth in a URL).",
+  )
+}
+
+/**
+ * A command that only uses Tessera's tables (`purge`) found a database whose migrations have
+ * not all run (a new file, a schema never migrated, an older release's): it refuses before
+ * touching any row, rather than failing half way on a missing table.
+ *
+ * @see [docs/databases.md](https://github.com/tessera-auth/tessera/blob/main/docs/databases.md#what-migrate-refuses)
+ */
+export class SchemaNotMigratedError extends Error {
+  override name = "SchemaNotMigratedError"
+  /** Identifies the error in logs. Stable across releases. */
+  readonly type = "SchemaNotMigrated"
+}
+
+/**
+ * Throws unless `db` holds Tessera's tables, every migration applied ({@link
+ * SchemaNotMigratedError}), none of them an app's own ({@link ForeignTableError}). Reads only.
+ */
+export async function assertMigrated(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  await refuseForeignTables(db, dialect)
+  const pending = await pendingMigrations(db, dialect)
+  if (pending.length)
+    throw new SchemaNotMigratedError(
+      `The database is not migrated (pending: ${pending.join(", ")}): run tessera migrate` +
+        " first. Nothing was changed.",
+    )
 }
 
 /** The names of the migrations not yet applied. Reads only: creates no table. */
@@ -480,7 +642,7 @@ async function migrator(
     throw new Error("migrate: no schema on the search_path to create tables in")
   return new Migrator({
     db,
-    provider: new InCodeMigrationProvider(dialect),
+    provider: new InCodeMigrationProvider(dialect, options.inTransaction),
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     ...(schema ? { migrationTableSchema: schema } : {}),

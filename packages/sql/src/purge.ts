@@ -10,6 +10,7 @@
  * @module
  */
 import type { Kysely } from "kysely"
+import { assertMigrated } from "./migrations.js"
 import type { Database, SqlDialect } from "./schema.js"
 
 /**
@@ -45,12 +46,17 @@ export async function purgeVerificationTokens(
   )
 }
 
-/** Deletes every expired session, verification token and rate-limit counter. */
+/**
+ * Deletes every expired session, verification token and rate-limit counter. Refuses first,
+ * deleting nothing, a database not (fully) migrated or a table of the app's named like one of
+ * Tessera's: its "expired" rows are not Tessera's to delete.
+ */
 export async function purgeExpired(
   db: Kysely<Database>,
   dialect: SqlDialect,
   now = new Date(),
 ): Promise<PurgeResult> {
+  await assertMigrated(db, dialect)
   const at = timestamp(dialect, now)
   const sessions = deleted(await db.deleteFrom("sessions").where("expires", "<=", at).execute())
   const verificationTokens = await purgeVerificationTokens(db, dialect, now)

@@ -23,7 +23,13 @@ import {
   sqliteDatabase,
   type DatabaseLocation,
 } from "../../dialects.js"
-import { migrateInTransaction, migrations, pendingMigrations } from "../../migrations.js"
+import {
+  lockSchema,
+  migrateInTransaction,
+  migrations,
+  pendingMigrations,
+  refuseForeignTables,
+} from "../../migrations.js"
 import type { SqlDialect } from "../../schema.js"
 import {
   blockingTables,
@@ -77,9 +83,6 @@ function exists(path: string): boolean {
   }
 }
 
-/** The name of the PostgreSQL advisory lock an import holds while it writes. */
-const IMPORT_LOCK = "tessera: migrate --from authjs"
-
 /** Runs `fn` on one connection in a transaction: committed for "write", rolled back for "read". */
 async function transaction<T>(
   { db, dialect }: Opened,
@@ -98,11 +101,10 @@ async function transaction<T>(
   return db.connection().execute(async (connection) => {
     await sql.raw(begin).execute(connection)
     try {
-      // Runs at once (two deploy jobs) go one after the other: Kysely makes its migration
-      // tables inside this transaction, and one that lost that race could not recover in it.
-      // (SQLite's `begin immediate` already serializes writers.)
-      if (dialect === "postgres" && mode === "write")
-        await sql`select pg_advisory_xact_lock(hashtext(${IMPORT_LOCK}))`.execute(connection)
+      // Runs at once (two deploy jobs, or an import beside `tessera migrate`) go one after the
+      // other: Kysely makes its migration tables inside this transaction, and one that lost
+      // that race could not recover in it. (SQLite's `begin immediate` already serializes writers.)
+      if (mode === "write") await lockSchema(connection, dialect)
       const result = await fn(connection)
       await sql.raw(mode === "write" ? "commit" : "rollback").execute(connection)
       return result
@@ -157,6 +159,8 @@ async function importInto(
       `The target database has a table ${blocking.join(", ")} that is not Tessera's; Tessera's` +
         " tables cannot be created there. Choose another target with --to.",
     )
+  // A dry run refuses what `--apply` would: a table of the app's named like one of Tessera's.
+  await refuseForeignTables(connection, dialect)
   const applied = apply
     ? (await migrateInTransaction(connection, dialect)).applied
     : await pendingMigrations(connection, dialect)
