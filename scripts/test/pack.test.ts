@@ -9,6 +9,7 @@
  *   taken here), sign in over HTTP.
  * - @tessera/core beside @tessera/sql: the two bins do not clash, and `tessera migrate` runs
  *   @tessera/sql's migrations against a real PostgreSQL.
+ * - The install lines of the packages' READMEs and docs/testing.md work in an empty project.
  *
  * Dependencies come from the registry (or npm's cache). @tessera/sql is installed with
  * `--ignore-scripts`: better-sqlite3 would compile from source where its prebuilt binary
