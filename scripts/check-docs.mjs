@@ -189,6 +189,17 @@ const versions = new Map(
     return unpublished ? [] : [[name.replace(/^@tessera\//, ""), version]]
   }),
 )
+// Each package's own @tessera dependencies: a block that installs its tarball installs theirs too,
+// or npm asks the registry for them (a 404 in an empty project).
+const tesseraDependencies = new Map(
+  readdirSync(join(root, "packages")).flatMap((dir) => {
+    const manifest = join(root, "packages", dir, "package.json")
+    if (!existsSync(manifest)) return []
+    const { name, dependencies = {} } = JSON.parse(readFileSync(manifest, "utf8"))
+    const needs = Object.keys(dependencies).filter((dep) => dep.startsWith("@tessera/"))
+    return [[name.replace(/^@tessera\//, ""), needs.map((dep) => dep.slice("@tessera/".length))]]
+  }),
+)
 // The packages' own READMEs too: the guide links them, and npm shows them on each package's page.
 const packageReadmes = readdirSync(join(root, "packages"))
   .map((dir) => `packages/${dir}/README.md`)
@@ -198,9 +209,22 @@ let badInstalls = 0
 for (const file of [...markdown, ...packageReadmes]) {
   const lines = readFileSync(join(root, file), "utf8").split("\n")
   let shell = false
+  // The tarballs the current shell block installs, with the line of each.
+  let block = new Map()
   lines.forEach((line, index) => {
     const fence = /^\s*```(\w*)\s*$/.exec(line)
-    if (fence) return void (shell = !shell && ["sh", "bash", "shell", "console"].includes(fence[1]))
+    if (fence) {
+      for (const [name, at] of block)
+        for (const dep of tesseraDependencies.get(name) ?? [])
+          if (!block.has(dep)) {
+            console.error(
+              `${file}:${at}: tessera-${name} needs @tessera/${dep}, not on the npm registry: install its tarball in the same block`,
+            )
+            badInstalls++
+          }
+      block = new Map()
+      return void (shell = !shell && ["sh", "bash", "shell", "console"].includes(fence[1]))
+    }
     if (!shell || !/\bnpm (install|i|add)\b/.test(line)) return
     const problems = []
     for (const [, name] of line.matchAll(/(?:^|\s)@tessera\/([\w-]+)(?=\s|$|@)/g))
@@ -210,6 +234,7 @@ for (const file of [...markdown, ...packageReadmes]) {
     for (const [tarball, name, version] of line.matchAll(
       /tessera-([a-z]+)-(\d+\.\d+\.\d+[\w.-]*)\.tgz/g,
     )) {
+      block.set(name, index + 1)
       if (!versions.has(name)) problems.push(`${tarball}: no package @tessera/${name}`)
       else if (versions.get(name) !== version)
         problems.push(`${tarball}: npm run pack writes tessera-${name}-${versions.get(name)}.tgz`)

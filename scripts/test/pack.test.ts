@@ -9,6 +9,7 @@
  *   taken here), sign in over HTTP.
  * - @tessera/core beside @tessera/sql: the two bins do not clash, and `tessera migrate` runs
  *   @tessera/sql's migrations against a real PostgreSQL.
+ * - The install lines of the packages' READMEs and docs/testing.md work in an empty project.
  *
  * Dependencies come from the registry (or npm's cache). @tessera/sql is installed with
  * `--ignore-scripts`: better-sqlite3 would compile from source where its prebuilt binary
@@ -310,4 +311,50 @@ describe("@tessera/core and @tessera/sql installed together", () => {
     const again = await ok(`npx --no tessera-sql migrate --postgres '${postgres.url}'`, dir)
     expect(again.out).toContain("already up to date")
   })
+})
+
+/**
+ * The install commands of the pages that install one package, pasted into an empty project
+ * (the path to the tarballs is the only change). A tarball whose @tessera dependency is not
+ * installed with it makes npm ask the registry for that one: a 404 while Tessera is
+ * unpublished (or a stranger's package of that name).
+ */
+describe("the packages' READMEs and docs/testing.md install lines, in an empty project", () => {
+  const pages = [
+    ...["core", "express", "hono", "redis", "sql", "sveltekit", "testing"].map(
+      (name) => `packages/${name}/README.md`,
+    ),
+    "docs/testing.md",
+  ]
+
+  /** The `npm install` lines of a page's shell blocks, in order. */
+  function installLines(page: string): string[] {
+    const blocks = readFileSync(join(root, page), "utf8").matchAll(
+      /^```(?:sh|bash)\n([\s\S]*?)^```/gm,
+    )
+    return [...blocks].flatMap(([, code]) =>
+      code!.split("\n").filter((line) => /^npm (install|i|add)\b/.test(line)),
+    )
+  }
+
+  test.each(pages.filter((page) => installLines(page).length > 0))(
+    "%s: its install commands work in an empty project",
+    async (page) => {
+      const dir = newProject(`install-${page.replace(/\W+/g, "-")}`)
+      for (const line of installLines(page)) {
+        const install = line.replace(/\s+#.*$/, "").replaceAll("../tessera/packs/", `${packs}/`)
+        await ok(`${install} ${NPM_FLAGS} --ignore-scripts`, dir)
+      }
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        dependencies?: Record<string, string>
+        devDependencies?: Record<string, string>
+      }
+      const installed = { ...manifest.dependencies, ...manifest.devDependencies }
+      const name = page.startsWith("packages/") ? page.split("/")[1] : "testing"
+      expect(Object.keys(installed)).toContain(`@tessera/${name}`)
+      // What the package needs at run time stays a run-time dependency of the app.
+      if (installed["@tessera/core"]) expect(manifest.dependencies).toHaveProperty("@tessera/core")
+    },
+    300_000,
+  )
 })

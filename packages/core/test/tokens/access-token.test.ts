@@ -312,4 +312,38 @@ describe("refreshTokenSet: tokens kept in the JWT (no adapter)", () => {
     expect(await refreshTokenSet(config, { provider: "local", tokens: jwt })).toEqual(fresh)
     expect(errors).toEqual([])
   })
+
+  // `initAuthConfig((c) => ({ ... }))` in @hono/auth-js's style, or a lazy SvelteKit
+  // configuration, gives each request a new object: the single flight is the object's
+  // (docs/sessions.md, docs/hono.md), so two of them each spend the rotating refresh token.
+  test("one refresh request for concurrent calls with one configuration object, one each with equal new objects", async () => {
+    const counter = refreshCounter()
+    let tokens: Record<string, unknown> = {}
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      logger: recordingLogger().logger,
+      providers: [localProvider(shortLived, counter.fetch)],
+      callbacks: {
+        jwt({ token, account }) {
+          if (account) {
+            const { access_token, refresh_token, expires_at } = account
+            tokens = { access_token, refresh_token, expires_at }
+          }
+          return token
+        },
+      },
+    }
+    await signInAtIdp(config)
+    const refresh = (each: AuthConfig, set: Record<string, unknown>) =>
+      refreshTokenSet(each, { provider: "local", tokens: set })
+
+    await Promise.all([refresh(config, tokens), refresh(config, tokens)])
+    expect(counter.refreshes).toBe(1)
+
+    const rotated = await refresh(config, tokens)
+    const before = counter.refreshes
+    await Promise.allSettled([refresh({ ...config }, rotated), refresh({ ...config }, rotated)])
+    expect(counter.refreshes - before).toBe(2)
+  })
 })
