@@ -11,12 +11,14 @@
  * cause chain: PostgreSQL 23505 "duplicate key value violates unique constraint", SQLite
  * "UNIQUE constraint failed" (`SQLITE_CONSTRAINT_UNIQUE`/`_PRIMARYKEY`), MySQL
  * `ER_DUP_ENTRY` "Duplicate entry", Prisma P2002, MongoDB E11000 "duplicate key", the
- * memory adapter's "already exists".
+ * memory adapter's "already exists", Sequelize's `SequelizeUniqueConstraintError`.
  */
 export function isDuplicateRefusal(error: unknown): boolean {
   for (let depth = 0; depth < 5 && error != null && typeof error === "object"; depth++) {
-    const { message, code } = error as { message?: unknown; code?: unknown }
+    const { message, code, name } = error as { message?: unknown; code?: unknown; name?: unknown }
     if (typeof message === "string" && /unique|duplicate|already exists/i.test(message)) return true
+    // Sequelize's says only "Validation error"; its name tells.
+    if (typeof name === "string" && /unique/i.test(name)) return true
     if (
       code === "23505" ||
       code === "P2002" ||
