@@ -502,8 +502,8 @@ export async function migrateInTransaction(
 /**
  * The columns each of Tessera's tables has from the migration that creates it (later ones only
  * add columns): what `migrate` asks of a table of that name it finds already there. Tessera's own
- * have them, and so have Auth.js's snake_case tables (Prisma's `@map` schema), which `migrate`
- * brings up to date as it would Tessera's; apps' own columns beside them are left alone.
+ * have them (apps' own columns beside them are left alone), and so have Auth.js's snake_case
+ * tables (Prisma's `@map` schema), told apart by their `accounts.id` (`authjsAccounts`).
  */
 const TABLE_COLUMNS: Record<string, readonly string[]> = {
   users: ["id", "name", "email", "email_verified", "image"],
@@ -575,12 +575,15 @@ export async function refuseForeignTables(db: Kysely<any>, dialect: SqlDialect):
   const foreign = [...found]
     .map(([table, columns]) => ({
       table,
-      missing: TABLE_COLUMNS[table.toLowerCase()]!.filter((c) => !columns.has(c)),
+      why: `no column ${TABLE_COLUMNS[table.toLowerCase()]!.filter((c) => !columns.has(c)).join(", ")}`,
+      foreign: TABLE_COLUMNS[table.toLowerCase()]!.some((c) => !columns.has(c)),
     }))
-    .filter((t) => t.missing.length > 0)
-    .sort((a, b) => a.table.localeCompare(b.table))
+    .filter((t) => t.foreign)
+  const authjs = await authjsAccounts(db, dialect, found)
+  if (authjs) foreign.push({ table: authjs, why: "Auth.js's: an id column", foreign: true })
+  foreign.sort((a, b) => a.table.localeCompare(b.table))
   if (!foreign.length) return
-  const list = foreign.map((t) => `"${t.table}" (no column ${t.missing.join(", ")})`).join(" and ")
+  const list = foreign.map((t) => `"${t.table}" (${t.why})`).join(" and ")
   throw new ForeignTableError(
     `The database has ${foreign.length > 1 ? "tables" : "a table"} ${list} named like Tessera's` +
       ` but not Tessera's, nor Auth.js's: migrate would add Tessera's columns to ${
@@ -588,8 +591,29 @@ export async function refuseForeignTables(db: Kysely<any>, dialect: SqlDialect):
       } or take ${foreign.length > 1 ? "them" : "it"} for its own, so it refuses. Nothing was` +
       " changed. Rename the app's table, or keep Tessera's tables apart: another SQLite file, or" +
       ' on PostgreSQL a schema of their own (options: "-c search_path=auth" in the pool config,' +
-      " ?options=-c%20search_path%3Dauth in a URL).",
+      " ?options=-c%20search_path%3Dauth in a URL)." +
+      (authjs
+        ? " Auth.js's tables are imported, not migrated in place: tessera migrate --from authjs" +
+          " --to another database or schema."
+        : ""),
   )
+}
+
+/**
+ * The name of an `accounts` table that is Auth.js's (Prisma's snake_case schema), or undefined.
+ * It has every column of Tessera's, plus the `id` Prisma fills itself (a cuid, no default in the
+ * database): taken for Tessera's, its table and `sessions` were altered and Tessera could then
+ * link no account there. Tessera's `accounts` never has an `id`; one an app added to it is told
+ * apart by `0001_init` being recorded (Tessera made the table).
+ */
+async function authjsAccounts(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  found: Map<string, Set<string>>,
+): Promise<string | undefined> {
+  const accounts = [...found].find(([table]) => table.toLowerCase() === "accounts")
+  if (!accounts?.[1].has("id")) return undefined
+  return (await pendingMigrations(db, dialect)).includes("0001_init") ? accounts[0] : undefined
 }
 
 /**

@@ -23,6 +23,7 @@ import { expiredCookie } from "../../http/cookies.js"
 import { decrypt, encrypt } from "../../jwt/codec.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sha256Hex } from "../../lib/crypto.js"
+import { isDuplicateRefusal } from "../../lib/duplicate.js"
 import { toBase64Url } from "./encoding.js"
 
 export type WebAuthnAction = "register" | "authenticate"
@@ -140,6 +141,8 @@ export async function recordChallengeUse(
       expires,
     })
   } catch (error) {
+    // Only the duplicate is a replay; the database failing to store the use is a server fault.
+    if (!isDuplicateRefusal(error)) throw error
     throw new WebAuthnVerificationError("The passkey challenge was already used", {
       cause: { err: error },
     })

@@ -20,6 +20,7 @@ import type { RequestContext } from "../../context.js"
 import { WebAuthnVerificationError } from "../../errors.js"
 import { callAdapter } from "../../lib/adapter.js"
 import { sha256Hex } from "../../lib/crypto.js"
+import { isDuplicateRefusal } from "../../lib/duplicate.js"
 
 const COUNTER_STEP = "webauthn-counter"
 
@@ -78,6 +79,8 @@ export async function claimCounterStep(
       expires: new Date(Date.now() + lifetimeSeconds * 1000),
     })
   } catch (error) {
+    // Only the duplicate is the race; the database failing to store the claim is a server fault.
+    if (!isDuplicateRefusal(error)) throw error
     throw new WebAuthnVerificationError(
       "The passkey's counter was moved by a concurrent sign-in (a cloned authenticator?)",
       { cause: { err: error } },

@@ -91,6 +91,13 @@ describe("WebAuthn configuration errors, at start", () => {
     )
   })
 
+  it("needs getAccount (a passkey signs in through its account): MissingAdapterMethods", async () => {
+    const { getAccount, ...adapter } = MemoryAdapter()
+    const result = await configurationError({ adapter, providers: [Passkey()] })
+    expect(result).toMatchObject({ status: 500, type: "MissingAdapterMethods" })
+    expect(result.message).toContain("getAccount")
+  })
+
   it("allows conditional UI on one provider only: DuplicateConditionalUI", async () => {
     const providers = [Passkey(), WebAuthn({ enableConditionalUI: true })]
     expect(await configurationError({ adapter: MemoryAdapter(), providers })).toMatchObject({
