@@ -12,30 +12,26 @@
 //
 // Errors are reported at the Markdown file and line: `docs/sessions.md:42: TS2304 ...`.
 //
-// It also checks the links between the repository's Markdown files: each relative link names a
-// file that exists and, for a `#fragment` into a Markdown file, a heading that does.
+// It also checks the links between the repository's Markdown files, the packages' READMEs
+// included: each relative link names a file that exists and, for a `#fragment` into a Markdown
+// file, a heading that does (scripts/check-links.mjs).
 //
 // And the install commands of the README, the guide and the packages' READMEs: while the
 // packages are not on the npm registry, each `npm install` in a shell block installs `npm run
 // pack`'s tarballs, named with the packages' current version (a bare `@tessera/<name>` is an npm
 // 404 for whoever pastes it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { dirname, join, relative } from "node:path"
+import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
+import { brokenLinks, guideMarkdown, linkedMarkdown, packageReadmes } from "./check-links.mjs"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 // Inside node_modules so that `@tessera/*` resolve as they do for an app: through each
 // package's exports, to its built declarations.
 const outDir = join(root, "node_modules", ".cache", "tessera-doc-samples")
 
-const markdown = [
-  "README.md",
-  ...readdirSync(join(root, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .sort()
-    .map((name) => `docs/${name}`),
-]
+const markdown = guideMarkdown(root)
 
 /** The ```ts blocks of a Markdown file: their code and the line of their opening fence. */
 function samplesOf(file) {
@@ -143,39 +139,12 @@ for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
   errors++
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-const slug = (heading) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}_\- ]/gu, "")
-    .replaceAll(" ", "-")
-
-const withoutCode = (text) => text.replace(/^```[\s\S]*?^```/gm, "")
-
-function anchorsOf(file) {
-  const headings = withoutCode(readFileSync(file, "utf8")).matchAll(/^#{1,6} (.+)$/gm)
-  return new Set([...headings].map(([, heading]) => slug(heading)))
-}
-
-let brokenLinks = 0
-const linked = [...markdown, "CONTRIBUTING.md", "SECURITY.md", "CHANGELOG.md"]
-for (const file of linked) {
-  const text = withoutCode(readFileSync(join(root, file), "utf8"))
-  for (const [, link] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-    if (/^[a-z]+:/i.test(link)) continue
-    const [path, anchor] = link.split("#")
-    const target = path ? join(root, dirname(file), path) : join(root, file)
-    let problem
-    if (!existsSync(target)) problem = "no such file"
-    else if (anchor && target.endsWith(".md") && !anchorsOf(target).has(anchor))
-      problem = "no such heading"
-    if (problem) {
-      console.error(`${file}: broken link ${link} (${problem})`)
-      brokenLinks++
-    }
-  }
-}
+// Links: see scripts/check-links.mjs.
+const linked = linkedMarkdown(root)
+const broken = brokenLinks(root, linked)
+for (const { file, link, problem } of broken)
+  console.error(`${file}: broken link ${link} (${problem})`)
+const brokenLinkCount = broken.length
 
 // Install commands, as a newcomer pastes them: the packages are not on the npm registry yet,
 // so `npm install @tessera/core` answers 404 (or, worse, a stranger's package of that name).
@@ -200,13 +169,9 @@ const tesseraDependencies = new Map(
     return [[name.replace(/^@tessera\//, ""), needs.map((dep) => dep.slice("@tessera/".length))]]
   }),
 )
-// The packages' own READMEs too: the guide links them, and npm shows them on each package's page.
-const packageReadmes = readdirSync(join(root, "packages"))
-  .map((dir) => `packages/${dir}/README.md`)
-  .filter((file) => existsSync(join(root, file)))
-  .sort()
 let badInstalls = 0
-for (const file of [...markdown, ...packageReadmes]) {
+// The packages' own READMEs too: the guide links them, and npm shows them on each package's page.
+for (const file of [...markdown, ...packageReadmes(root)]) {
   const lines = readFileSync(join(root, file), "utf8").split("\n")
   let shell = false
   // The tarballs the current shell block installs, with the line of each.
@@ -246,9 +211,9 @@ for (const file of [...markdown, ...packageReadmes]) {
 
 const jsFiles = samples.filter((sample) => sample.js).length
 const summary = `${samples.length - jsFiles} TypeScript samples in ${markdown.length} files (${skipped} marked no-check) and ${jsFiles} files of the README's JavaScript quick starts`
-if (errors || brokenLinks || badInstalls) {
+if (errors || brokenLinkCount || badInstalls) {
   console.error(
-    `check:docs: ${errors} type errors in ${summary}; ${brokenLinks} broken links; ${badInstalls} install commands that fail`,
+    `check:docs: ${errors} type errors in ${summary}; ${brokenLinkCount} broken links; ${badInstalls} install commands that fail`,
   )
   process.exit(1)
 }

@@ -18,6 +18,7 @@ import { SqlAdapter, migrations } from "@tessera/sql"
 /** Every migration, as the report lists the ones a new database gets. */
 const migrationNames = Object.keys(migrations("sqlite")).join(", ")
 import { parseDate, toBase64Url } from "../src/import/authjs/convert.js"
+import { ImportRefused, importAuthjs } from "../src/import/authjs/index.js"
 import {
   authjsTables,
   createAuthjsDatabase,
@@ -330,6 +331,17 @@ describe("refusals", () => {
     expect(taken.code).toBe(1)
     expect(taken.err).toContain("The database has a table users that is not Tessera's")
     expect(sha256(appUsers)).toBe(bytes)
+  })
+
+  test("a refusal is an ImportRefused with a stable type, as every @tessera/sql error", async () => {
+    const empty = newFile("no-authjs")
+    await withDb(empty, (db) => sql`create table notes (id integer)`.execute(db))
+    const error = await importAuthjs({ from: { kind: "sqlite", path: empty } }).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(ImportRefused)
+    expect(error).toMatchObject({ name: "ImportRefused", type: "ImportRefused" })
+    expect((error as Error).message).toMatch(/No Auth.js tables found/)
   })
 
   test("usage: --from names a known source; --to and --apply need --from", async () => {

@@ -186,9 +186,14 @@ export interface Layout {
   authenticators?: TableMapping<"authenticators">
 }
 
-/** The import will not guess: the message says what was found and what to do. */
+/**
+ * The import will not guess: the message says what was found and what to do (the
+ * command prints it and exits 1).
+ */
 export class ImportRefused extends Error {
   override name = "ImportRefused"
+  /** Identifies the error in logs. Stable across releases. */
+  readonly type = "ImportRefused"
 }
 
 /**
