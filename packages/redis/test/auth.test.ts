@@ -95,6 +95,31 @@ describe.skipIf(!binary)("Auth() rate limits on Redis", () => {
     for (const key of keys) expect(withoutHex(key.slice(prefix.length))).not.toContain("ada")
   })
 
+  test("held: identifiers holding key separators, a hash tag or 60 KB never shape a key", async () => {
+    // The attack: a username that is another user's key plus a separator (`ada:`, `ada|x`,
+    // `a\nda`), or a Redis Cluster hash tag (`{ada}`) to pin keys into one slot, failed past the
+    // limit, to lock out Ada or split a success's keys; and one near the 64 KB body limit, for
+    // an unbounded key or a store error. The limiter keys by HMAC: none of it reaches Redis.
+    const prefix = `keys-${crypto.randomUUID().slice(0, 8)}:`
+    const config = processConfig(0, prefix, [])
+    const hostile = ["ada:", ":ada", "ada|x", "a\nda", "{ada}", "{}ada", "x".repeat(60_000)]
+    for (const username of hostile)
+      for (let i = 0; i < 4; i++)
+        expect(
+          await post(config, "/auth/callback/credentials", { username, password: "wrong" }),
+        ).toMatch(/error=(CredentialsSignin|RateLimited)/)
+    expect(
+      await post(config, "/auth/callback/credentials", {
+        username: "ada",
+        password: "correct horse",
+      }),
+    ).toBe(ORIGIN)
+    const keys = await clients[0]!.keys(`${prefix}*`)
+    expect(keys.length).toBeGreaterThan(0)
+    const shape = /^credentials(Ip)?:(ok:|reset:|as:)?[0-9a-f]{64}:\d+$/
+    for (const key of keys) expect(key.slice(prefix.length)).toMatch(shape)
+  })
+
   test("sign-in mails per address, across processes", async () => {
     const prefix = `mail-${crypto.randomUUID().slice(0, 8)}:`
     const mailed: string[] = []

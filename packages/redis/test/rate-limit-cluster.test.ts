@@ -6,10 +6,11 @@
  * each with a script of its own. Skipped, saying so, where redis-server is not installed.
  */
 import { createClient, createCluster } from "redis"
-import { afterAll, beforeAll, describe } from "vitest"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { findRedisServer, startRedis, type RedisServer } from "@tessera/testing"
 import { runRateLimitStoreTests } from "@tessera/testing/suites"
 import { RedisRateLimitStore } from "@tessera/redis"
+import { makeConfig, ORIGIN, signIn } from "../../core/test/harness/index.js"
 
 const binary = findRedisServer()
 if (!binary)
@@ -73,5 +74,33 @@ describe.skipIf(!binary)("RedisRateLimitStore on Redis Cluster", () => {
       return ttl < 0 ? null : ttl
     },
     crossProcess: false,
+  })
+
+  test("held: Auth() on the cluster, a success clears across slots and hash-tag names pin nothing", async () => {
+    // The attack: usernames holding a hash tag (`{ada}`, `{}`), to force keys into one slot
+    // or split a success's compare-and-delete (CROSSSLOT) into a 500 or a counter that stays.
+    const { config, log } = makeConfig({
+      rateLimit: {
+        store: RedisRateLimitStore(cluster, { prefix: `auth-${crypto.randomUUID()}:` }),
+        credentials: { max: 3, window: 900 },
+      },
+    })
+    const failed = `${ORIGIN}/auth/signin?error=CredentialsSignin&code=credentials`
+    for (const username of ["{ada}", "{}ada", "ada{", "{ada}", "{}ada", "ada{"])
+      expect(
+        (await signIn(config, { username, password: "x" })).response.headers.get("location"),
+      ).toMatch(/error=(CredentialsSignin|RateLimited)/)
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await signIn(config, { username: "ada", password: "x" })).response.headers.get(
+            "location",
+          ),
+        ).toBe(failed)
+      // 2 + 2 failures over a limit of 3: the second round passes only if the first success cleared them.
+      const { response } = await signIn(config)
+      expect(response.headers.get("location")).toBe(ORIGIN)
+    }
+    expect(log.errors).toEqual([])
   })
 })

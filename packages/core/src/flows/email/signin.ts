@@ -23,6 +23,14 @@ import { boundedSend } from "./bounded-send.js"
 import { CODE_MAX_AGE, generateCode, storeCode } from "./code.js"
 import { hashVerificationToken, isWellFormedToken, tokenKeys } from "./token.js"
 
+/**
+ * The longest identifier stored: an address's 64 + 1 + 255 (RFC 5321 §4.5.3.1). An app's own
+ * `normalizeIdentifier` may not bound it, and the identifier is stored as given, in the primary
+ * key of the verification tokens: tens of kilobytes of it failed PostgreSQL's index row limit,
+ * a server fault any client could repeat.
+ */
+const MAX_IDENTIFIER = 320
+
 /** The provider's `normalizeIdentifier`, with any failure turned into `EmailSignInError` (never quoting the input). */
 export function normalizeIdentifier(provider: ResolvedEmailProvider, input: unknown): string {
   let identifier: unknown
@@ -36,6 +44,11 @@ export function normalizeIdentifier(provider: ResolvedEmailProvider, input: unkn
   }
   if (typeof identifier !== "string" || identifier === "") {
     throw new EmailSignInError("normalizeIdentifier did not return an address", {
+      cause: { provider: provider.id },
+    })
+  }
+  if (identifier.length > MAX_IDENTIFIER) {
+    throw new EmailSignInError("The e-mail address is too long", {
       cause: { provider: provider.id },
     })
   }
