@@ -43,7 +43,6 @@ import type {
   PagesOptions,
   SessionOptions,
   Theme,
-  WarningCode,
 } from "../types.js"
 import type { AuthConfig } from "./auth-config.js"
 import { defaultCallbacks } from "./callbacks.js"
