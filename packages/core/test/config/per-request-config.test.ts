@@ -7,7 +7,7 @@
  * provider's once per provider; another app with a logger of its own still hears them.
  */
 import { afterEach, expect, test, vi } from "vitest"
-import { Auth, type AuthConfig } from "@tessera/core"
+import { Auth, setEnvDefaults, type AuthConfig } from "@tessera/core"
 import type { WarningCode } from "@tessera/core/types"
 import { ORIGIN, SECRET } from "../harness/index.js"
 
@@ -31,13 +31,13 @@ const httpIssuer = (id: string) => ({
  * makes it: trustHost with no url and no allowedHosts (`trust-host-unbounded`), two providers
  * on http (`insecure-issuer`, each).
  */
-const perRequest =
-  (logger?: AuthConfig["logger"]) => (): AuthConfig => ({
-    secret: SECRET,
-    trustHost: true,
-    providers: [httpIssuer("alpha"), httpIssuer("beta")],
-    ...(logger ? { logger } : {}),
-  })
+const perRequest = (warn?: (code: WarningCode) => void) => (): AuthConfig => ({
+  secret: SECRET,
+  trustHost: true,
+  providers: [httpIssuer("alpha"), httpIssuer("beta")],
+  // A new logger object each time too, around the app's one `warn` function.
+  ...(warn ? { logger: { warn, error: () => {} } } : {}),
+})
 
 /** Five requests, each with the object `config()` makes then. */
 async function fiveRequests(config: () => AuthConfig) {
@@ -50,14 +50,13 @@ async function fiveRequests(config: () => AuthConfig) {
 test("five requests with five objects of one app: each warning once, a provider's once per provider", async () => {
   const warnings: WarningCode[] = []
   const warn = (code: WarningCode) => void warnings.push(code)
-  await fiveRequests(perRequest({ warn, error: () => {} }))
+  await fiveRequests(perRequest(warn))
   expect(warnings.sort()).toEqual(["insecure-issuer", "insecure-issuer", "trust-host-unbounded"])
 })
 
 test("two objects of one app, alternating: the warnings are said once between them", async () => {
   const warnings: WarningCode[] = []
-  const logger = { warn: (code: WarningCode) => void warnings.push(code), error: () => {} }
-  const make = perRequest(logger)
+  const make = perRequest((code) => void warnings.push(code))
   const [first, second] = [make(), make()]
   let i = 0
   await fiveRequests(() => (i++ % 2 ? second : first))
@@ -75,9 +74,19 @@ test("with no logger, the console hears each warning once per process", async ()
 
 test("another app with a logger of its own still hears each warning, once", async () => {
   const first: WarningCode[] = []
-  await fiveRequests(perRequest({ warn: (code) => void first.push(code) }))
+  await fiveRequests(perRequest((code) => void first.push(code)))
   const second: WarningCode[] = []
-  await fiveRequests(perRequest({ warn: (code) => void second.push(code) }))
+  await fiveRequests(perRequest((code) => void second.push(code)))
   expect(first.filter((code) => code === "trust-host-unbounded")).toHaveLength(1)
   expect(second.filter((code) => code === "trust-host-unbounded")).toHaveLength(1)
+})
+
+test("setEnvDefaults on a new object per request: env-url-basepath-redundant once", () => {
+  const warnings: WarningCode[] = []
+  const warn = (code: WarningCode) => void warnings.push(code)
+  const env = { AUTH_URL: `${ORIGIN}/api/auth`, AUTH_SECRET: SECRET }
+  for (let i = 0; i < 5; i++) {
+    setEnvDefaults(env, { providers: [], basePath: "/custom", logger: { warn } })
+  }
+  expect(warnings).toEqual(["env-url-basepath-redundant"])
 })
