@@ -19,6 +19,7 @@ import type { AuthAction, LoggerInstance } from "../types.js"
 import type { AuthConfig } from "./auth-config.js"
 import { createLogger } from "./logger.js"
 import { HOST, isAllowedHost, parseAllowedHosts, parseCanonicalUrl } from "./origin.js"
+import { sayOnce, warningsSaid } from "./warnings-said.js"
 
 export type Env = Record<string, string | undefined>
 
@@ -161,7 +162,9 @@ export function setEnvDefaults(
   // given here, once; resolution then stays quiet about it.
   const urlPath = envObject.AUTH_URL ? pathOf(envObject.AUTH_URL) : undefined
   if (urlPath && config.basePath && !suppressBasePathWarning && !suppressed.has(config)) {
-    createLogger(!!config.debug, config.logger).warn("env-url-basepath-redundant")
+    const logger = createLogger(!!config.debug, config.logger)
+    // Once per process too: an app may call this on a new object per request.
+    sayOnce(logger, warningsSaid(config.logger), "env-url-basepath-redundant")
     suppressed.add(config)
   }
   const defaults = environmentDefaults(envObject, config)

@@ -43,16 +43,16 @@ import type {
   PagesOptions,
   SessionOptions,
   Theme,
-  WarningCode,
 } from "../types.js"
 import type { AuthConfig } from "./auth-config.js"
 import { defaultCallbacks } from "./callbacks.js"
 import { defaultCookies, mergeCookies, type ResolvedCookies } from "./cookies.js"
 import { environmentDefaults, processEnv, suppressed } from "./env.js"
-import { originOf, warningsSaid } from "./derived.js"
+import { originOf } from "./derived.js"
 import { createLogger } from "./logger.js"
 import { parseAllowedHosts, parseCanonicalUrl, type OriginPolicy } from "./origin.js"
 import { resolveProviders } from "./providers.js"
+import { sayOnce, warningsSaid } from "./warnings-said.js"
 
 /** Session options with every default filled in (the public type leaves Tessera's optional). */
 export type ResolvedSessionOptions = Required<SessionOptions>
@@ -75,13 +75,11 @@ export interface ResolvedConfig {
    * adapter has the session-record methods. See `session/records.ts`.
    */
   readonly sessionRecords: boolean
-  /** Token refreshes in flight, by account: one refresh per account at a time in this process. */
-  readonly tokenRefreshes: Map<string, Promise<unknown>>
   /**
-   * Warnings given once per configuration (not once per request, nor once per copy an
-   * integration made with `deriveConfig`): shared by the app's object and its copies.
+   * Warnings said once per process to this configuration's logger (not once per request, nor
+   * once per object: an app may build a new one per request; `config/warnings-said.ts`).
    */
-  readonly warned: Set<WarningCode>
+  readonly warned: Set<string>
   /** Adoptions of Auth.js cookies under way, by the cookie's hash: one per cookie in this process. */
   readonly authjsAdoptions: Map<string, Promise<unknown>>
   /** What the OAuth flow keeps per provider (metadata, client, logout keys): `flows/oauth/cache.ts`. */
@@ -161,13 +159,6 @@ async function resolveOnce(config: AuthConfig): Promise<Resolution> {
     logger.error(error)
     return { ok: false, error, logger }
   }
-}
-
-/** Says `code` unless the configuration (or another copy of the app's object) already said it. */
-function sayOnce(logger: LoggerInstance, said: Set<WarningCode>, code: WarningCode): void {
-  if (said.has(code)) return
-  said.add(code)
-  logger.warn(code)
 }
 
 function resolveSecrets(secret: AuthConfig["secret"]): string[] {
@@ -396,8 +387,9 @@ async function resolve(
   source: AuthConfig,
   logger: LoggerInstance,
 ): Promise<ResolvedConfig> {
-  // Said once for the app's configuration and every copy an integration made of it (deriveConfig).
-  const warned = warningsSaid(source)
+  // Said once per process to this logger: for every object of the app (one per request, or an
+  // integration's copies), not once per object.
+  const warned = warningsSaid(config.logger)
   const once: LoggerInstance = { ...logger, warn: (code) => sayOnce(logger, warned, code) }
   const providerList = config.providers
   if (!Array.isArray(providerList)) throw new InvalidConfiguration("`providers` must be an array")
@@ -411,6 +403,7 @@ async function resolve(
   const { providers, flows } = await resolveProviders(providerList, {
     adapter,
     logger: once,
+    warnAbout: (code, provider) => sayOnce(logger, warned, code, provider),
     redirectProxyUrl,
     sessionStrategy: session.strategy,
   })
@@ -439,7 +432,6 @@ async function resolve(
     session,
     sessionStrategy,
     sessionRecords: hasSessionRecords(adapter, session.strategy),
-    tokenRefreshes: new Map(),
     warned,
     oauth: new Map(),
     authjsAdoptions: new Map(),

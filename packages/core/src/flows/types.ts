@@ -27,6 +27,7 @@ import type {
   ProviderType,
   ResponseInternal,
   User,
+  WarningCode,
 } from "../types.js"
 
 /** An OAuth 2.0 or OpenID Connect provider, endpoints as objects, defaults filled in. */
@@ -71,6 +72,8 @@ export type ResolvedProvider =
 export interface ProviderResolutionContext {
   readonly adapter: Adapter | undefined
   readonly logger: LoggerInstance
+  /** Says a warning about the provider `provider` (once per process per provider). */
+  readonly warnAbout: (code: WarningCode, provider: string) => void
   readonly redirectProxyUrl: string | undefined
   readonly sessionStrategy: "jwt" | "database"
   /** The WebAuthn provider that turned conditional UI on, if one did: only one may. */

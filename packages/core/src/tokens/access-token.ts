@@ -5,8 +5,9 @@
  *
  * A token that expires within 60 s is refreshed with the refresh token
  * (`flows/oauth/refresh.ts`). Concurrent calls for one account make one
- * refresh request: per process by single flight (on the resolved
- * configuration), and across processes by the adapter's refresh lease (one
+ * refresh request: per process by single flight (the process's, whichever
+ * configuration object each call got: an app may build one per request), and
+ * across processes by the adapter's refresh lease (one
  * `UPDATE` that only one process wins; the others wait for its result), so a
  * rotating refresh token is spent once. A refused refresh clears the stored
  * tokens and throws `RefreshTokenError` (`code: "invalid_grant"`): ask the
@@ -32,7 +33,7 @@ import { lazy } from "../flows/lazy.js"
 import type { RefreshedTokens } from "../flows/oauth/refresh.js"
 import type { ResolvedOAuthProvider } from "../flows/types.js"
 import { callAdapter } from "../lib/adapter.js"
-import { randomHex } from "../lib/crypto.js"
+import { randomHex, sha256Hex } from "../lib/crypto.js"
 import { singleFlight } from "../lib/single-flight.js"
 import type { JWT } from "../jwt.js"
 
@@ -53,6 +54,30 @@ const refreshTokens = async (
 /** True unless the provider opted out of refreshing (`tokenRefresh: false`). */
 function refreshes(provider: ResolvedOAuthProvider): boolean {
   return provider.tokenRefresh !== false
+}
+
+/**
+ * Token refreshes in flight (and a JWT refresh's result, `JWT_RESULT_KEPT_MS` after), by the
+ * provider's id, the account and a hash of the refresh token they spend: one refresh per refresh
+ * token in this process, whichever configuration object each call came with. Not the resolved
+ * configuration's: `initAuthConfig((c) => ({ ... }))`, SvelteKit's lazy form or an Express
+ * middleware make a new object (often a new adapter object too) per request, and two objects'
+ * refreshes would spend a rotating refresh token twice (the provider refuses the second,
+ * `invalid_grant`, and the account's tokens are cleared). A hash, never the raw token, as a key:
+ * entries outlive their flight. Bounded by the refreshes under way (and those of the last 30 s).
+ */
+const refreshesInFlight = new Map<string, Promise<unknown>>()
+
+/** The single flight's key for spending `refreshToken` at `provider` (for `account`, if stored). */
+async function flightKey(
+  provider: ResolvedOAuthProvider,
+  refreshToken: string | null | undefined,
+  account?: string,
+): Promise<string> {
+  const spent = await sha256Hex(refreshToken ?? "")
+  return account === undefined
+    ? `jwt\0${provider.id}\0${spent}`
+    : `account\0${provider.id}\0${account}\0${spent}`
 }
 
 /** Seconds before its expiry when a token counts as expired already. */
@@ -183,8 +208,8 @@ export async function getAccessToken(
     throw refusal("no_account", `The user has no account at provider "${provider.id}"`)
   }
   if (fresh(account) || !refreshes(provider)) return accessTokenOf(account)
-  const key = `account\0${provider.id}\0${account.providerAccountId}`
-  return singleFlight(resolvedConfig.tokenRefreshes, key, () =>
+  const key = await flightKey(provider, account.refresh_token, account.providerAccountId)
+  return singleFlight(refreshesInFlight, key, () =>
     refreshStored(resolvedConfig, provider, account),
   )
 }
@@ -383,9 +408,9 @@ export async function refreshTokenSet(
   if (typeof refreshToken !== "string" || !refreshToken) {
     throw refusal("no_refresh_token", "The token set has no refresh token: sign in again")
   }
-  const key = `jwt\0${provider.id}\0${refreshToken}`
+  const key = await flightKey(provider, refreshToken)
   const refreshed = await singleFlight(
-    resolvedConfig.tokenRefreshes,
+    refreshesInFlight,
     key,
     () => refreshTokens(resolvedConfig, provider, refreshToken),
     JWT_RESULT_KEPT_MS,

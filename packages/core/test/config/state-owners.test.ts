@@ -1,7 +1,9 @@
 /**
  * State with an owner (issue 10): caches and in-flight work live on the resolved configuration
- * (`ResolvedConfig`: keys, OAuth metadata and clients, token refreshes, Auth.js adoptions) and
- * per-request state on the request context, not in module scope. Every module-level `Map`,
+ * (`ResolvedConfig`: keys, OAuth metadata and clients, Auth.js adoptions) and per-request state
+ * on the request context, not in module scope. What must hold across the configuration objects
+ * of one app (a new one per request, as `initAuthConfig((c) => ({ ... }))` makes) is the
+ * process's: the warnings said and the token refreshes in flight. Every module-level `Map`,
  * `WeakMap` or `let` in core's sources is listed here with why it is not such state; a new one
  * fails this test until it moves to its owner or is listed with its reason.
  */
@@ -18,8 +20,10 @@ const REVIEWED: Record<string, string> = {
   "config/env.ts: applied": "setEnvDefaults' work on the app's object, before it is resolved",
   "config/derived.ts: origins":
     "which app's object an integration's copy came from, by the copy (gone with it)",
-  "config/derived.ts: saidBy":
-    "the once-per-configuration warnings said, by the app's object (gone with it), shared by its copies",
+  "config/warnings-said.ts: saidTo":
+    "the warnings said once per process, by the logger they went to (its warn function, gone with it, or the console): an app may make a configuration object per request; each set bounded by the codes (times the providers)",
+  "tokens/access-token.ts: refreshesInFlight":
+    "token refreshes in flight (a JWT refresh's result 30 s more), by provider, account and a SHA-256 of the refresh token: one refresh per refresh token in the process across an app's configuration objects (one per request, maybe with a new adapter object); bounded by the refreshes under way",
   "config/env.ts: factoryIds": "a provider factory's id, by the factory function (code, not data)",
   "http/client-address.ts: addresses":
     "the peer address an integration handed over, by its Request object (gone with it)",

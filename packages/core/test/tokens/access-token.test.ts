@@ -3,11 +3,13 @@
  * (oidc-provider from @tessera/testing, `offline_access`, rotating refresh
  * tokens): `getAccessToken` on the memory adapter, SQLite and PostgreSQL,
  * with rotation, a refused (replayed) refresh token, 20 concurrent calls
- * making one refresh request, and two "processes" (two adapters on one
- * database, two configurations) refreshing once between them; and
- * `refreshTokenSet` in the `jwt` callback recipe, with the same rule.
+ * making one refresh request, also through two configuration objects (a new
+ * one per request, as `initAuthConfig((c) => ({ ... }))` makes) with an
+ * adapter that has no refresh lease, and two "processes" (two module
+ * instances of core, two adapters on one database) refreshing once between
+ * them; and `refreshTokenSet` in the `jwt` callback recipe, with the same rule.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest"
 import { customFetch, type AuthConfig } from "@tessera/core"
 import { getAccessToken, refreshTokenSet } from "@tessera/core"
 import type { Adapter } from "@tessera/core/adapters"
@@ -66,6 +68,20 @@ async function signInAtIdp(config: AuthConfig, accountId = "ada") {
   const done = await browser.request(back.url.pathname + back.url.search)
   expect(done.status).toBe(302)
   return browser
+}
+
+/**
+ * `adapter` as an Auth.js adapter is (no refresh lease), in a new object: an app that builds its
+ * configuration per request builds its adapter there too (`D1Adapter(c.env.DB)`).
+ */
+function withoutLease(adapter: Adapter): Adapter {
+  return new Proxy(adapter, {
+    get(target, key) {
+      if (key === "leaseAccountRefresh") return undefined
+      const value: unknown = Reflect.get(target, key)
+      return typeof value === "function" ? value.bind(target) : value
+    },
+  })
 }
 
 /** The access token works at the provider's userinfo endpoint. */
@@ -158,6 +174,24 @@ describe.each([
     expect(await works(idp, tokens[0]!.accessToken)).toBe(true)
   })
 
+  // A new configuration object per request (and a new adapter object, with no lease to fall back
+  // on): the single flight is the process's, not the object's, or the second refresh spends the
+  // rotated refresh token again, the provider refuses it and the account's tokens are cleared.
+  test("20 concurrent calls through two configuration objects make one refresh request", async () => {
+    const perRequest = (): AuthConfig => ({ ...config, adapter: withoutLease(backend.adapter) })
+    const objects = [perRequest(), perRequest()]
+    await expireSoon()
+    const tokens = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        getAccessToken(objects[i % 2]!, { userId, provider: "local" }),
+      ),
+    )
+    expect(counter.refreshes).toBe(1)
+    expect(new Set(tokens.map((t) => t.accessToken)).size).toBe(1)
+    expect(await works(idp, tokens[0]!.accessToken)).toBe(true)
+    expect((await stored()).access_token).toBe(tokens[0]!.accessToken)
+  })
+
   test("a refused refresh (invalid_grant) clears the stored tokens and throws RefreshTokenError; signing in again restores them", async () => {
     const first = await stored()
     await expireSoon()
@@ -214,6 +248,11 @@ describe.each([
   // Two processes need a database both can reach: the SQL backends only.
   if (name !== "memory") {
     test("two processes (two adapters on one database) refresh once between them", async () => {
+      // A second instance of core's modules: a process of its own, whose single flight is not
+      // this one's, so only the adapters' refresh lease keeps the refresh to one.
+      vi.resetModules()
+      const otherProcess = (await import("@tessera/core")).getAccessToken
+      expect(otherProcess).not.toBe(getAccessToken)
       const second =
         name === "sqlite"
           ? SqlAdapter.sqlite((backend as Backend & { path: string }).path)
@@ -230,7 +269,9 @@ describe.each([
         await expireSoon()
         const tokens = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            getAccessToken(i % 2 ? other : config, { userId, provider: "local" }),
+            i % 2
+              ? otherProcess(other, { userId, provider: "local" })
+              : getAccessToken(config, { userId, provider: "local" }),
           ),
         )
         expect(counter.refreshes).toBe(1)
@@ -314,9 +355,9 @@ describe("refreshTokenSet: tokens kept in the JWT (no adapter)", () => {
   })
 
   // `initAuthConfig((c) => ({ ... }))` in @hono/auth-js's style, or a lazy SvelteKit
-  // configuration, gives each request a new object: the single flight is the object's
-  // (docs/sessions.md, docs/hono.md), so two of them each spend the rotating refresh token.
-  test("one refresh request for concurrent calls with one configuration object, one each with equal new objects", async () => {
+  // configuration, gives each request a new object: the single flight is the process's, so
+  // they share one refresh rather than each spending the rotating refresh token.
+  test("one refresh request for concurrent calls with one configuration object, and with equal new objects", async () => {
     const counter = refreshCounter()
     let tokens: Record<string, unknown> = {}
     const config: AuthConfig = {
@@ -343,7 +384,12 @@ describe("refreshTokenSet: tokens kept in the JWT (no adapter)", () => {
 
     const rotated = await refresh(config, tokens)
     const before = counter.refreshes
-    await Promise.allSettled([refresh({ ...config }, rotated), refresh({ ...config }, rotated)])
-    expect(counter.refreshes - before).toBe(2)
+    const again = await Promise.all(
+      Array.from({ length: 20 }, () => refresh({ ...config }, rotated)),
+    )
+    expect(counter.refreshes - before).toBe(1)
+    expect(new Set(again.map((set) => set.access_token)).size).toBe(1)
+    expect(new Set(again.map((set) => set.refresh_token)).size).toBe(1)
+    expect(await works(shortLived, again[0]!.access_token!)).toBe(true)
   })
 })

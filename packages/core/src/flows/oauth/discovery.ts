@@ -7,6 +7,12 @@
  * (`cache.ts`): discovered once per configuration, through the provider's own
  * fetch, never shared with another configuration that names the same issuer.
  * Keeping the object also keeps oauth4webapi's JWKS cache (keyed by it) warm.
+ * An app that makes a new configuration object per request discovers (and
+ * fetches the key set) again at each sign-in's start and callback, as Auth.js
+ * does on every sign-in. Not cached across objects: the merged metadata is
+ * the object's provider's (its configured endpoints), and a shared document
+ * would have to be keyed by its URL, the provider's fetch and its http
+ * setting, while a per-request `[customFetch]` would still miss it.
  *
  * Sign-ins that come while discovery runs wait on that one request. A failed
  * discovery is kept for {@link DISCOVERY_RETRY_AFTER_MS}: during an outage

@@ -178,9 +178,9 @@ export function normalizeOAuthProvider(
   if (provider.verifiedEmail !== undefined && typeof provider.verifiedEmail !== "function") {
     throw new InvalidConfiguration(`Provider "${id}": \`verifiedEmail\` must be a function`)
   }
-  if (allowHttp) context.logger.warn("insecure-issuer")
+  if (allowHttp) context.warnAbout("insecure-issuer", id)
   const checks = resolveChecks(provider, redirectProxyUrl !== undefined)
-  if (checks.includes("none")) context.logger.warn("oauth-checks-none")
+  if (checks.includes("none")) context.warnAbout("oauth-checks-none", id)
 
   const resolved = {
     ...provider,
