@@ -116,10 +116,19 @@ describe("red team 7: passkeys", () => {
       victim.callback("authenticate", ahead, { csrfToken: victimToken }),
       clone.callback("authenticate", behind, { csrfToken: cloneToken }),
     ])
+    // The stored counter never goes back, whichever answer is stored first.
+    expect(store.authenticators.get(credential!.id)!.counter).toBe(stored + 5)
     expect(first.headers.get("location")).toBe(HOME)
+    if (second.headers.get("location") === HOME) {
+      // On a loaded machine the clone's answer can be checked and stored before the original's
+      // is checked at all: then each was ahead of the count it was checked against, as with
+      // one authenticator used twice, and nothing tells the two apart. Only the interleaving
+      // below is a race the library can see; it must end in the refusal.
+      expect(errors.some((e) => /counter went backwards/.test(e.message))).toBe(false)
+      return
+    }
     expect(second.headers.get("location")).toBe(REFUSED)
     expect(errors.at(-1)?.message).toMatch(/counter went backwards/)
-    expect(store.authenticators.get(credential!.id)!.counter).toBe(stored + 5)
     expect(await clone.session()).toBeNull()
   })
 
