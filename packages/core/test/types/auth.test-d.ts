@@ -30,6 +30,13 @@ describe("getSession()", () => {
       Promise<{ session: Session | null; cookies: Cookie[] }>
     >()
   })
+
+  test("takes a Cookie header that may be absent, as Node and Hono type it", () => {
+    const header = request.headers.get("cookie") ?? undefined // `req.headers.cookie`
+    expectTypeOf(getSession({ url: request.url, cookies: header }, config)).toEqualTypeOf<
+      Promise<{ session: Session | null; cookies: Cookie[] }>
+    >()
+  })
 })
 
 describe("@tessera/core/jwt", () => {
