@@ -336,6 +336,19 @@ describe("configuration and routes", () => {
     expect((await Auth(get("/auth/two-factor/status"), none)).status).toBe(404)
   })
 
+  test("the 404 says what turns second factors on, for the app's developer", async () => {
+    // An app without an adapter (or with twoFactor: false) that calls the setup route.
+    for (const overrides of [{}, { adapter: memoryBackend().adapter, twoFactor: false as const }]) {
+      const { config } = makeConfig(overrides)
+      const response = await Auth(get("/auth/two-factor/status"), config)
+      expect(response.status).toBe(404)
+      const body = (await response.json()) as { error: string; message: string }
+      expect(body.error).toBe("UnknownAction")
+      expect(body.message).toMatch(/adapter/)
+      expect(body.message).toMatch(/twoFactor: false/)
+    }
+  })
+
   test("asked for with an adapter that cannot store it: a configuration error", async () => {
     const { config, log } = makeConfig({ twoFactor: {} })
     expect((await Auth(get("/auth/session"), config)).status).toBe(500)
