@@ -154,6 +154,9 @@ describe.each([
     expect(html).toContain(`action="${ORIGIN}/auth/callback/two-factor"`)
     expect(html).toContain('<label for="two-factor-code">')
     expect(html).toContain('autocomplete="one-time-code"')
+    // The field takes recovery codes too (letters): a phone must not get a digits-only keypad.
+    expect(html).toMatch(/<input id="two-factor-code"[^>]*>/)
+    expect(/<input id="two-factor-code"[^>]*>/.exec(html)![0]).not.toContain('inputmode="numeric"')
     expect(html).toMatch(/name="csrfToken" value="[0-9a-f]{64}"/)
 
     const wrong = await submitCode(config, jar, codeFor(secret, Date.now(), 3))
