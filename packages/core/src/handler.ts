@@ -272,7 +272,13 @@ async function errorResult(
       status,
       headers: { "Cache-Control": "no-store", ...retry },
       // A server fault names nothing: Auth.js's body, word for word (its client reads `message`).
-      body: status === 500 ? { message: configurationMessage } : { error: value },
+      // A CSRF refusal also says what to send (`fetch` callers see this, not a page).
+      body:
+        status === 500
+          ? { message: configurationMessage }
+          : error instanceof MissingCSRF
+            ? { error: value, message: error.message }
+            : { error: value },
     }
   }
   if (request.action === "error") {

@@ -148,11 +148,16 @@ const COMPACT_JWE =
  * @see {@link getToken}
  */
 export interface GetTokenParams<R extends boolean = false> {
-  /** The request (or anything with its headers) carrying the session cookie or `Authorization: Bearer`. */
-  req: Request | { headers: Headers | Record<string, string> }
+  /**
+   * The request (or anything with its headers) carrying the session cookie or `Authorization:
+   * Bearer`: a `Request`, or a `node:http` or Express request (headers as `IncomingHttpHeaders`;
+   * Express's `secure` says https).
+   */
+  req:
+    Request | { headers: Headers | Record<string, string | string[] | undefined>; secure?: boolean }
   /** Default: `AUTH_SECRET` (and `AUTH_SECRET_1..3`) from the environment. */
   secret?: string | string[]
-  /** Use the `__Secure-` cookie name. Default: true when the request URL is https. */
+  /** Use the `__Secure-` cookie name. Default: true when the request URL is https, or `req.secure`. */
   secureCookie?: boolean
   /** Default `tessera.session-token` (with `__Secure-` when secure). */
   cookieName?: string
@@ -181,10 +186,12 @@ export async function getToken<R extends boolean = false>(
   params: GetTokenParams<R>,
 ): Promise<R extends true ? string | null : JWT | null> {
   const { req, raw } = params
-  const headers = req.headers instanceof Headers ? req.headers : new Headers(req.headers)
+  const headers = req.headers instanceof Headers ? req.headers : headersOf(req.headers)
+  // Express's `req.url` is a path: its `secure` (https, as `trust proxy` decides) says instead.
   const secureCookie =
     params.secureCookie ??
-    ("url" in req && typeof req.url === "string" ? req.url.startsWith("https:") : false)
+    (("secure" in req && req.secure === true) ||
+      ("url" in req && typeof req.url === "string" && req.url.startsWith("https:")))
   const cookieName =
     params.cookieName ?? (secureCookie ? "__Secure-tessera.session-token" : "tessera.session-token")
   const salt = params.salt ?? cookieName
@@ -209,6 +216,15 @@ export async function getToken<R extends boolean = false>(
     params.logger?.debug?.("getToken: the token did not decode", { kind })
     return null
   }
+}
+
+/** `Headers` from a plain object, as `node:http` has them: absent values left out, lists joined. */
+function headersOf(record: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(record)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value)
+  }
+  return headers
 }
 
 /** The environment's secrets in Auth.js's order (see `config/env.ts`), or `undefined`. */

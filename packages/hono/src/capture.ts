@@ -29,9 +29,10 @@ export function withSessionCapture(config: AuthConfig): AuthConfig {
       callbacks: {
         ...config.callbacks,
         async session(params) {
-          // Without a callback of the app's, core's session is already the default
-          // callback's result (user name, email and image, and expires).
-          const result = session ? await session(params) : params.session
+          // Without a callback of the app's, core's default would have run in this one's
+          // place: run it here. (`params.session` itself is the stored session row with the
+          // whole stored user for database sessions, never the browser's to see.)
+          const result = session ? await session(params) : defaultSession(params.session)
           // Core passes `token` for JWT sessions and `user` for database ones; the other is absent.
           if (result !== null && typeof result === "object") {
             const extras: SessionExtras = {}
@@ -46,6 +47,19 @@ export function withSessionCapture(config: AuthConfig): AuthConfig {
     wrapped.set(config, derived)
   }
   return derived
+}
+
+/**
+ * Core's default `session` callback (Auth.js's): the user's name, e-mail and image, and
+ * `expires` as an ISO string (the adapter's session has a `Date`). The test
+ * `walkthrough23-database-session-shape` holds it to what `Auth()` answers without the integration.
+ */
+function defaultSession(session: Session): Session {
+  const { user, expires } = session as { user?: Session["user"]; expires: string | Date }
+  return {
+    user: user ? { name: user.name, email: user.email, image: user.image } : undefined,
+    expires: expires instanceof Date ? expires.toISOString() : expires,
+  }
 }
 
 /** The `token` and `user` noted for `session` while it was made. */

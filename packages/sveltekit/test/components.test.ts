@@ -60,6 +60,8 @@ describe("SignIn", () => {
     expect(markup).toMatch(
       /<input id="tessera-two-factor-code" name="code"[^>]*autocomplete="one-time-code"/,
     )
+    // It takes recovery codes too (letters): no digits-only keypad on a phone.
+    expect(/<input id="tessera-two-factor-code"[^>]*>/.exec(markup)![0]).not.toContain("inputmode")
     expect(markup).toContain('<button type="submit">Verify</button>')
   })
 

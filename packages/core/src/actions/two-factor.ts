@@ -34,7 +34,14 @@ import { verifySecondFactor } from "../two-factor/verify.js"
 
 function requireTwoFactor(ctx: RequestContext) {
   const settings = ctx.config.twoFactor
-  if (!settings) throw new RequestError(new UnknownAction("Second factors are not enabled"), 404)
+  // Says what turns them on: a developer trying the routes sees this, not a page.
+  if (!settings)
+    throw new RequestError(
+      new UnknownAction(
+        "Second factors are not enabled: they need an adapter that stores them (`adapter`), and `twoFactor: false` turns them off",
+      ),
+      404,
+    )
   return settings
 }
 

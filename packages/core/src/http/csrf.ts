@@ -39,19 +39,30 @@ export async function ensureCsrfToken(ctx: RequestContext): Promise<string> {
   return token
 }
 
-/** Throws `MissingCSRF` unless the POST is same-site and echoes the cookie's token. */
+/**
+ * Throws `MissingCSRF` unless the POST is same-site and echoes the cookie's token. Each message
+ * says what the client should do (JSON routes answer with it): it names no origin, token or cookie.
+ */
 export async function assertCsrf(ctx: RequestContext): Promise<void> {
   if (ctx.config.skipCSRFCheck) return
   const { headers, body } = ctx.request
   if (headers.get("sec-fetch-site") === "cross-site")
-    throw new MissingCSRF("Cross-site request refused")
+    throw new MissingCSRF("Cross-site request refused: post from the app's own pages")
   const origin = headers.get("origin")
   if (origin !== null && origin !== ctx.origin)
-    throw new MissingCSRF("Cross-origin request refused")
+    throw new MissingCSRF(
+      "Cross-origin request refused: the request's Origin is not the app's (check AUTH_URL)",
+    )
+  const csrfRoute = `GET ${ctx.config.basePath}/csrf`
   const expected = await tokenFromCookie(ctx)
+  if (!expected)
+    throw new MissingCSRF(
+      `CSRF token cookie missing or invalid: call ${csrfRoute} first, and send its cookie with the POST`,
+    )
   const submitted = body?.csrfToken
-  if (!expected) throw new MissingCSRF("CSRF token cookie missing or invalid")
   if (typeof submitted !== "string" || !timingSafeEqual(submitted, expected)) {
-    throw new MissingCSRF("CSRF token missing from the request or not matching the cookie")
+    throw new MissingCSRF(
+      `CSRF token missing or not matching the cookie: send csrfToken from ${csrfRoute} in the body (a form field or a JSON member)`,
+    )
   }
 }

@@ -25,6 +25,8 @@ export function renderTwoFactorPage(
   const { t } = page
   const title = t.t("twoFactor.title")
   const { alert, field } = codeError(t, error, "two-factor-code")
+  // The code field has no inputmode="numeric": it takes recovery codes too, whose letters a
+  // phone's digits-only keypad lacks.
   const content = () => html`
     <h1>${title}</h1>
     <p>${t.t("twoFactor.prompt")}</p>
@@ -32,7 +34,7 @@ export function renderTwoFactorPage(
     <form action="${action}" method="POST">
       ${csrfField(csrfToken)}
       <label for="two-factor-code">${t.t("twoFactor.codeLabel")}</label>
-      <input id="two-factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus${field}>
+      <input id="two-factor-code" name="code" type="text" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus${field}>
       <button type="submit" data-pending="${t.t("twoFactor.pending")}">${t.t("twoFactor.submit")}</button>
     </form>
     <div class="links">

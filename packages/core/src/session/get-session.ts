@@ -20,10 +20,17 @@ import { sessionStrategy } from "./index.js"
  * @see [RFC 6265 §5.4, the Cookie header](https://www.rfc-editor.org/rfc/rfc6265.html#section-5.4)
  */
 export interface GetSessionInput {
-  /** The URL of the current request (its protocol decides the secure cookie names; behind a trusted proxy, `X-Forwarded-*` in `headers` decide). */
+  /**
+   * The absolute URL of the current request (its protocol decides the secure cookie names;
+   * behind a trusted proxy, `X-Forwarded-*` in `headers` decide). In Express, `req.url` is the
+   * path alone: pass `` `${req.protocol}://${req.get("host")}${req.originalUrl}` ``.
+   */
   url: URL | string
-  /** Parsed cookies, or the raw `Cookie` header. */
-  cookies: Record<string, string> | string | null
+  /**
+   * Parsed cookies, or the raw `Cookie` header; `null` or `undefined` when there is none
+   * (`req.headers.cookie` in Express and `node:http`, `c.req.header("cookie")` in Hono).
+   */
+  cookies: Record<string, string> | string | null | undefined
   headers?: Headers
 }
 
@@ -50,13 +57,13 @@ export async function getSession(
 /** A context for reading the session of `input`, as `Auth()` would see the request. */
 export function sessionContext(input: GetSessionInput, config: ResolvedConfig): RequestContext {
   const cookies =
-    typeof input.cookies === "string" || input.cookies === null
-      ? parseCookieHeader(input.cookies)
+    typeof input.cookies === "string" || input.cookies == null
+      ? parseCookieHeader(input.cookies ?? null)
       : input.cookies
   // The URL as Auth() sees it (the canonical origin, or a trusted forwarded one), so both pick
   // the same (secure or plain) cookie names. A host Auth() would refuse is ignored here: a
   // session read builds no URL and has nothing to refuse.
-  const given = typeof input.url === "string" ? new URL(input.url) : input.url
+  const given = typeof input.url === "string" ? absoluteUrl(input.url) : input.url
   const trusted = trustedUrl(config.origin, given, input.headers ?? new Headers())
   const url = trusted instanceof URL ? trusted : given
   return createContext(
@@ -72,4 +79,19 @@ export function sessionContext(input: GetSessionInput, config: ResolvedConfig): 
     },
     undefined,
   )
+}
+
+/** `url` parsed; a path (Express's `req.url`) is refused with what to pass instead. */
+function absoluteUrl(url: string): URL {
+  try {
+    return new URL(url)
+  } catch {
+    // A path names no origin, and the origin decides the cookie names: never guess it. The
+    // message leaves the value out: a query string may carry a token.
+    throw new TypeError(
+      "getSession needs the request's absolute URL, not a path: in Express pass " +
+        // eslint-disable-next-line no-template-curly-in-string -- the Express expression to write
+        '`${req.protocol}://${req.get("host")}${req.originalUrl}`',
+    )
+  }
 }

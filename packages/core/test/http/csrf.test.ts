@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "vitest"
 import { Auth, skipCSRFCheck } from "@tessera/core"
+import { MemoryAdapter } from "@tessera/testing"
 import { timingSafeEqual } from "../../src/lib/crypto.js"
 import {
   HTTPS_ORIGIN,
@@ -244,6 +245,44 @@ describe("cross-site POSTs are refused even with a valid token", () => {
       config,
     )
     expect(response.status).toBe(400)
+  })
+})
+
+describe("a JSON route refused for its CSRF token", () => {
+  // A fetch() of the two-factor or sessions routes gets JSON, not a page: the answer must tell
+  // the developer what to send, where Auth.js's `error: "Signin"` alone says nothing.
+  async function signedIn(basePath = "/auth") {
+    const { config } = makeConfig({ adapter: MemoryAdapter(), basePath })
+    const { jar } = await signIn(config, undefined, { basePath })
+    return { config, jar }
+  }
+
+  test("without the token: 403, error Signin, and a message naming csrfToken and the csrf route", async () => {
+    const { config, jar } = await signedIn("/api/auth")
+    const response = await Auth(post("/api/auth/two-factor/setup", {}, { jar }), config)
+    expect(response.status).toBe(403)
+    const body = (await response.json()) as { error: string; message: string }
+    expect(body.error).toBe("Signin")
+    expect(body.message).toContain("csrfToken")
+    expect(body.message).toContain("GET /api/auth/csrf")
+  })
+
+  test("with the token but from another site: the message says the origin is refused", async () => {
+    const { config, jar } = await signedIn()
+    const { token } = await csrfToken(config, jar)
+    const response = await Auth(
+      post(
+        "/auth/sessions/revoke",
+        { id: "x", csrfToken: token },
+        { jar, headers: { origin: "https://evil.example" } },
+      ),
+      config,
+    )
+    expect(response.status).toBe(403)
+    const body = (await response.json()) as { error: string; message: string }
+    expect(body.error).toBe("Signin")
+    expect(body.message).toMatch(/origin/i)
+    expect(body.message).not.toContain("evil.example")
   })
 })
 

@@ -35,6 +35,25 @@ describe("getToken", () => {
     ).toHaveLength(6000)
   })
 
+  test("takes Node's and Express's request: headers with arrays, a path for url, req.secure", async () => {
+    // What `req` is in Express (and, but for `secure`, in node:http): the headers as
+    // IncomingHttpHeaders, `url` the path alone, `secure` true on https (behind a proxy, as
+    // Express's `trust proxy` decides).
+    const secureSalt = "__Secure-tessera.session-token"
+    const token = await encode({ token: claims, secret: SECRET, salt: secureSalt })
+    const headers = {
+      cookie: `${secureSalt}=${token}`,
+      "accept-language": ["en", "de"],
+      "x-absent": undefined,
+    }
+    const expressReq = { url: "/api/calendar", secure: true, headers }
+    expect(await getToken({ req: expressReq, secret: SECRET })).toMatchObject(claims)
+    // Without `secure`, the plain cookie name, as for an http request.
+    const plain = await encode({ token: claims, secret: SECRET, salt })
+    const nodeReq = { url: "/api", headers: { cookie: `${salt}=${plain}`, "x-absent": undefined } }
+    expect(await getToken({ req: nodeReq, secret: SECRET })).toMatchObject(claims)
+  })
+
   test("reads Authorization: Bearer when there is no cookie", async () => {
     const token = await encode({ token: claims, secret: SECRET, salt })
     expect(

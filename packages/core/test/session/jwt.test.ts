@@ -467,6 +467,27 @@ describe("getSession()", () => {
     expect(bad.cookies).toMatchObject([{ name: COOKIE, value: "", options: { maxAge: 0 } }])
   })
 
+  test("an absent Cookie header as Node and Hono give it (undefined) is no cookie, not a crash", async () => {
+    const { config } = makeConfig()
+    const { jar } = await signIn(config)
+    // `req.headers.cookie` (Express, node:http) and `c.req.header("cookie")` (Hono).
+    const headerOf = (present: boolean): string | undefined => (present ? jar.header() : undefined)
+    expect(await getSession({ url: ORIGIN, cookies: headerOf(false) }, config)).toEqual({
+      session: null,
+      cookies: [],
+    })
+    const signedIn = await getSession({ url: ORIGIN, cookies: headerOf(true) }, config)
+    expect(signedIn.session!.user!.name).toBe(ADA.name)
+  })
+
+  test("a path instead of the request's URL is refused with a message saying what to pass", async () => {
+    const { config } = makeConfig()
+    // Express's `req.url` is the path alone.
+    await expect(getSession({ url: "/dashboard", cookies: null }, config)).rejects.toThrow(
+      /absolute URL, not a path: in Express pass `\$\{req\.protocol\}/,
+    )
+  })
+
   test("https URLs read the __Secure- cookie; a stale token comes back refreshed", async () => {
     vi.useFakeTimers({ toFake: ["Date"] })
     const start = Date.now()

@@ -154,6 +154,9 @@ describe.each([
     expect(html).toContain(`action="${ORIGIN}/auth/callback/two-factor"`)
     expect(html).toContain('<label for="two-factor-code">')
     expect(html).toContain('autocomplete="one-time-code"')
+    // The field takes recovery codes too (letters): a phone must not get a digits-only keypad.
+    expect(html).toMatch(/<input id="two-factor-code"[^>]*>/)
+    expect(/<input id="two-factor-code"[^>]*>/.exec(html)![0]).not.toContain('inputmode="numeric"')
     expect(html).toMatch(/name="csrfToken" value="[0-9a-f]{64}"/)
 
     const wrong = await submitCode(config, jar, codeFor(secret, Date.now(), 3))
@@ -334,6 +337,19 @@ describe("configuration and routes", () => {
     expect((await Auth(get("/auth/two-factor"), config)).status).toBe(404)
     const { config: none } = makeConfig({})
     expect((await Auth(get("/auth/two-factor/status"), none)).status).toBe(404)
+  })
+
+  test("the 404 says what turns second factors on, for the app's developer", async () => {
+    // An app without an adapter (or with twoFactor: false) that calls the setup route.
+    for (const overrides of [{}, { adapter: memoryBackend().adapter, twoFactor: false as const }]) {
+      const { config } = makeConfig(overrides)
+      const response = await Auth(get("/auth/two-factor/status"), config)
+      expect(response.status).toBe(404)
+      const body = (await response.json()) as { error: string; message: string }
+      expect(body.error).toBe("UnknownAction")
+      expect(body.message).toMatch(/adapter/)
+      expect(body.message).toMatch(/twoFactor: false/)
+    }
   })
 
   test("asked for with an adapter that cannot store it: a configuration error", async () => {

@@ -1,6 +1,7 @@
 /** Type tests: `Auth()`'s overloads, `getSession()`, and `@tessera/core/jwt`. */
 import { describe, expectTypeOf, test } from "vitest"
 import { Auth, getSession, raw, skipCSRFCheck, type AuthConfig } from "@tessera/core"
+import type { IncomingMessage } from "node:http"
 import { decode, encode, getToken, type JWT } from "@tessera/core/jwt"
 import type { Cookie, ResponseInternal, Session } from "@tessera/core/types"
 
@@ -30,6 +31,13 @@ describe("getSession()", () => {
       Promise<{ session: Session | null; cookies: Cookie[] }>
     >()
   })
+
+  test("takes a Cookie header that may be absent, as Node and Hono type it", () => {
+    const header = request.headers.get("cookie") ?? undefined // `req.headers.cookie`
+    expectTypeOf(getSession({ url: request.url, cookies: header }, config)).toEqualTypeOf<
+      Promise<{ session: Session | null; cookies: Cookie[] }>
+    >()
+  })
 })
 
 describe("@tessera/core/jwt", () => {
@@ -50,6 +58,11 @@ describe("@tessera/core/jwt", () => {
     expectTypeOf(getToken({ req: request, secret: "s", raw: true })).toEqualTypeOf<
       Promise<string | null>
     >()
+  })
+
+  test("getToken takes a node:http (and so an Express) request", () => {
+    const req = {} as IncomingMessage
+    expectTypeOf(getToken({ req, secret: "s" })).toEqualTypeOf<Promise<JWT | null>>()
   })
 
   test("getToken takes every option Auth.js's GetTokenParams has (logger included)", () => {
