@@ -1,16 +1,19 @@
 /**
- * The second step's callback: checks the code against the pending sign-in's
- * user and starts the session the first factor earned. Loaded with the first
+ * The second step's callback: checks the code (or the passkey's assertion)
+ * against the pending sign-in's user and starts the session the first factor
+ * earned, the same way whichever proved it. Loaded with the first
  * code posted (`flow.ts` is what a resolved configuration holds).
  * @module
  */
 import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
-import { TwoFactorExpired } from "../errors.js"
+import { InvalidRequest, TwoFactorExpired, WebAuthnVerificationError } from "../errors.js"
+import { RequestError } from "../http/request.js"
+import { webauthnProviders } from "../flows/webauthn/second-factor.js"
 import { startSession } from "../flows/sign-in/complete.js"
 import { callAdapter } from "../lib/adapter.js"
 import type { ResponseInternal, User } from "../types.js"
-import { clearPending, consumePending, requirePending } from "./pending.js"
+import { clearPending, consumePending, requirePending, type PendingClaims } from "./pending.js"
 import { verifySecondFactor } from "./verify.js"
 
 export async function completeTwoFactor(ctx: RequestContext): Promise<ResponseInternal> {
@@ -19,7 +22,9 @@ export async function completeTwoFactor(ctx: RequestContext): Promise<ResponseIn
   const factor = await callAdapter(ctx.config, "getTwoFactor", userId)
   // Turned off meanwhile: the first factor is old news, start again.
   if (!factor?.enabledAt) throw new TwoFactorExpired("The user's second factor is gone")
-  await verifySecondFactor(ctx, factor, ctx.request.body?.code, { recoveryCodes: true })
+  const body = ctx.request.body ?? {}
+  if (body.data !== undefined) await verifyPasskey(ctx, pending, body)
+  else await verifySecondFactor(ctx, factor, body.code, { recoveryCodes: true })
   await consumePending(ctx, pending)
   clearPending(ctx)
   // The stored user as it is now; credentials users with JWT sessions are not stored: as `authorize` said.
@@ -33,4 +38,25 @@ export async function completeTwoFactor(ctx: RequestContext): Promise<ResponseIn
     { user, account: pending.account, profile: pending.profile, isNewUser: pending.isNewUser },
     pending.callbackUrl,
   )
+}
+
+/**
+ * The second factor as a passkey: `data` (the assertion, as the passkey
+ * sign-in posts it) and `provider` (the WebAuthn provider whose two-factor
+ * options were asked for; the first one by default). The WebAuthn code is
+ * loaded only for such an answer.
+ */
+async function verifyPasskey(
+  ctx: RequestContext,
+  pending: PendingClaims,
+  body: Record<string, unknown>,
+): Promise<void> {
+  if (body.code !== undefined)
+    throw new RequestError(new InvalidRequest("Send a code or a passkey's answer, not both"), 400)
+  const providers = webauthnProviders(ctx)
+  const provider =
+    body.provider === undefined ? providers[0] : providers.find((p) => p.id === body.provider)
+  if (!provider) throw new WebAuthnVerificationError("No passkey provider of that name")
+  const { verifySecondFactorPasskey } = await import("../flows/webauthn/callback.js")
+  await verifySecondFactorPasskey(ctx, provider, pending)
 }
