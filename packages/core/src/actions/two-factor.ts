@@ -21,6 +21,9 @@ import { RequestError } from "../http/request.js"
 import { noStoreHeaders } from "../http/response.js"
 import { actionUrl, appPageUrl, signInPageUrl } from "../http/urls.js"
 import { callAdapter } from "../lib/adapter.js"
+import { secondFactorPasskeys, webauthnProviders } from "../flows/webauthn/second-factor.js"
+import { html } from "../pages/html.js"
+import type { PageContext } from "../pages/layout.js"
 import { pageContextOf } from "../pages/page-context.js"
 import { renderTwoFactorPage } from "../pages/two-factor.js"
 import { sessionStrategy } from "../session/index.js"
@@ -55,16 +58,42 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
   const { error } = ctx.request.query
   const custom = ctx.config.pages.twoFactor
   if (custom) return { redirect: appPageUrl(ctx, custom, { error }) }
-  if (!(await readPending(ctx))) {
+  const pending = await readPending(ctx)
+  if (!pending) {
     return { redirect: appPageUrl(ctx, signInPageUrl(ctx), { error: "TwoFactorExpired" }) }
   }
   const csrfToken = await ensureCsrfToken(ctx)
-  return renderTwoFactorPage(ctx, await pageContextOf(ctx), {
+  const page = await pageContextOf(ctx)
+  const passkeys = await passkeyButtons(ctx, pending.sub, page)
+  return renderTwoFactorPage(ctx, page, {
     action: actionUrl(ctx, "callback", TWO_FACTOR_ID),
     csrfToken,
     signInUrl: signInPageUrl(ctx),
     error,
+    ...(passkeys ? { passkeys } : {}),
   })
+}
+
+/**
+ * A "Use a passkey" button per WebAuthn provider through which the pending
+ * user has a passkey; `undefined` when there is none (the passkey code is then
+ * not loaded).
+ */
+async function passkeyButtons(ctx: RequestContext, userId: string, page: PageContext) {
+  const providers = webauthnProviders(ctx)
+  if (!providers.length) return undefined
+  const usable = []
+  for (const provider of providers) {
+    if ((await secondFactorPasskeys(ctx, provider, userId)).length) usable.push(provider)
+  }
+  if (!usable.length) return undefined
+  // The button's markup comes with the passkey script (some 15 kB): loaded only to show it.
+  const { webauthnSecondFactorButton, webauthnHead } = await import("../flows/webauthn/page.js")
+  const here = actionUrl(ctx, "two-factor")
+  return {
+    buttons: html`${usable.map((p) => webauthnSecondFactorButton(ctx, p, page.t, here))}`,
+    head: (nonce: string) => webauthnHead(ctx, nonce),
+  }
 }
 
 /** GET two-factor/status. */

@@ -191,9 +191,13 @@ describe("attacks on the passkey step", () => {
     expect(setup.signIns).toEqual([])
     // Refused before anything was written: the victim's passkey still works, the counter untouched.
     const stored = await setup.adapter.getAuthenticator!(attacker.credentialId)
-    expect(stored!.counter).toBe(attacker.browser.authenticator.credentials.get(attacker.credentialId)!.counter - 1)
+    expect(stored!.counter).toBe(
+      attacker.browser.authenticator.credentials.get(attacker.credentialId)!.counter - 1,
+    )
     await password(victim.browser, "ada@example.com")
-    expect(setsSession(await submitPasskey(victim.browser, await answer(victim.browser, "two-factor")))).toBe(true)
+    expect(
+      setsSession(await submitPasskey(victim.browser, await answer(victim.browser, "two-factor"))),
+    ).toBe(true)
   })
 
   test("another user's passkey on the attacker's device is refused too, with the attacker's pending sign-in", async () => {

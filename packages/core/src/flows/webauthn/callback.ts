@@ -386,7 +386,14 @@ export async function verifySecondFactorPasskey(
     throw new WebAuthnVerificationError("The passkey challenge was issued to another sign-in")
   const rp = relyingPartyFor(ctx, provider)
   checkClientData(response.response.clientDataJSON, "authenticate", claims.challenge, rp)
-  return verifyAssertion(ctx, provider, response as AuthenticationResponseJSON, claims, rp, pending.sub)
+  return verifyAssertion(
+    ctx,
+    provider,
+    response as AuthenticationResponseJSON,
+    claims,
+    rp,
+    pending.sub,
+  )
 }
 
 export async function webauthnCallback(

@@ -253,14 +253,7 @@ export async function webauthnOptions(
   const action: WebAuthnAction =
     requested ?? (current || (info?.user.email && !info.exists) ? "register" : "authenticate")
   const challenge = newChallenge()
-  const { options, claims } = await ceremonyOptions(
-    ctx,
-    provider,
-    action,
-    challenge,
-    current,
-    info,
-  )
+  const { options, claims } = await ceremonyOptions(ctx, provider, action, challenge, current, info)
   await issueChallenge(ctx, provider, claims)
   return { headers: noStoreHeaders, body: { action, options } }
 }
