@@ -7,6 +7,10 @@
  * `WebAuthnVerificationError`: logged, no session, the user lands on the
  * sign-in page with `error=Callback` (or gets that URL as JSON).
  *
+ * The same assertion check serves the second step of a pending sign-in
+ * (`verifySecondFactorPasskey`, from `callback/two-factor`): a `two-factor`
+ * challenge, and a passkey of the pending user only.
+ *
  * Before @simplewebauthn/server sees the response, the client data is checked
  * here (type, challenge in constant time, origin) so that these refusals have
  * their own messages and no challenge ends up in a log line.

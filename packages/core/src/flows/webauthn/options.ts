@@ -207,9 +207,9 @@ async function twoFactorOptions(
     throw badRequest("The user has no passkey of this provider to use as a second factor")
   const rp = relyingPartyFor(ctx, provider)
   const options = await generateAuthenticationOptions({
+    // User verification asked for as the provider asks for it, though not required of the
+    // answer (callback.ts): possession is the second factor, the first was something known.
     ...authenticationDefaults(provider),
-    // Possession is the second factor: a touch is enough (a security key without a PIN).
-    userVerification: "preferred",
     rpID: rp.id,
     challenge: fromBase64Url(challenge),
     allowCredentials: authenticators.map((a) => ({
