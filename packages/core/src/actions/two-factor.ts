@@ -21,7 +21,6 @@ import { RequestError } from "../http/request.js"
 import { noStoreHeaders } from "../http/response.js"
 import { actionUrl, appPageUrl, signInPageUrl } from "../http/urls.js"
 import { callAdapter } from "../lib/adapter.js"
-import { secondFactorPasskeys, webauthnProviders } from "../flows/webauthn/second-factor.js"
 import { html } from "../pages/html.js"
 import type { PageContext } from "../pages/layout.js"
 import { pageContextOf } from "../pages/page-context.js"
@@ -29,6 +28,7 @@ import { renderTwoFactorPage } from "../pages/two-factor.js"
 import { sessionStrategy } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
 import { TWO_FACTOR_ID } from "../two-factor/id.js"
+import { secondFactorFlows } from "../two-factor/passkeys.js"
 import { readPending } from "../two-factor/pending.js"
 import { newRecoveryCodes, recoveryCodeHashes } from "../two-factor/recovery.js"
 import { sealKey } from "../two-factor/secret-box.js"
@@ -80,19 +80,17 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
  * not loaded).
  */
 async function passkeyButtons(ctx: RequestContext, userId: string, page: PageContext) {
-  const providers = webauthnProviders(ctx)
-  if (!providers.length) return undefined
   const usable = []
-  for (const provider of providers) {
-    if ((await secondFactorPasskeys(ctx, provider, userId)).length) usable.push(provider)
+  for (const flow of secondFactorFlows(ctx)) {
+    if (await flow.secondFactor!.available(ctx, userId)) usable.push(flow)
   }
   if (!usable.length) return undefined
-  // The button's markup comes with the passkey script (some 15 kB): loaded only to show it.
-  const { webauthnSecondFactorButton, webauthnHead } = await import("../flows/webauthn/page.js")
   const here = actionUrl(ctx, "two-factor")
+  // One head per flow type (the passkey script), as on the sign-in page.
+  const heads = new Set(usable.map((flow) => flow.head).filter((head) => head !== undefined))
   return {
-    buttons: html`${usable.map((p) => webauthnSecondFactorButton(ctx, p, page.t, here))}`,
-    head: (nonce: string) => webauthnHead(ctx, nonce),
+    buttons: html`${usable.map((flow) => flow.secondFactor!.button(ctx, page.t, here))}`,
+    head: (nonce: string) => html`${[...heads].map((head) => head(ctx, nonce))}`,
   }
 }
 

@@ -9,10 +9,10 @@ import type { AdapterUser } from "../adapters.js"
 import type { RequestContext } from "../context.js"
 import { InvalidRequest, TwoFactorExpired, WebAuthnVerificationError } from "../errors.js"
 import { RequestError } from "../http/request.js"
-import { webauthnProviders } from "../flows/webauthn/second-factor.js"
 import { startSession } from "../flows/sign-in/complete.js"
 import { callAdapter } from "../lib/adapter.js"
 import type { ResponseInternal, User } from "../types.js"
+import { secondFactorFlows } from "./passkeys.js"
 import { clearPending, consumePending, requirePending, type PendingClaims } from "./pending.js"
 import { verifySecondFactor } from "./verify.js"
 
@@ -43,8 +43,8 @@ export async function completeTwoFactor(ctx: RequestContext): Promise<ResponseIn
 /**
  * The second factor as a passkey: `data` (the assertion, as the passkey
  * sign-in posts it) and `provider` (the WebAuthn provider whose two-factor
- * options were asked for; the first one by default). The WebAuthn code is
- * loaded only for such an answer.
+ * options were asked for; the first one by default), checked by that
+ * provider's flow.
  */
 async function verifyPasskey(
   ctx: RequestContext,
@@ -53,10 +53,9 @@ async function verifyPasskey(
 ): Promise<void> {
   if (body.code !== undefined)
     throw new RequestError(new InvalidRequest("Send a code or a passkey's answer, not both"), 400)
-  const providers = webauthnProviders(ctx)
-  const provider =
-    body.provider === undefined ? providers[0] : providers.find((p) => p.id === body.provider)
-  if (!provider) throw new WebAuthnVerificationError("No passkey provider of that name")
-  const { verifySecondFactorPasskey } = await import("../flows/webauthn/callback.js")
-  await verifySecondFactorPasskey(ctx, provider, pending)
+  const flows = secondFactorFlows(ctx)
+  const flow =
+    body.provider === undefined ? flows[0] : flows.find((f) => f.provider.id === body.provider)
+  if (!flow?.secondFactor) throw new WebAuthnVerificationError("No passkey provider of that name")
+  await flow.secondFactor.verify(ctx, pending)
 }

@@ -10,14 +10,7 @@
 import type { AdapterAuthenticator } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
 import { callAdapter } from "../../lib/adapter.js"
-import type { ResolvedProvider, ResolvedWebAuthnProvider } from "../types.js"
-
-/** The WebAuthn providers of the configuration, in its order. */
-export function webauthnProviders(ctx: RequestContext): ResolvedWebAuthnProvider[] {
-  return ctx.config.providers.filter(
-    (p: ResolvedProvider): p is ResolvedWebAuthnProvider => p.type === "webauthn",
-  )
-}
+import type { ResolvedWebAuthnProvider } from "../types.js"
 
 /** `userId`'s passkeys that sign in through `provider`. */
 export async function secondFactorPasskeys(
