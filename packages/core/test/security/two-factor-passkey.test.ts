@@ -62,8 +62,7 @@ async function user(setup: App, email: string, withCode = true) {
   setup.clock.nextStep()
   await browser.signOut()
   const [credential] = browser.authenticator.credentials.values()
-  const stored = await setup.adapter.getUserByEmail!(email)
-  return { browser, secret, credentialId: credential!.id, id: stored!.id }
+  return { browser, secret, credentialId: credential!.id }
 }
 
 /** The password in `browser`: the pending sign-in (302 to the two-factor page). */
@@ -161,16 +160,16 @@ describe("a passkey as the second factor", () => {
 
   test("without a WebAuthn provider the page offers no passkey", async () => {
     const setup = app()
-    const ada = await user(setup, "ada@example.com")
+    await user(setup, "ada@example.com")
     const noPasskeys = {
       ...setup.config,
-      providers: setup.config.providers.filter((p: any) => p.id !== "passkey"),
+      providers: setup.config.providers.filter((p) => p.id !== "passkey"),
     }
     const browser = new PasskeyBrowser(noPasskeys)
     await password(browser, "ada@example.com")
     const page = await (await browser.fetch("/auth/two-factor")).text()
+    expect(page).toContain('name="code"')
     expect(page).not.toContain("data-webauthn-provider")
-    expect(ada.id).toBeTruthy()
   })
 })
 
