@@ -147,8 +147,10 @@ export const routes: { readonly [A in AuthAction]: Route } = {
       csrf: false,
       handler: webauthnOptions,
       rateLimit: ["webauthnOptions", "webauthnOptionsIp"],
-      // Registration options for a signed-in user add a passkey to their account.
-      recentSignIn: (ctx) => ctx.request.query.action !== "authenticate",
+      // Registration options for a signed-in user add a passkey to their account; the two
+      // sign-in ceremonies (a passkey sign-in, a second step) add nothing.
+      recentSignIn: (ctx) =>
+        ctx.request.query.action !== "authenticate" && ctx.request.query.action !== "two-factor",
     },
   },
   // Second factors. The step after the first factor is `callback/two-factor`, above.

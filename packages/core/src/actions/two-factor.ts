@@ -21,11 +21,14 @@ import { RequestError } from "../http/request.js"
 import { noStoreHeaders } from "../http/response.js"
 import { actionUrl, appPageUrl, signInPageUrl } from "../http/urls.js"
 import { callAdapter } from "../lib/adapter.js"
+import { html } from "../pages/html.js"
+import type { PageContext } from "../pages/layout.js"
 import { pageContextOf } from "../pages/page-context.js"
 import { renderTwoFactorPage } from "../pages/two-factor.js"
 import { sessionStrategy } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
 import { TWO_FACTOR_ID } from "../two-factor/id.js"
+import { secondFactorFlows } from "../two-factor/passkeys.js"
 import { readPending } from "../two-factor/pending.js"
 import { newRecoveryCodes, recoveryCodeHashes } from "../two-factor/recovery.js"
 import { sealKey } from "../two-factor/secret-box.js"
@@ -62,16 +65,40 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
   const { error } = ctx.request.query
   const custom = ctx.config.pages.twoFactor
   if (custom) return { redirect: appPageUrl(ctx, custom, { error }) }
-  if (!(await readPending(ctx))) {
+  const pending = await readPending(ctx)
+  if (!pending) {
     return { redirect: appPageUrl(ctx, signInPageUrl(ctx), { error: "TwoFactorExpired" }) }
   }
   const csrfToken = await ensureCsrfToken(ctx)
-  return renderTwoFactorPage(ctx, await pageContextOf(ctx), {
+  const page = await pageContextOf(ctx)
+  const passkeys = await passkeyButtons(ctx, pending.sub, page)
+  return renderTwoFactorPage(ctx, page, {
     action: actionUrl(ctx, "callback", TWO_FACTOR_ID),
     csrfToken,
     signInUrl: signInPageUrl(ctx),
     error,
+    ...(passkeys ? { passkeys } : {}),
   })
+}
+
+/**
+ * A "Use a passkey" button per WebAuthn provider through which the pending
+ * user has a passkey; `undefined` when there is none (the passkey code is then
+ * not loaded).
+ */
+async function passkeyButtons(ctx: RequestContext, userId: string, page: PageContext) {
+  const usable = []
+  for (const flow of secondFactorFlows(ctx)) {
+    if (await flow.secondFactor!.available(ctx, userId)) usable.push(flow)
+  }
+  if (!usable.length) return undefined
+  const here = actionUrl(ctx, "two-factor")
+  // One head per flow type (the passkey script), as on the sign-in page.
+  const heads = new Set(usable.map((flow) => flow.head).filter((head) => head !== undefined))
+  return {
+    buttons: html`${usable.map((flow) => flow.secondFactor!.button(ctx, page.t, here))}`,
+    head: (nonce: string) => html`${[...heads].map((head) => head(ctx, nonce))}`,
+  }
 }
 
 /** GET two-factor/status. */

@@ -155,6 +155,22 @@ export interface Flow<P extends ResolvedProvider, I extends ProviderIdentity = P
    * for the usual pages. (A mistyped code goes back to the code form.)
    */
   failurePage?(ctx: RequestContext, provider: P, error: unknown, value: string): string | undefined
+  /** Answering the second step of a pending sign-in (`callback/two-factor`): passkeys only. */
+  secondFactor?: SecondFactorFlow<P>
+}
+
+/**
+ * A flow whose proof can stand in for the second-factor code (a passkey of the
+ * pending user). Reached through the configuration's flows, so an app without
+ * such a provider bundles none of it.
+ */
+export interface SecondFactorFlow<P extends ResolvedProvider> {
+  /** Whether `userId` can answer through `provider` (has a passkey with it). */
+  available(ctx: RequestContext, provider: P, userId: string): Promise<boolean>
+  /** The two-factor page's button for `provider`; `page` is the page's own URL. */
+  button(ctx: RequestContext, provider: P, t: Translator, page: string): SafeHtml
+  /** Checks the answer posted to `callback/two-factor` for the pending sign-in; throws when refused. */
+  verify(ctx: RequestContext, provider: P, pending: { sub: string; jti: string }): Promise<unknown>
 }
 
 /**
@@ -181,6 +197,11 @@ export interface ProviderFlow {
   head?(ctx: RequestContext, nonce: string): SafeHtml
   options?(ctx: RequestContext): Promise<ResponseInternal>
   failurePage?(ctx: RequestContext, error: unknown, value: string): string | undefined
+  readonly secondFactor?: {
+    available(ctx: RequestContext, userId: string): Promise<boolean>
+    button(ctx: RequestContext, t: Translator, page: string): SafeHtml
+    verify(ctx: RequestContext, pending: { sub: string; jti: string }): Promise<unknown>
+  }
 }
 
 /** Binds `flow` to `provider`, so callers need not know the provider's type. */
@@ -188,7 +209,7 @@ export function bindFlow<P extends ResolvedProvider>(
   flow: Flow<P, any>,
   provider: P,
 ): ProviderFlow {
-  const { options, head, failurePage } = flow
+  const { options, head, failurePage, secondFactor } = flow
   return {
     provider,
     type: provider.type,
@@ -206,6 +227,18 @@ export function bindFlow<P extends ResolvedProvider>(
       ? {
           failurePage: (ctx: RequestContext, error: unknown, value: string) =>
             failurePage(ctx, provider, error, value),
+        }
+      : {}),
+    ...(secondFactor
+      ? {
+          secondFactor: {
+            available: (ctx: RequestContext, userId: string) =>
+              secondFactor.available(ctx, provider, userId),
+            button: (ctx: RequestContext, t: Translator, page: string) =>
+              secondFactor.button(ctx, provider, t, page),
+            verify: (ctx: RequestContext, pending: { sub: string; jti: string }) =>
+              secondFactor.verify(ctx, provider, pending),
+          },
         }
       : {}),
   }

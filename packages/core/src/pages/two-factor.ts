@@ -1,13 +1,16 @@
 /**
  * The built-in two-factor page: after the first factor, a user with a second
  * factor enters a code from their authenticator app (or a recovery code). The
- * form posts `code` and the CSRF token to `callback/two-factor`.
+ * form posts `code` and the CSRF token to `callback/two-factor`. When the
+ * pending user has passkeys and a WebAuthn provider is configured, a "Use a
+ * passkey" button answers the step with a passkey instead (`passkeys`: the
+ * buttons and the script's head, from the WebAuthn flow).
  * @module
  */
 import type { RequestContext } from "../context.js"
 import { codeError } from "./code-error.js"
 import { csrfField } from "./form-fields.js"
-import { html } from "./html.js"
+import { html, type SafeHtml } from "./html.js"
 import { renderDocument, type PageContext, type RenderedPage } from "./layout.js"
 
 export interface TwoFactorPageParams {
@@ -15,12 +18,14 @@ export interface TwoFactorPageParams {
   csrfToken: string
   signInUrl: string
   error?: string
+  /** The passkey buttons and their script, when the pending user can use a passkey. */
+  passkeys?: { buttons: SafeHtml; head: (nonce: string) => SafeHtml }
 }
 
 export function renderTwoFactorPage(
   _ctx: RequestContext,
   page: PageContext,
-  { action, csrfToken, signInUrl, error }: TwoFactorPageParams,
+  { action, csrfToken, signInUrl, error, passkeys }: TwoFactorPageParams,
 ): RenderedPage {
   const { t } = page
   const title = t.t("twoFactor.title")
@@ -37,8 +42,9 @@ export function renderTwoFactorPage(
       <input id="two-factor-code" name="code" type="text" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required autofocus${field}>
       <button type="submit" data-pending="${t.t("twoFactor.pending")}">${t.t("twoFactor.submit")}</button>
     </form>
+    ${passkeys ? html`<p class="divider">${t.t("signIn.or")}</p>${passkeys.buttons}` : ""}
     <div class="links">
       <a href="${signInUrl}">${t.t("twoFactor.startOver")}</a>
     </div>`
-  return renderDocument(page, title, content)
+  return renderDocument(page, title, content, passkeys?.head)
 }

@@ -1,7 +1,8 @@
 /**
  * The second step of a sign-in, as a pseudo-provider: `POST
- * callback/two-factor` with `code` (a TOTP code or a recovery code) and the
- * CSRF token finishes the sign-in the pending cookie holds. It goes through
+ * callback/two-factor` with `code` (a TOTP code or a recovery code), or `data`
+ * (a passkey's assertion, see `complete.ts`), and the CSRF token finishes the
+ * sign-in the pending cookie holds. It goes through
  * the route table like every callback (CSRF, and the `twoFactor` rate limit
  * keyed by the pending user). Failures go back to the two-factor page; an
  * expired or missing pending sign-in to the sign-in page.

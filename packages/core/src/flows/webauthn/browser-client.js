@@ -13,6 +13,12 @@
  * autofill on the form's e-mail field. The strings it shows come from the
  * control's `data-message-*` attributes (the page's language); the button
  * shows its `data-pending` label while a ceremony runs.
+ *
+ * A control with `data-webauthn-action="two-factor"` (on the two-factor page)
+ * answers the pending sign-in's second step instead: it asks for the
+ * `two-factor` options (the pending user's passkeys) and posts the assertion to
+ * `callback/two-factor`. Its form is a plain GET of the page for browsers
+ * without the script, so it carries no CSRF token: the page's code form has it.
  */
 ;(function () {
   "use strict"
@@ -41,6 +47,7 @@
     this.form = isForm ? element : element.form
     this.button = isForm ? element.querySelector("button[type=submit]") : element
     this.provider = element.getAttribute("data-webauthn-provider")
+    this.secondFactor = element.getAttribute("data-webauthn-action") === "two-factor"
     this.errorBox =
       document.querySelector('[data-webauthn-error="' + this.provider + '"]') ||
       (isForm ? element.querySelector("[data-webauthn-error]") : null)
@@ -55,14 +62,22 @@
     return element && typeof element.value === "string" ? element.value : ""
   }
 
-  function endpoint(control, path) {
+  function endpoint(control, path, id) {
     return (
       control.element.getAttribute("data-auth-url") +
       "/" +
       path +
       "/" +
-      encodeURIComponent(control.provider)
+      encodeURIComponent(id || control.provider)
     )
+  }
+
+  /** The CSRF token: the control's form's, or, for one without (two-factor), the page's. */
+  function csrfTokenOf(control) {
+    var own = value(control.form, "csrfToken")
+    if (own) return own
+    var field = document.querySelector("input[name=csrfToken]")
+    return field ? field.value : ""
   }
 
   function showError(control, text) {
@@ -114,10 +129,15 @@
     var body = new URLSearchParams({
       action: action,
       data: JSON.stringify(result),
-      csrfToken: value(control.form, "csrfToken"),
-      callbackUrl: value(control.form, "callbackUrl"),
+      csrfToken: csrfTokenOf(control),
     })
-    var response = await fetch(endpoint(control, "callback"), {
+    // The second step goes to `callback/two-factor`, naming the provider; its pending sign-in knows where to go.
+    if (control.secondFactor) body.set("provider", control.provider)
+    else body.set("callbackUrl", value(control.form, "callbackUrl"))
+    var path = control.secondFactor
+      ? endpoint(control, "callback", "two-factor")
+      : endpoint(control, "callback")
+    var response = await fetch(path, {
       method: "POST",
       credentials: "same-origin",
       headers: {
@@ -164,6 +184,11 @@
   }
 
   async function ceremony(control) {
+    if (control.secondFactor) {
+      var asked = await fetchOptions(control, new URLSearchParams({ action: "two-factor" }))
+      var assertion = await lib.startAuthentication({ optionsJSON: asked.options })
+      return finish(control, "two-factor", assertion)
+    }
     var options = await fetchOptions(control, fieldsOf(control.form))
     var result =
       options.action === "register"

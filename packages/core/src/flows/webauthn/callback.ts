@@ -7,6 +7,10 @@
  * `WebAuthnVerificationError`: logged, no session, the user lands on the
  * sign-in page with `error=Callback` (or gets that URL as JSON).
  *
+ * The same assertion check serves the second step of a pending sign-in
+ * (`verifySecondFactorPasskey`, from `callback/two-factor`): a `two-factor`
+ * challenge, and a passkey of the pending user only.
+ *
  * Before @simplewebauthn/server sees the response, the client data is checked
  * here (type, challenge in constant time, origin) so that these refusals have
  * their own messages and no challenge ends up in a log line.
@@ -57,7 +61,15 @@ function parseBody(ctx: RequestContext): ParsedResponse {
   const action = body.action
   if (action !== "register" && action !== "authenticate")
     throw malformed('action must be "register" or "authenticate"')
-  let data: unknown = body.data
+  return { action, response: parseResponse(body.data, action) } as ParsedResponse
+}
+
+/** `data`, the JSON of the browser's answer to `action`'s ceremony, or 400. */
+function parseResponse(
+  raw: unknown,
+  action: "register" | "authenticate",
+): RegistrationResponseJSON | AuthenticationResponseJSON {
+  let data: unknown = raw
   if (typeof data === "string") {
     try {
       data = JSON.parse(data)
@@ -92,7 +104,7 @@ function parseBody(ctx: RequestContext): ParsedResponse {
       `data is not a WebAuthn ${action === "register" ? "registration" : "authentication"} response`,
     )
   if (candidate.clientExtensionResults === undefined) candidate.clientExtensionResults = {}
-  return { action, response: candidate } as ParsedResponse
+  return candidate as RegistrationResponseJSON | AuthenticationResponseJSON
 }
 
 /** Type, challenge and origin of the client data, checked before anything else. */
@@ -260,18 +272,39 @@ async function ownerThroughAccount(
   return user
 }
 
-async function authenticate(
+/** What a verified assertion proved: whose passkey it is, and whether the authenticator verified the user. */
+export interface VerifiedAssertion {
+  user: AdapterUser
+  authenticator: AdapterAuthenticator
+  userVerified: boolean
+}
+
+/**
+ * Verifies an assertion against `claims`' challenge, finds the passkey's owner
+ * through its account with `provider`, and, only then, claims the counter step
+ * and records the challenge used (a refusal writes nothing). With `ownerId`
+ * (the second step of a pending sign-in) the passkey must be that user's, and
+ * user presence is enough: the first factor was the password (or the like),
+ * the passkey is the thing held, as a security key without a PIN is. Whether
+ * the authenticator verified the user is returned either way.
+ */
+export async function verifyAssertion(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
   response: AuthenticationResponseJSON,
   claims: ChallengeClaims,
   rp: RequestRelyingParty,
-): Promise<ResponseInternal> {
+  ownerId?: string,
+): Promise<VerifiedAssertion> {
   const authenticator = await callAdapter(ctx.config, "getAuthenticator", response.id)
   if (!authenticator) throw new WebAuthnVerificationError("The passkey is not registered here")
+  // Before anything else: another user's passkey (the attacker's own, say) proves nothing about this one.
+  if (ownerId !== undefined && authenticator.userId !== ownerId)
+    throw new WebAuthnVerificationError("The passkey belongs to another user")
   const result = await verified("sign-in", () =>
     verifyAuthenticationResponse({
       ...authenticationVerification(provider),
+      ...(ownerId !== undefined ? { requireUserVerification: false } : {}),
       response,
       expectedChallenge: claims.challenge,
       expectedOrigin: rp.origins,
@@ -308,6 +341,24 @@ async function authenticate(
     if (unclaim) await unclaim().catch((undoError: Error) => ctx.config.logger.error(undoError))
     throw error
   }
+  // Read from the signed authenticator data by the library, not from anything the client says.
+  return { user, authenticator, userVerified: result.authenticationInfo.userVerified === true }
+}
+
+async function authenticate(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+  response: AuthenticationResponseJSON,
+  claims: ChallengeClaims,
+  rp: RequestRelyingParty,
+): Promise<ResponseInternal> {
+  const { user, authenticator, userVerified } = await verifyAssertion(
+    ctx,
+    provider,
+    response,
+    claims,
+    rp,
+  )
   const account = {
     type: "webauthn" as const,
     provider: provider.id,
@@ -317,8 +368,35 @@ async function authenticate(
     ctx,
     { user, account, webauthn: { kind: "authenticate", user } },
     persistWebAuthn,
-    // Read from the signed authenticator data by the library, not from anything the client says.
-    { userVerifiedPasskey: result.authenticationInfo.userVerified === true },
+    { userVerifiedPasskey: userVerified },
+  )
+}
+
+/**
+ * The assertion posted to `callback/two-factor` (`data`, as the passkey
+ * sign-in posts it), verified against the two-factor challenge this browser was
+ * given for `pending` (the pending sign-in's user and `jti`): the passkey must
+ * be that user's. Refusals are `WebAuthnVerificationError`s.
+ */
+export async function verifySecondFactorPasskey(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+  pending: { sub: string; jti: string },
+): Promise<VerifiedAssertion> {
+  const response = parseResponse(ctx.request.body?.data, "authenticate")
+  const claims = await consumeChallenge(ctx, provider, "two-factor")
+  // Issued to this very wait: not another pending sign-in's challenge, even the same user's.
+  if (claims.userId !== pending.sub || claims.pending !== pending.jti)
+    throw new WebAuthnVerificationError("The passkey challenge was issued to another sign-in")
+  const rp = relyingPartyFor(ctx, provider)
+  checkClientData(response.response.clientDataJSON, "authenticate", claims.challenge, rp)
+  return verifyAssertion(
+    ctx,
+    provider,
+    response as AuthenticationResponseJSON,
+    claims,
+    rp,
+    pending.sub,
   )
 }
 

@@ -26,15 +26,25 @@ import { sha256Hex } from "../../lib/crypto.js"
 import { isDuplicateRefusal } from "../../lib/duplicate.js"
 import { toBase64Url } from "./encoding.js"
 
-export type WebAuthnAction = "register" | "authenticate"
+/**
+ * What a challenge is for: a registration, a passkey sign-in, or the second
+ * step of a pending sign-in (`two-factor`: an assertion of the pending user's
+ * own passkeys). A challenge for one is refused for the others.
+ */
+export type WebAuthnAction = "register" | "authenticate" | "two-factor"
 
 /** What the challenge cookie remembers between the options and the callback. */
 export interface ChallengeClaims {
   challenge: string
   action: WebAuthnAction
   provider: string
-  /** register: the id of the user the passkey is for (a new id, or the signed-in user's). */
+  /**
+   * register: the id of the user the passkey is for (a new id, or the signed-in user's);
+   * two-factor: the pending sign-in's user.
+   */
   userId?: string
+  /** two-factor: the pending sign-in the challenge was issued to (its `jti`). */
+  pending?: string
   /** register: true when the passkey is added to the signed-in user `userId`. */
   signedIn?: boolean
   /** register, new user: the e-mail address and display name given. */
@@ -43,6 +53,8 @@ export interface ChallengeClaims {
   /** When the challenge expires (seconds), as the cookie's token says. */
   exp?: number
 }
+
+const ACTIONS = new Set<WebAuthnAction>(["register", "authenticate", "two-factor"])
 
 const CHALLENGE_BYTES = 32
 
@@ -65,7 +77,7 @@ async function readCookie(ctx: RequestContext): Promise<ChallengeClaims | undefi
     )
     if (!claims || typeof claims.challenge !== "string" || typeof claims.provider !== "string")
       return undefined
-    if (claims.action !== "register" && claims.action !== "authenticate") return undefined
+    if (!ACTIONS.has(claims.action as WebAuthnAction)) return undefined
     // The challenge's lifetime is exact: no clock tolerance as for session tokens.
     if (typeof claims.exp !== "number" || claims.exp * 1000 <= Date.now()) return undefined
     return claims as ChallengeClaims

@@ -8,11 +8,12 @@
 import { appPageUrl, signInPageUrl } from "../../http/urls.js"
 import { resolveCallbackUrl } from "../../lib/callback-url.js"
 import type { Flow, ResolvedWebAuthnProvider } from "../types.js"
-import { webauthnCallback } from "./callback.js"
+import { verifySecondFactorPasskey, webauthnCallback } from "./callback.js"
 import { normalizeWebAuthnProvider } from "./normalize.js"
 import { webauthnOptions } from "./options.js"
-import { webauthnHead, webauthnSection } from "./page.js"
+import { webauthnHead, webauthnSecondFactorButton, webauthnSection } from "./page.js"
 import { persistWebAuthn, type WebAuthnIdentity } from "./persist.js"
+import { secondFactorPasskeys } from "./second-factor.js"
 
 export const webauthnFlow: Flow<ResolvedWebAuthnProvider, WebAuthnIdentity> = {
   normalize: normalizeWebAuthnProvider,
@@ -26,4 +27,11 @@ export const webauthnFlow: Flow<ResolvedWebAuthnProvider, WebAuthnIdentity> = {
   head: webauthnHead,
   persist: persistWebAuthn,
   options: webauthnOptions,
+  // A passkey of the pending user in place of the code (docs/two-factor.md).
+  secondFactor: {
+    available: async (ctx, provider, userId) =>
+      (await secondFactorPasskeys(ctx, provider, userId)).length > 0,
+    button: webauthnSecondFactorButton,
+    verify: verifySecondFactorPasskey,
+  },
 }

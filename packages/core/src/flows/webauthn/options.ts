@@ -2,17 +2,19 @@
  * GET webauthn-options/<provider>: the options the browser passes to
  * `startRegistration` / `startAuthentication` of @simplewebauthn/browser.
  *
- * Answers `{ action, options }`. `?action=register|authenticate` picks the
- * ceremony; without it: a signed-in user registers (adds a passkey), an
- * `email` of no known user registers (a new account), anything else
- * authenticates. The challenge is set in the `webauthnChallenge` cookie.
+ * Answers `{ action, options }`. `?action=register|authenticate|two-factor`
+ * picks the ceremony; without it: a signed-in user registers (adds a passkey),
+ * an `email` of no known user registers (a new account), anything else
+ * authenticates. `two-factor` is the second step of a pending sign-in: an
+ * assertion of one of the pending user's own passkeys (`allowCredentials`
+ * lists them). The challenge is set in the `webauthnChallenge` cookie.
  * @module
  */
 import type { ResolvedWebAuthnProvider } from "../types.js"
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../adapters.js"
 import type { RequestContext } from "../../context.js"
-import { InvalidRequest } from "../../errors.js"
+import { InvalidRequest, TwoFactorExpired } from "../../errors.js"
 import { RequestError } from "../../http/request.js"
 import { noStoreHeaders } from "../../http/response.js"
 import { callAdapter } from "../../lib/adapter.js"
@@ -23,6 +25,7 @@ import type {
   WebAuthnUserInfo,
 } from "../../providers/webauthn.js"
 import { sessionStrategy } from "../../session/index.js"
+import { readPending } from "../../two-factor/pending.js"
 import type { ResponseInternal } from "../../types.js"
 import {
   issueChallenge,
@@ -32,6 +35,7 @@ import {
 } from "./challenge.js"
 import { fromBase64Url } from "./encoding.js"
 import { relyingPartyFor } from "./relying-party.js"
+import { secondFactorPasskeys } from "./second-factor.js"
 import { authenticationDefaults, registrationDefaults } from "./settings.js"
 import { userHandleOf } from "./user-handle.js"
 
@@ -44,8 +48,8 @@ function badRequest(message: string, status = 400): RequestError {
 
 function requestedAction(value: string | undefined): WebAuthnAction | undefined {
   if (value === undefined || value === "") return undefined
-  if (value === "register" || value === "authenticate") return value
-  throw badRequest('action must be "register" or "authenticate"')
+  if (value === "register" || value === "authenticate" || value === "two-factor") return value
+  throw badRequest('action must be "register", "authenticate" or "two-factor"')
 }
 
 /** The signed-in user, if the session names one the adapter knows. */
@@ -181,21 +185,75 @@ async function authenticationOptions(
   return { options, claims }
 }
 
+/**
+ * The second step of a pending sign-in: the pending user's passkeys only. Who
+ * asks already passed the first factor (the pending cookie says so), so listing
+ * that user's credential ids tells them nothing about anyone else.
+ */
+async function twoFactorOptions(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+  challenge: string,
+) {
+  if (!ctx.config.twoFactor) throw badRequest("Second factors are not enabled")
+  const pending = await readPending(ctx)
+  if (!pending)
+    throw new RequestError(
+      new TwoFactorExpired("No sign-in is waiting for a second factor, or it expired"),
+      401,
+    )
+  const authenticators = await secondFactorPasskeys(ctx, provider, pending.sub)
+  if (!authenticators.length)
+    throw badRequest("The user has no passkey of this provider to use as a second factor")
+  const rp = relyingPartyFor(ctx, provider)
+  const options = await generateAuthenticationOptions({
+    // User verification asked for as the provider asks for it, though not required of the
+    // answer (callback.ts): possession is the second factor, the first was something known.
+    ...authenticationDefaults(provider),
+    rpID: rp.id,
+    challenge: fromBase64Url(challenge),
+    allowCredentials: authenticators.map((a) => ({
+      id: a.credentialID,
+      ...(a.transports ? { transports: a.transports.split(",") } : {}),
+    })),
+  })
+  const claims: ChallengeClaims = {
+    challenge,
+    action: "two-factor",
+    provider: provider.id,
+    userId: pending.sub,
+    pending: pending.jti,
+  }
+  return { options, claims }
+}
+
+/** The options and challenge claims of `action`. */
+function ceremonyOptions(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+  action: WebAuthnAction,
+  challenge: string,
+  current: AdapterUser | null,
+  info: WebAuthnUserInfo | null,
+) {
+  if (action === "register") return registrationOptions(ctx, provider, challenge, current, info)
+  if (action === "two-factor") return twoFactorOptions(ctx, provider, challenge)
+  return authenticationOptions(ctx, provider, challenge)
+}
+
 export async function webauthnOptions(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
 ): Promise<ResponseInternal> {
   const requested = requestedAction(ctx.request.query.action)
-  const current = requested === "authenticate" ? null : await signedInUser(ctx)
+  const signingIn = requested === "authenticate" || requested === "two-factor"
+  const current = signingIn ? null : await signedInUser(ctx)
   // Who is asking matters only to a registration by someone not signed in.
-  const info = current || requested === "authenticate" ? null : await userInfo(ctx, provider)
+  const info = current || signingIn ? null : await userInfo(ctx, provider)
   const action: WebAuthnAction =
     requested ?? (current || (info?.user.email && !info.exists) ? "register" : "authenticate")
   const challenge = newChallenge()
-  const { options, claims } =
-    action === "register"
-      ? await registrationOptions(ctx, provider, challenge, current, info)
-      : await authenticationOptions(ctx, provider, challenge)
+  const { options, claims } = await ceremonyOptions(ctx, provider, action, challenge, current, info)
   await issueChallenge(ctx, provider, claims)
   return { headers: noStoreHeaders, body: { action, options } }
 }

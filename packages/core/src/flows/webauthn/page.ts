@@ -108,6 +108,28 @@ export function webauthnSection(
     </form>`
 }
 
+/**
+ * The two-factor page's "Use a passkey" button for `provider`: a control of
+ * the passkey script (`data-webauthn-action="two-factor"`), which asks for the
+ * pending user's passkeys and posts the answer to `callback/two-factor` with
+ * the page's CSRF token. Without the script, the button only reloads the page
+ * (a GET): no attempt is counted and no token leaves in a URL.
+ */
+export function webauthnSecondFactorButton(
+  ctx: RequestContext,
+  provider: ResolvedWebAuthnProvider,
+  t: Translator,
+  page: string,
+): SafeHtml {
+  const usable = !isIpAddress(new URL(ctx.origin).hostname)
+  const attributes = scriptAttributes(ctx, { ...provider, enableConditionalUI: false }, t, usable)
+  return html`
+    <form class="provider" action="${page}" method="GET"${attributes} data-webauthn-action="two-factor">
+      <button type="submit" data-pending="${t.t("passkey.pending")}"${usable ? "" : html` disabled`}>${t.t("twoFactor.passkey")}</button>
+      <p class="error" data-webauthn-error="${provider.id}" role="alert" hidden></p>
+    </form>`
+}
+
 /** The passkey script, once per page with a WebAuthn provider on it. */
 export function webauthnHead(_ctx: RequestContext, nonce: string): SafeHtml {
   return html`<script nonce="${nonce}">${script}</script>`

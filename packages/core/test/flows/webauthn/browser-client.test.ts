@@ -8,11 +8,13 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthConfig } from "@tessera/core"
 import { MemoryAdapter } from "@tessera/testing"
+import Credentials from "@tessera/core/providers/credentials"
 import Email from "@tessera/core/providers/email"
 import Passkey from "@tessera/core/providers/passkey"
 import { CHROMIUM, hasChromium, launchChromium } from "../../harness/chromium.js"
 import { serveAuth, type AuthServer } from "../../harness/http-server.js"
 import { SECRET } from "../../harness/index.js"
+import { codeFor } from "../../two-factor/helpers.js"
 
 if (!hasChromium)
   console.warn(
@@ -80,7 +82,10 @@ function optionsOf(d: Device): any[] {
 }
 
 /** The latest webauthn-options answer, once it is `action`'s. */
-async function lastOptions(d: Device, action: "register" | "authenticate"): Promise<any> {
+async function lastOptions(
+  d: Device,
+  action: "register" | "authenticate" | "two-factor",
+): Promise<any> {
   await expect.poll(() => optionsOf(d).at(-1)?.action).toBe(action)
   return optionsOf(d).at(-1)
 }
@@ -315,6 +320,77 @@ describe.skipIf(!hasChromium)("passkeys in Chromium with a virtual authenticator
         await carol.context.close()
         config = withAutofill
       }
+    },
+  )
+
+  it(
+    "a passkey as the second factor: the password, then the two-factor page's passkey button, signs in",
+    { timeout: 60_000 },
+    async () => {
+      config = {
+        ...base,
+        session: { strategy: "jwt" },
+        twoFactor: {},
+        providers: [
+          Passkey({ enableConditionalUI: false }),
+          Credentials({
+            credentials: { email: {}, password: { type: "password", label: "Password" } },
+            authorize: async ({ email, password }) =>
+              typeof email === "string" && password === "correct horse"
+                ? await adapter.getUserByEmail!(email)
+                : null,
+          }),
+        ],
+      }
+      const fay = await device()
+      const { page } = fay
+      try {
+        await openSignIn(page)
+        await usePasskeyButton(page, "fay@example.com")
+        // A second factor for Fay: set up and confirmed as an app's settings page would.
+        const secret = await page.evaluate(async () => {
+          const { csrfToken } = await (await fetch("/auth/csrf")).json()
+          const setup = await fetch("/auth/two-factor/setup", {
+            method: "POST",
+            body: new URLSearchParams({ csrfToken }),
+          })
+          return (await setup.json()).secret as string
+        })
+        const enabled = await page.evaluate(
+          async ([code]) => {
+            const { csrfToken } = await (await fetch("/auth/csrf")).json()
+            const body = new URLSearchParams({ csrfToken, code: code! })
+            return (await fetch("/auth/two-factor/enable", { method: "POST", body })).status
+          },
+          [codeFor(secret)],
+        )
+        expect(enabled).toBe(200)
+        await signOut(page)
+
+        // The password stops at the two-factor page, which offers the passkey.
+        await page.goto(`${origin}/auth/signin`)
+        await page.fill("#input-email-for-credentials-provider", "fay@example.com")
+        await page.fill("#input-password-for-credentials-provider", "correct horse")
+        await Promise.all([
+          page.waitForURL(`${origin}/auth/two-factor`),
+          page.click(`form[action$="/auth/callback/credentials"] button[type=submit]`),
+        ])
+        expect(await sessionOf(page)).toBeNull()
+        const button = page.locator("form[data-webauthn-action=two-factor] button")
+        expect(await button.textContent()).toBe("Use a passkey")
+        await Promise.all([page.waitForURL(`${origin}/`), button.click()])
+        expect((await sessionOf(page)).user.email).toBe("fay@example.com")
+        const asked = await lastOptions(fay, "two-factor")
+        const fayId = (await adapter.getUserByEmail!("fay@example.com"))!.id
+        const fays = [...store.authenticators.values()].filter((a) => a.userId === fayId)
+        expect(asked.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual(
+          fays.map((a) => a.credentialID),
+        )
+      } finally {
+        await fay.context.close()
+        config = withAutofill
+      }
+      expect(logged).toEqual([])
     },
   )
 })

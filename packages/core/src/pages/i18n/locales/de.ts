@@ -85,6 +85,7 @@ const de: Messages = {
   "twoFactor.submit": "Bestätigen",
   "twoFactor.pending": "Wird geprüft …",
   "twoFactor.startOver": "Erneut anmelden",
+  "twoFactor.passkey": "Passkey verwenden",
   "code.error.Verification":
     "Dieser Code hat nicht funktioniert. Prüfen Sie ihn oder fordern Sie einen neuen an.",
   "code.error.TwoFactor": "Dieser Code hat nicht funktioniert. Versuchen Sie es noch einmal.",

@@ -90,6 +90,7 @@ const en = {
   "twoFactor.submit": "Verify",
   "twoFactor.pending": "Verifying…",
   "twoFactor.startOver": "Sign in again",
+  "twoFactor.passkey": "Use a passkey",
 
   // What a code form (e-mail code, two-factor code) says when the code did not work
   "code.error.Verification": "That code did not work. Check it, or request a new one.",

@@ -82,6 +82,7 @@ const es: Messages = {
   "twoFactor.submit": "Verificar",
   "twoFactor.pending": "Verificando…",
   "twoFactor.startOver": "Volver a iniciar sesión",
+  "twoFactor.passkey": "Usar una llave de acceso",
   "code.error.Verification": "Ese código no funcionó. Revísalo o pide uno nuevo.",
   "code.error.TwoFactor": "Ese código no funcionó. Inténtalo de nuevo.",
   "code.error.RateLimited": "Demasiados intentos. Espera unos minutos y vuelve a intentarlo.",

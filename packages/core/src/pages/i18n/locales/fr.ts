@@ -80,6 +80,7 @@ const fr: Messages = {
   "twoFactor.submit": "Valider",
   "twoFactor.pending": "Vérification…",
   "twoFactor.startOver": "Se reconnecter",
+  "twoFactor.passkey": "Utiliser une clé d'accès",
   "code.error.Verification": "Ce code n’a pas fonctionné. Vérifiez-le ou demandez-en un nouveau.",
   "code.error.TwoFactor": "Ce code n’a pas fonctionné. Réessayez.",
   "code.error.RateLimited": "Trop de tentatives. Attendez quelques minutes, puis réessayez.",

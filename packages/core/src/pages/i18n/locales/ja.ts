@@ -82,6 +82,7 @@ const ja: Messages = {
   "twoFactor.submit": "確認",
   "twoFactor.pending": "確認しています…",
   "twoFactor.startOver": "もう一度ログイン",
+  "twoFactor.passkey": "パスキーを使用",
   "code.error.Verification":
     "このコードは使えませんでした。確認するか、新しいコードを請求してください。",
   "code.error.TwoFactor": "このコードは使えませんでした。もう一度お試しください。",

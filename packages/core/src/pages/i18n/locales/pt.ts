@@ -79,6 +79,7 @@ const pt: Messages = {
   "twoFactor.submit": "Verificar",
   "twoFactor.pending": "Verificando…",
   "twoFactor.startOver": "Entrar novamente",
+  "twoFactor.passkey": "Usar uma chave de acesso",
   "code.error.Verification": "Esse código não funcionou. Confira-o ou peça um novo.",
   "code.error.TwoFactor": "Esse código não funcionou. Tente novamente.",
   "code.error.RateLimited": "Tentativas demais. Aguarde alguns minutos e tente novamente.",

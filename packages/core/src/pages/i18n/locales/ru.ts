@@ -79,6 +79,7 @@ const ru: Messages = {
   "twoFactor.submit": "Подтвердить",
   "twoFactor.pending": "Проверка…",
   "twoFactor.startOver": "Войти заново",
+  "twoFactor.passkey": "Использовать ключ доступа",
   "code.error.Verification": "Код не подошёл. Проверьте его или запросите новый.",
   "code.error.TwoFactor": "Код не подошёл. Попробуйте ещё раз.",
   "code.error.RateLimited": "Слишком много попыток. Подождите несколько минут и попробуйте снова.",

@@ -65,6 +65,7 @@ const zh: Messages = {
   "twoFactor.submit": "验证",
   "twoFactor.pending": "正在验证…",
   "twoFactor.startOver": "重新登录",
+  "twoFactor.passkey": "使用通行密钥",
   "code.error.Verification": "该验证码无效。请检查，或重新获取一个。",
   "code.error.TwoFactor": "该验证码无效。请重试。",
   "code.error.RateLimited": "尝试次数过多。请等待几分钟后重试。",
