@@ -5,7 +5,7 @@
  *
  * Except the credentials flow's light part (its normalizer and form section,
  * 1.4 KB, all of it helpers of the core's): it is part of the core, because
- * its own `import()` cost a cold start more (about 1.5 ms of CPU, one more
+ * its own `import()` cost a cold start more (about 1 ms of CPU, one more
  * file to resolve, read and link, measured in bench/README.md's
  * twenty-second round) than compiling it costs an app without credentials.
  * Its sign-in steps still load on the first sign-in.
