@@ -11,7 +11,20 @@
 // alternate (Tessera first, then Auth.js first) so that load from other
 // processes hits both alike; the figure is the median of the per-pair ratios.
 // Times are taken inside the child from just before `import()` (Node's own
-// start, ~40-70 ms and the same for both, is reported apart).
+// start, ~40-70 ms and the same for both, is reported apart). Each library is
+// resolved as an app installed from npm resolves it: from a real folder in a
+// node_modules beside the app (Auth.js: bench/.baseline/authjs/node_modules;
+// Tessera: a copy of packages/core's package.json and dist, made afresh by
+// every run, in bench/.baseline/tessera-installed/node_modules). Through the
+// workspace's symlink four folders up, Node's resolver took ~1.8 ms more for
+// the app's three `@tessera/core` specifiers than for the same files installed.
+//
+// Both libraries' totals hold the same work: Node loads undici (~50 ms) for the
+// first `Request`; Auth.js's import loads part of what undici needs earlier
+// (node:crypto and the streams, through @panva/hkdf's `import "crypto"`), so
+// compare import and first check together, not apart. For information, the
+// same pairs once more with a `Request` made before the clock starts, as a
+// server framework has made one before a library's first check.
 //
 // Then the same pairs with each library's single-file bundle of the same app
 // (bench/lib/bundle.mjs: esbuild, minified, what an edge deployment uploads):
@@ -26,7 +39,7 @@
 // Target: Tessera's import + first check at most 0.5x Auth.js's. Exits 1 above it.
 // Writes bench/results/cold-start.json.
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -56,17 +69,29 @@ const env = Object.fromEntries(
   ),
 )
 
-/** Generates `name.mjs` with `source` in the library's app folder; returns its URL. */
-function moduleFile(library, name, source) {
-  const dir = appDir(library, `cold-start-${name}`)
+/** Generates `name.mjs` with `source` in `folder` (the library's app folder); returns its URL. */
+function moduleFile(library, name, source, folder = library) {
+  const dir = appDir(folder, `cold-start-${name}`)
   writeFiles(dir, { "index.mjs": source })
   return pathToFileURL(join(dir, "index.mjs")).href
 }
 
+// @tessera/core as `npm install` lays it out (package.json and dist, the files
+// an import reads), so that it resolves as Auth.js's does; its lazily imported
+// dependencies (jose, oauth4webapi, ...) resolve from the repository's
+// node_modules, as before, and no cold start here imports them.
+const INSTALLED = "tessera-installed"
+const installed = join(appDir(INSTALLED, "node_modules"), "@tessera", "core")
+rmSync(installed, { recursive: true, force: true })
+mkdirSync(installed, { recursive: true })
+cpSync(join(root, "packages/core/package.json"), join(installed, "package.json"))
+cpSync(join(root, "packages/core/dist"), join(installed, "dist"), { recursive: true })
+const folderOf = (library) => (library === "tessera" ? INSTALLED : library)
+
 const apps = {}
 for (const library of Object.keys(LIBRARIES)) {
   apps[library] = {
-    url: moduleFile(library, "app", minimalAppSource(library)),
+    url: moduleFile(library, "app", minimalAppSource(library), folderOf(library)),
     cookie: await jwtSessionCookie(library),
   }
 }
@@ -83,8 +108,8 @@ function launch(url, { mode = "", cookie = "", flags = [] } = {}) {
   return { ...JSON.parse(result.stdout), wallMs }
 }
 
-const launchApp = (library, flags) =>
-  launch(apps[library].url, { mode: "session", cookie: apps[library].cookie, flags })
+const launchApp = (library, flags, mode = "session") =>
+  launch(apps[library].url, { mode, cookie: apps[library].cookie, flags })
 
 // Both must answer the same session for the same cookie; Tessera must not
 // re-issue the cookie on a plain check (Auth.js does, by design: rolling expiry).
@@ -110,6 +135,16 @@ for (let pair = 0; pair < PAIRS; pair++) {
   const order = pair % 2 ? ["authjs", "tessera"] : ["tessera", "authjs"]
   for (const library of order) runs[library].push(launchApp(library))
   process.stderr.write(`\rcold start: pair ${pair + 1}/${PAIRS}   `)
+}
+process.stderr.write("\n")
+
+// For information: the same pairs with undici loaded before the clock starts.
+const requestFirst = { tessera: [], authjs: [] }
+for (let pair = 0; pair < PAIRS; pair++) {
+  const order = pair % 2 ? ["authjs", "tessera"] : ["tessera", "authjs"]
+  for (const library of order)
+    requestFirst[library].push(launchApp(library, [], "session-request-first"))
+  process.stderr.write(`\rcold start, Request made first: pair ${pair + 1}/${PAIRS}   `)
 }
 process.stderr.write("\n")
 
@@ -157,6 +192,15 @@ const coldStart = {
     importOnly: ratio("importMs"),
     processWall: ratio("wallMs"),
   },
+  requestLoadedFirst: {
+    tessera: summary(requestFirst.tessera),
+    authjs: summary(requestFirst.authjs),
+    ratios: {
+      importAndFirstCheck: ratio("totalMs", requestFirst),
+      importOnly: ratio("importMs", requestFirst),
+      processWall: ratio("wallMs", requestFirst),
+    },
+  },
   singleFileBundle: {
     tessera: summary(bundled.tessera),
     authjs: summary(bundled.authjs),
@@ -182,12 +226,12 @@ const dependencies = [
     name,
     `import "${name}"\n`,
   ]),
-  ["tessera", "@tessera/core (index only)", `import "@tessera/core"\n`],
+  ["tessera", "@tessera/core (index only)", `import "@tessera/core"\n`, INSTALLED],
   ["authjs", "@auth/core (index only)", `import "@auth/core"\n`],
-].map(([library, name, source]) => ({
+].map(([library, name, source, folder]) => ({
   library,
   name,
-  url: moduleFile(library, `dep-${name.replace(/[^a-z0-9]+/gi, "-")}`, source),
+  url: moduleFile(library, `dep-${name.replace(/[^a-z0-9]+/gi, "-")}`, source, folder),
   times: [],
 }))
 for (let i = 0; i < DEPENDENCY_RUNS; i++) {
@@ -248,6 +292,10 @@ printPairs(
   `Cold start, ${PAIRS} alternating pairs of fresh processes (medians, ms):`,
   coldStart,
   `   (target <= ${TARGET})`,
+)
+printPairs(
+  "\nThe same with a Request made before the clock starts (undici loaded; information):",
+  coldStart.requestLoadedFirst,
 )
 printPairs(
   "\nThe same, each app as its single-file bundle (esbuild, minified):",

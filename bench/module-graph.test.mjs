@@ -5,8 +5,8 @@
 // - importing it loads the entry points and the `core` chunk, nothing of a
 //   flow, and calls nothing of Node's at import (no `process.getBuiltinModule`);
 // - the first session check adds the light part of the configured flows
-//   (credentials, OAuth), never the built-in pages (and their strings),
-//   oauth4webapi nor anything of passkeys;
+//   (OAuth; the credentials flow's is in the core chunk), never the built-in
+//   pages (and their strings), oauth4webapi nor anything of passkeys;
 // - an OAuth sign-in adds the OAuth steps and oauth4webapi, still no passkeys.
 //
 // A Credentials-only app (no OAuth, e-mail or passkey provider): import, a session check and a
@@ -107,10 +107,8 @@ test("a cold start loads the core in a few files, and each flow only when it is 
   ])
   // Not even jose's error classes: they load when a token fails (jwt/jose-errors.ts).
   expect(packages(steps.import)).toEqual([])
-  expect(core(steps["session check"]).sort()).toEqual([
-    "packages/core/dist/chunks/credentials.js",
-    "packages/core/dist/chunks/oauth.js",
-  ])
+  // The credentials flow's light part is in the core chunk (flows/index.ts).
+  expect(core(steps["session check"]).sort()).toEqual(["packages/core/dist/chunks/oauth.js"])
   expect(packages(steps["session check"])).toEqual([])
   const signIn = steps["OAuth sign-in"]
   expect(packages(signIn)).toEqual(["oauth4webapi/build/index.js"])
@@ -157,7 +155,6 @@ mark("end")
   const files = check.map((line) => fileURLToPath(line))
   expect(core(files.map((path) => path.slice(path.indexOf("/packages/core/") + 1))).sort()).toEqual(
     [
-      "packages/core/dist/chunks/credentials.js",
       "packages/core/dist/chunks/oauth.js",
       "packages/core/dist/chunks/session-records.js",
       "packages/core/dist/chunks/two-factor-settings.js",

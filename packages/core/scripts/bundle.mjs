@@ -17,9 +17,9 @@
  * - `pages`: the built-in pages and their English strings, loaded with the
  *   first page shown (a session check never loads them), and by the e-mail
  *   provider factories (the sign-in message);
- * - `<flow>` (oauth, email, credentials): the normalizer and the page section,
- *   loaded (dynamic `import()`) when a configuration with that provider type is
- *   resolved;
+ * - `<flow>` (oauth, email): the normalizer and the page section, loaded
+ *   (dynamic `import()`) when a configuration with that provider type is
+ *   resolved; the credentials flow's (1.4 KB) is in `core` (`flows/index.ts`);
  * - `<flow>-steps` and `sign-in`: the sign-in steps, loaded on the first sign-in;
  * - `webauthn`: the passkey flow, reachable only from the WebAuthn and Passkey
  *   factories (and `webauthn-client`, the page's script, whose CSP hash the
@@ -159,8 +159,9 @@ function chunkOf(id) {
   )
     return "sign-in"
   const flow = /^flows\/(oauth|email|credentials)\/(.*)\.ts$/.exec(path)
-  if (flow)
-    return ["index", "normalize", "section"].includes(flow[2]) ? flow[1] : `${flow[1]}-steps`
+  if (flow && ["index", "normalize", "section"].includes(flow[2]))
+    return flow[1] === "credentials" ? "core" : flow[1]
+  if (flow) return `${flow[1]}-steps`
   if (path.startsWith("password/")) return "password"
   // Rate limits: the option is resolved with the core (config, rules); the policies, the
   // limiter and the memory store load with the first request a limit applies to.
