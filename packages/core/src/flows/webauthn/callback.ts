@@ -16,7 +16,7 @@
  * their own messages and no challenge ends up in a log line.
  * @module
  */
-import type { ResolvedWebAuthnProvider } from "../types.js"
+import type { ResolvedWebAuthnProvider, SecondFactorPending } from "../types.js"
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import type { AdapterAuthenticator, AdapterUser } from "../../adapters.js"
@@ -39,6 +39,7 @@ import { claimCounterStep, raiseCounter, swapCounter, swapsCounter } from "./cou
 import { fromBase64Url, toBase64Url } from "./encoding.js"
 import { persistWebAuthn, type PendingWebAuthnSignIn } from "./persist.js"
 import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
+import { firstFactorPasskey } from "./second-factor.js"
 import { authenticationVerification, registrationVerification } from "./settings.js"
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/
@@ -381,9 +382,13 @@ async function authenticate(
 export async function verifySecondFactorPasskey(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
-  pending: { sub: string; jti: string },
+  pending: SecondFactorPending,
 ): Promise<VerifiedAssertion> {
   const response = parseResponse(ctx.request.body?.data, "authenticate")
+  // The passkey that was the first factor is one factor, however often it answers. Its id is
+  // the one `getAuthenticator` looks up and whose key must sign: no other credential passes.
+  if (response.id === firstFactorPasskey(pending))
+    throw new WebAuthnVerificationError("The passkey was the first factor of this sign-in")
   const claims = await consumeChallenge(ctx, provider, "two-factor")
   // Issued to this very wait: not another pending sign-in's challenge, even the same user's.
   if (claims.userId !== pending.sub || claims.pending !== pending.jti)
