@@ -283,8 +283,9 @@ export interface VerifiedAssertion {
 /**
  * Verifies an assertion against `claims`' challenge, finds the passkey's owner
  * through its account with `provider`, and, only then, claims the counter step
- * and records the challenge used (a refusal writes nothing). With `ownerId`
- * (the second step of a pending sign-in) the passkey must be that user's, and
+ * and records the challenge used (a refusal writes nothing). With `pending`
+ * (the second step of a pending sign-in) the passkey must be that user's, not
+ * the one that was the first factor, and
  * user presence is enough: the first factor was the password (or the like),
  * the passkey is the thing held, as a security key without a PIN is. Whether
  * the authenticator verified the user is returned either way.
@@ -295,13 +296,17 @@ export async function verifyAssertion(
   response: AuthenticationResponseJSON,
   claims: ChallengeClaims,
   rp: RequestRelyingParty,
-  ownerId?: string,
+  pending?: SecondFactorPending,
 ): Promise<VerifiedAssertion> {
+  const ownerId = pending?.sub
   const authenticator = await callAdapter(ctx.config, "getAuthenticator", response.id)
   if (!authenticator) throw new WebAuthnVerificationError("The passkey is not registered here")
   // Before anything else: another user's passkey (the attacker's own, say) proves nothing about this one.
   if (ownerId !== undefined && authenticator.userId !== ownerId)
     throw new WebAuthnVerificationError("The passkey belongs to another user")
+  // The stored id, not the one posted: an adapter whose lookup ignores case finds the same row.
+  if (pending && authenticator.credentialID === firstFactorPasskey(pending))
+    throw new WebAuthnVerificationError("The passkey was the first factor of this sign-in")
   const result = await verified("sign-in", () =>
     verifyAuthenticationResponse({
       ...authenticationVerification(provider),
@@ -385,24 +390,13 @@ export async function verifySecondFactorPasskey(
   pending: SecondFactorPending,
 ): Promise<VerifiedAssertion> {
   const response = parseResponse(ctx.request.body?.data, "authenticate")
-  // The passkey that was the first factor is one factor, however often it answers. Its id is
-  // the one `getAuthenticator` looks up and whose key must sign: no other credential passes.
-  if (response.id === firstFactorPasskey(pending))
-    throw new WebAuthnVerificationError("The passkey was the first factor of this sign-in")
   const claims = await consumeChallenge(ctx, provider, "two-factor")
   // Issued to this very wait: not another pending sign-in's challenge, even the same user's.
   if (claims.userId !== pending.sub || claims.pending !== pending.jti)
     throw new WebAuthnVerificationError("The passkey challenge was issued to another sign-in")
   const rp = relyingPartyFor(ctx, provider)
   checkClientData(response.response.clientDataJSON, "authenticate", claims.challenge, rp)
-  return verifyAssertion(
-    ctx,
-    provider,
-    response as AuthenticationResponseJSON,
-    claims,
-    rp,
-    pending.sub,
-  )
+  return verifyAssertion(ctx, provider, response as AuthenticationResponseJSON, claims, rp, pending)
 }
 
 export async function webauthnCallback(
