@@ -324,6 +324,23 @@ describe("attacks on the passkey step", () => {
     expect(page).toContain('name="code"')
   })
 
+  test("two answers to one pending sign-in, each with its own challenge, sent together: one session", async () => {
+    const setup = app()
+    const ada = await user(setup, "ada@example.com")
+    // A passkey that does not count (most synced ones): no counter step to fight over.
+    Object.assign(ada.browser.authenticator.options, { counterStep: 0 })
+    await password(ada.browser, "ada@example.com")
+    // A copy of the browser (the pending cookie taken along) asks for a challenge of its own.
+    const copy = new PasskeyBrowser(setup.config, ORIGIN, ada.browser.authenticator)
+    for (const [name, value] of ada.browser.jar) copy.jar.set(name, value)
+    const answers = [await answer(ada.browser, "two-factor"), await answer(copy, "two-factor")]
+    const done = await Promise.all([
+      submitPasskey(ada.browser, answers[0]),
+      submitPasskey(copy, answers[1]),
+    ])
+    expect(done.filter(setsSession)).toHaveLength(1)
+  })
+
   test("wrong answers count toward the twoFactor limit with wrong codes", async () => {
     const setup = app()
     const ada = await user(setup, "ada@example.com")
