@@ -29,7 +29,7 @@ import { sessionStrategy } from "../session/index.js"
 import type { ResponseInternal } from "../types.js"
 import { TWO_FACTOR_ID } from "../two-factor/id.js"
 import { secondFactorFlows } from "../two-factor/passkeys.js"
-import { readPending } from "../two-factor/pending.js"
+import { readPending, type PendingClaims } from "../two-factor/pending.js"
 import { newRecoveryCodes, recoveryCodeHashes } from "../two-factor/recovery.js"
 import { sealKey } from "../two-factor/secret-box.js"
 import { keyUri, newTotpKey, readTotp } from "../two-factor/totp.js"
@@ -71,7 +71,7 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
   }
   const csrfToken = await ensureCsrfToken(ctx)
   const page = await pageContextOf(ctx)
-  const passkeys = await passkeyButtons(ctx, pending.sub, page)
+  const passkeys = await passkeyButtons(ctx, pending, page)
   return renderTwoFactorPage(ctx, page, {
     action: actionUrl(ctx, "callback", TWO_FACTOR_ID),
     csrfToken,
@@ -86,10 +86,10 @@ export async function twoFactorPage(ctx: RequestContext): Promise<ResponseIntern
  * user has a passkey; `undefined` when there is none (the passkey code is then
  * not loaded).
  */
-async function passkeyButtons(ctx: RequestContext, userId: string, page: PageContext) {
+async function passkeyButtons(ctx: RequestContext, pending: PendingClaims, page: PageContext) {
   const usable = []
   for (const flow of secondFactorFlows(ctx)) {
-    if (await flow.secondFactor!.available(ctx, userId)) usable.push(flow)
+    if (await flow.secondFactor!.available(ctx, pending)) usable.push(flow)
   }
   if (!usable.length) return undefined
   const here = actionUrl(ctx, "two-factor")

@@ -160,17 +160,28 @@ export interface Flow<P extends ResolvedProvider, I extends ProviderIdentity = P
 }
 
 /**
+ * What a second factor is checked against: the pending sign-in's user and
+ * `jti`, and the first factor's account (a passkey's: its credential id, which
+ * cannot answer again).
+ */
+export interface SecondFactorPending {
+  sub: string
+  jti: string
+  account?: { type: string; providerAccountId: string } | null
+}
+
+/**
  * A flow whose proof can stand in for the second-factor code (a passkey of the
  * pending user). Reached through the configuration's flows, so an app without
  * such a provider bundles none of it.
  */
 export interface SecondFactorFlow<P extends ResolvedProvider> {
-  /** Whether `userId` can answer through `provider` (has a passkey with it). */
-  available(ctx: RequestContext, provider: P, userId: string): Promise<boolean>
+  /** Whether the pending user can answer through `provider` (has a passkey with it). */
+  available(ctx: RequestContext, provider: P, pending: SecondFactorPending): Promise<boolean>
   /** The two-factor page's button for `provider`; `page` is the page's own URL. */
   button(ctx: RequestContext, provider: P, t: Translator, page: string): SafeHtml
   /** Checks the answer posted to `callback/two-factor` for the pending sign-in; throws when refused. */
-  verify(ctx: RequestContext, provider: P, pending: { sub: string; jti: string }): Promise<unknown>
+  verify(ctx: RequestContext, provider: P, pending: SecondFactorPending): Promise<unknown>
 }
 
 /**
@@ -198,9 +209,9 @@ export interface ProviderFlow {
   options?(ctx: RequestContext): Promise<ResponseInternal>
   failurePage?(ctx: RequestContext, error: unknown, value: string): string | undefined
   readonly secondFactor?: {
-    available(ctx: RequestContext, userId: string): Promise<boolean>
+    available(ctx: RequestContext, pending: SecondFactorPending): Promise<boolean>
     button(ctx: RequestContext, t: Translator, page: string): SafeHtml
-    verify(ctx: RequestContext, pending: { sub: string; jti: string }): Promise<unknown>
+    verify(ctx: RequestContext, pending: SecondFactorPending): Promise<unknown>
   }
 }
 
@@ -232,11 +243,11 @@ export function bindFlow<P extends ResolvedProvider>(
     ...(secondFactor
       ? {
           secondFactor: {
-            available: (ctx: RequestContext, userId: string) =>
-              secondFactor.available(ctx, provider, userId),
+            available: (ctx: RequestContext, pending: SecondFactorPending) =>
+              secondFactor.available(ctx, provider, pending),
             button: (ctx: RequestContext, t: Translator, page: string) =>
               secondFactor.button(ctx, provider, t, page),
-            verify: (ctx: RequestContext, pending: { sub: string; jti: string }) =>
+            verify: (ctx: RequestContext, pending: SecondFactorPending) =>
               secondFactor.verify(ctx, provider, pending),
           },
         }

@@ -71,10 +71,10 @@ const refreshesInFlight = new Map<string, Promise<unknown>>()
 /** The single flight's key for spending `refreshToken` at `provider` (for `account`, if stored). */
 async function flightKey(
   provider: ResolvedOAuthProvider,
-  refreshToken: string | null | undefined,
+  refreshToken: string,
   account?: string,
 ): Promise<string> {
-  const spent = await sha256Hex(refreshToken ?? "")
+  const spent = await sha256Hex(refreshToken)
   return account === undefined
     ? `jwt\0${provider.id}\0${spent}`
     : `account\0${provider.id}\0${account}\0${spent}`
@@ -208,6 +208,9 @@ export async function getAccessToken(
     throw refusal("no_account", `The user has no account at provider "${provider.id}"`)
   }
   if (fresh(account) || !refreshes(provider)) return accessTokenOf(account)
+  // No refresh token: nothing to spend, so no flight to share; its key (the hash of nothing)
+  // would be every app's in the process with this provider id and account id (red team 23).
+  if (!account.refresh_token) return refreshStored(resolvedConfig, provider, account)
   const key = await flightKey(provider, account.refresh_token, account.providerAccountId)
   return singleFlight(refreshesInFlight, key, () =>
     refreshStored(resolvedConfig, provider, account),

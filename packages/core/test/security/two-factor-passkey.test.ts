@@ -12,7 +12,7 @@ import type { Adapter } from "@tessera/core/adapters"
 import Credentials from "@tessera/core/providers/credentials"
 import Passkey from "@tessera/core/providers/passkey"
 import type { AuthConfig } from "@tessera/core"
-import { flags } from "@tessera/testing/webauthn-authenticator"
+import { flags, SoftAuthenticator } from "@tessera/testing/webauthn-authenticator"
 import { ORIGIN, setsSession } from "../harness/index.js"
 import { PasskeyBrowser, passkeyConfig } from "../flows/webauthn/passkey-browser.js"
 import { codeFor, enableTwoFactor, fakeClock, submitCode } from "../two-factor/helpers.js"
@@ -270,6 +270,75 @@ describe("attacks on the passkey step", () => {
     expect(refused.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=Callback`)
     expect(setup.errors.at(-1)?.message).toMatch(/issued to two-factor, not to authenticate/)
     expect(setsSession(refused)).toBe(false)
+  })
+
+  test("a passkey sign-in cannot answer its own second step with the same passkey", async () => {
+    // Without passkeysSatisfyTwoFactor a passkey sign-in is one factor: the same credential
+    // again proves nothing more. A second passkey (a security key) does.
+    const setup = app()
+    const browser = new PasskeyBrowser(setup.config)
+    expect((await browser.registerNew("ada@example.com")).status).toBe(302)
+    const key = new SoftAuthenticator()
+    const adding = await browser.options()
+    expect(adding.body.action).toBe("register")
+    const added = await browser.callback(
+      "register",
+      key.register(adding.body.options, { origin: ORIGIN }),
+    )
+    expect(added.status).toBe(302)
+    await enableTwoFactor(setup.config, browser.jar)
+    setup.clock.nextStep()
+    await browser.signOut()
+    const [phone] = browser.authenticator.credentials.keys()
+    const [securityKey] = key.credentials.keys()
+    const touch = { origin: ORIGIN, flags: flags.UP }
+    const signIn = await browser.signInWithPasskey()
+    expect(signIn.headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    const { body } = await browser.options({ action: "two-factor" })
+    // The first factor's passkey is not offered again ...
+    const offered = body.options.allowCredentials.map((c: { id: string }) => c.id)
+    expect(offered).toEqual([securityKey])
+    // ... and is refused when it answers anyway, before its counter is claimed.
+    const counter = (await setup.adapter.getAuthenticator!(phone!))!.counter
+    const same = browser.authenticator.authenticate(body.options, {
+      ...touch,
+      credentialId: phone!,
+    })
+    const refused = await submitPasskey(browser, same)
+    expect(refused.headers.get("location")).toBe(REFUSED)
+    expect(setsSession(refused)).toBe(false)
+    expect((await setup.adapter.getAuthenticator!(phone!))!.counter).toBe(counter)
+    const other = await browser.options({ action: "two-factor" })
+    const done = await submitPasskey(browser, key.authenticate(other.body.options, touch))
+    expect(setsSession(done)).toBe(true)
+  })
+
+  test("a passkey sign-in with no other passkey is offered no passkey for its second step", async () => {
+    const setup = app()
+    const ada = await user(setup, "ada@example.com")
+    expect((await ada.browser.signInWithPasskey()).headers.get("location")).toBe(TWO_FACTOR_PAGE)
+    const { status } = await ada.browser.options({ action: "two-factor" })
+    expect(status).toBe(400)
+    const page = await (await ada.browser.fetch("/auth/two-factor")).text()
+    expect(page).not.toContain('data-webauthn-action="two-factor"')
+    expect(page).toContain('name="code"')
+  })
+
+  test("two answers to one pending sign-in, each with its own challenge, sent together: one session", async () => {
+    const setup = app()
+    const ada = await user(setup, "ada@example.com")
+    // A passkey that does not count (most synced ones): no counter step to fight over.
+    Object.assign(ada.browser.authenticator.options, { counterStep: 0 })
+    await password(ada.browser, "ada@example.com")
+    // A copy of the browser (the pending cookie taken along) asks for a challenge of its own.
+    const copy = new PasskeyBrowser(setup.config, ORIGIN, ada.browser.authenticator)
+    for (const [name, value] of ada.browser.jar) copy.jar.set(name, value)
+    const answers = [await answer(ada.browser, "two-factor"), await answer(copy, "two-factor")]
+    const done = await Promise.all([
+      submitPasskey(ada.browser, answers[0]),
+      submitPasskey(copy, answers[1]),
+    ])
+    expect(done.filter(setsSession)).toHaveLength(1)
   })
 
   test("wrong answers count toward the twoFactor limit with wrong codes", async () => {

@@ -16,7 +16,7 @@
  * their own messages and no challenge ends up in a log line.
  * @module
  */
-import type { ResolvedWebAuthnProvider } from "../types.js"
+import type { ResolvedWebAuthnProvider, SecondFactorPending } from "../types.js"
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import type { AdapterAuthenticator, AdapterUser } from "../../adapters.js"
@@ -39,6 +39,7 @@ import { claimCounterStep, raiseCounter, swapCounter, swapsCounter } from "./cou
 import { fromBase64Url, toBase64Url } from "./encoding.js"
 import { persistWebAuthn, type PendingWebAuthnSignIn } from "./persist.js"
 import { relyingPartyFor, type RequestRelyingParty } from "./relying-party.js"
+import { firstFactorPasskey } from "./second-factor.js"
 import { authenticationVerification, registrationVerification } from "./settings.js"
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/
@@ -282,8 +283,9 @@ export interface VerifiedAssertion {
 /**
  * Verifies an assertion against `claims`' challenge, finds the passkey's owner
  * through its account with `provider`, and, only then, claims the counter step
- * and records the challenge used (a refusal writes nothing). With `ownerId`
- * (the second step of a pending sign-in) the passkey must be that user's, and
+ * and records the challenge used (a refusal writes nothing). With `pending`
+ * (the second step of a pending sign-in) the passkey must be that user's, not
+ * the one that was the first factor, and
  * user presence is enough: the first factor was the password (or the like),
  * the passkey is the thing held, as a security key without a PIN is. Whether
  * the authenticator verified the user is returned either way.
@@ -294,13 +296,17 @@ export async function verifyAssertion(
   response: AuthenticationResponseJSON,
   claims: ChallengeClaims,
   rp: RequestRelyingParty,
-  ownerId?: string,
+  pending?: SecondFactorPending,
 ): Promise<VerifiedAssertion> {
+  const ownerId = pending?.sub
   const authenticator = await callAdapter(ctx.config, "getAuthenticator", response.id)
   if (!authenticator) throw new WebAuthnVerificationError("The passkey is not registered here")
   // Before anything else: another user's passkey (the attacker's own, say) proves nothing about this one.
   if (ownerId !== undefined && authenticator.userId !== ownerId)
     throw new WebAuthnVerificationError("The passkey belongs to another user")
+  // The stored id, not the one posted: an adapter whose lookup ignores case finds the same row.
+  if (pending && authenticator.credentialID === firstFactorPasskey(pending))
+    throw new WebAuthnVerificationError("The passkey was the first factor of this sign-in")
   const result = await verified("sign-in", () =>
     verifyAuthenticationResponse({
       ...authenticationVerification(provider),
@@ -381,7 +387,7 @@ async function authenticate(
 export async function verifySecondFactorPasskey(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
-  pending: { sub: string; jti: string },
+  pending: SecondFactorPending,
 ): Promise<VerifiedAssertion> {
   const response = parseResponse(ctx.request.body?.data, "authenticate")
   const claims = await consumeChallenge(ctx, provider, "two-factor")
@@ -390,14 +396,7 @@ export async function verifySecondFactorPasskey(
     throw new WebAuthnVerificationError("The passkey challenge was issued to another sign-in")
   const rp = relyingPartyFor(ctx, provider)
   checkClientData(response.response.clientDataJSON, "authenticate", claims.challenge, rp)
-  return verifyAssertion(
-    ctx,
-    provider,
-    response as AuthenticationResponseJSON,
-    claims,
-    rp,
-    pending.sub,
-  )
+  return verifyAssertion(ctx, provider, response as AuthenticationResponseJSON, claims, rp, pending)
 }
 
 export async function webauthnCallback(

@@ -29,8 +29,8 @@ export const webauthnFlow: Flow<ResolvedWebAuthnProvider, WebAuthnIdentity> = {
   options: webauthnOptions,
   // A passkey of the pending user in place of the code (docs/two-factor.md).
   secondFactor: {
-    available: async (ctx, provider, userId) =>
-      (await secondFactorPasskeys(ctx, provider, userId)).length > 0,
+    available: async (ctx, provider, pending) =>
+      (await secondFactorPasskeys(ctx, provider, pending)).length > 0,
     button: webauthnSecondFactorButton,
     verify: verifySecondFactorPasskey,
   },

@@ -202,7 +202,7 @@ async function twoFactorOptions(
       new TwoFactorExpired("No sign-in is waiting for a second factor, or it expired"),
       401,
     )
-  const authenticators = await secondFactorPasskeys(ctx, provider, pending.sub)
+  const authenticators = await secondFactorPasskeys(ctx, provider, pending)
   if (!authenticators.length)
     throw badRequest("The user has no passkey of this provider to use as a second factor")
   const rp = relyingPartyFor(ctx, provider)
