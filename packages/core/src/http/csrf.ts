@@ -12,6 +12,7 @@
 import type { RequestContext } from "../context.js"
 import { MissingCSRF } from "../errors.js"
 import { randomHex, timingSafeEqual } from "../lib/crypto.js"
+import { actionUrl } from "./urls.js"
 
 /** The CSRF token of this request's cookie if the cookie is genuine, otherwise `undefined`. */
 async function tokenFromCookie(ctx: RequestContext): Promise<string | undefined> {
@@ -53,7 +54,7 @@ export async function assertCsrf(ctx: RequestContext): Promise<void> {
     throw new MissingCSRF(
       "Cross-origin request refused: the request's Origin is not the app's (check AUTH_URL)",
     )
-  const csrfRoute = `GET ${ctx.config.basePath}/csrf`
+  const csrfRoute = `GET ${new URL(actionUrl(ctx, "csrf")).pathname}`
   const expected = await tokenFromCookie(ctx)
   if (!expected)
     throw new MissingCSRF(

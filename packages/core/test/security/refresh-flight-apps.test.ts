@@ -82,16 +82,17 @@ describe("token refresh single flight across apps in one process", () => {
     const fromA = getAccessToken(a.config, { userId: a.userId, provider: "shared" })
     await inLease
     let settled = false
-    const fromB = getAccessToken(b.config, { userId: b.userId, provider: "shared" }).finally(
-      () => (settled = true),
-    )
+    // Handled at once: B's refusal may come while the loop turns below, before anything awaits it.
+    const fromB = getAccessToken(b.config, { userId: b.userId, provider: "shared" })
+      .then(
+        (token) => token.accessToken,
+        (error: { code?: string }) => error.code,
+      )
+      .finally(() => (settled = true))
     await turns(100, () => settled)
     release()
     expect((await fromA).accessToken).toBe("a-access-token")
-    const answer = await fromB.then(
-      (token) => token.accessToken,
-      (error: { code?: string }) => error.code,
-    )
+    const answer = await fromB
     expect(answer).not.toBe("a-access-token")
     expect(answer).toBe("no_refresh_token")
   })
